@@ -1,0 +1,163 @@
+/**
+ * `npm run stack:start|stop|status|reset`: manages the local stack daemon.
+ * - start: starts the daemon detached (unless running), waits until every piece is healthy,
+ *   prints URLs and keys like `supabase status`. Exit 1 when the start fails (log tail shown).
+ * - stop: SIGTERM to the daemon, waits for it to exit (SIGKILL after 30 s).
+ * - status: prints the status; exit 1 when not running.
+ * - reset: stop, delete the data folder, start (bootstrap + migrations + seed from scratch).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stackConfig, ROOT_DIR, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, type StackConfig } from './config.ts';
+import type { StackState } from './daemon.ts';
+import { isAlive } from './wait.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** Reads the daemon's state file; null when absent or the daemon is dead. */
+export function readState(config: StackConfig): StackState | null {
+  if (!fs.existsSync(config.stateFile)) return null;
+  try {
+    const state = JSON.parse(fs.readFileSync(config.stateFile, 'utf8')) as StackState;
+    return isAlive(state.pid) ? state : null;
+  } catch {
+    return null;
+  }
+}
+
+/** `supabase status`-like lines for `config`. */
+export function statusText(config: StackConfig): string {
+  const rows: [string, string][] = [
+    ['API URL', config.apiUrl],
+    ['REST URL', `${config.apiUrl}/rest/v1`],
+    ['Auth URL', `${config.apiUrl}/auth/v1`],
+    ['Storage URL', `${config.apiUrl}/storage/v1`],
+    ['Realtime URL', `${config.apiUrl.replace('http', 'ws')}/realtime/v1`],
+    ['Functions URL', `${config.apiUrl}/functions/v1`],
+    ['DB URL', config.dbUrl],
+    ['Mailbox URL', config.mailboxUrl],
+    ['Stripe URL', config.stripeUrl],
+    ['SPA URL', config.siteUrl],
+    ['JWT secret', config.jwtSecret],
+    ['anon key', config.anonKey],
+    ['service_role key', config.serviceRoleKey],
+    ['Stripe secret key', STRIPE_SECRET_KEY],
+    ['Stripe webhook secret', STRIPE_WEBHOOK_SECRET],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join('\n');
+}
+
+function logTail(config: StackConfig, lines = 40): string {
+  if (!fs.existsSync(config.logFile)) return '';
+  return fs.readFileSync(config.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * Starts the stack unless it runs; resolves when healthy.
+ * Errors: throws with the log tail when the daemon fails or does not get ready in `timeoutMs`.
+ */
+export async function startStack(config: StackConfig = stackConfig(), timeoutMs = 180_000): Promise<{ alreadyRunning: boolean; readyAfterMs?: number }> {
+  const existing = readState(config);
+  if (existing?.status === 'running') return { alreadyRunning: true };
+  if (existing) await stopStack(config);
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.rmSync(config.stateFile, { force: true });
+  const out = fs.openSync(config.logFile, 'a');
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'daemon.ts')], {
+    cwd: ROOT_DIR,
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, TEAMWERK_STACK_OFFSET: String(config.offset) },
+  });
+  child.unref();
+  fs.closeSync(out);
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 150));
+    let state: StackState | null = null;
+    try {
+      state = fs.existsSync(config.stateFile) ? (JSON.parse(fs.readFileSync(config.stateFile, 'utf8')) as StackState) : null;
+    } catch {
+      state = null;
+    }
+    if (state?.status === 'running') return { alreadyRunning: false, readyAfterMs: state.readyAfterMs };
+    if (state?.status === 'failed' || (child.pid && !isAlive(child.pid))) {
+      throw new Error(`local stack failed to start: ${state?.error ?? 'daemon exited'}\n--- log tail ---\n${logTail(config)}`);
+    }
+  }
+  throw new Error(`local stack not ready after ${timeoutMs} ms\n--- log tail ---\n${logTail(config)}`);
+}
+
+/** Stops the daemon (and with it every piece); no-op when not running. */
+export async function stopStack(config: StackConfig = stackConfig()): Promise<boolean> {
+  if (!fs.existsSync(config.stateFile)) return false;
+  let state: StackState;
+  try {
+    state = JSON.parse(fs.readFileSync(config.stateFile, 'utf8')) as StackState;
+  } catch {
+    fs.rmSync(config.stateFile, { force: true });
+    return false;
+  }
+  if (!isAlive(state.pid)) {
+    fs.rmSync(config.stateFile, { force: true });
+    return false;
+  }
+  process.kill(state.pid, 'SIGTERM');
+  const deadline = Date.now() + 30_000;
+  while (isAlive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(state.pid)) process.kill(state.pid, 'SIGKILL');
+  fs.rmSync(config.stateFile, { force: true });
+  return true;
+}
+
+async function main(): Promise<void> {
+  const config = stackConfig();
+  const command = process.argv[2];
+  switch (command) {
+    case 'start': {
+      const t0 = Date.now();
+      const result = await startStack(config);
+      console.log(result.alreadyRunning ? 'local stack is already running.' : `Started the local stack in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+      console.log(statusText(config));
+      break;
+    }
+    case 'stop': {
+      const stopped = await stopStack(config);
+      console.log(stopped ? 'Stopped the local stack.' : 'local stack is not running.');
+      break;
+    }
+    case 'status': {
+      const state = readState(config);
+      if (!state) {
+        console.log('local stack is not running.');
+        process.exitCode = 1;
+        break;
+      }
+      console.log(`local stack is ${state.status} (pid ${state.pid}, since ${state.startedAt}).`);
+      console.log(statusText(config));
+      break;
+    }
+    case 'reset': {
+      await stopStack(config);
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+      const t0 = Date.now();
+      await startStack(config);
+      console.log(`Reset the local stack (bootstrap, migrations, seed) in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+      console.log(statusText(config));
+      break;
+    }
+    default:
+      console.error('usage: cli.ts start|stop|status|reset');
+      process.exitCode = 2;
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err: unknown) => {
+    console.error((err as Error).message);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * The local stack's daemon: one Node process that starts every piece in order, writes the state
+ * file (`<dataDir>/state.json`) and shuts everything down on SIGTERM/SIGINT.
+ * Started detached by `cli.ts start`; its output goes to `<dataDir>/stack.log`.
+ *
+ * Order: Postgres → bootstrap SQL (fresh cluster) → migrations (Supabase CLI) → seed (fresh)
+ * → mailbox → PostgREST → auth, storage, realtime, functions, Stripe sandbox, cron/net → gateway.
+ */
+import fs from 'node:fs';
+import type http from 'node:http';
+import { stackConfig } from './config.ts';
+import { createPool } from './db.ts';
+import { startPostgres } from './postgres.ts';
+import { startPostgrest } from './postgrest.ts';
+import { applyBootstrap, applyMigrations, applySeed } from './migrate.ts';
+import { startGateway } from './gateway.ts';
+import type { StackContext } from './types.ts';
+import { createMailbox } from './services/mailbox/index.ts';
+import { createAuthService } from './services/auth/index.ts';
+import { createStorageService } from './services/storage/index.ts';
+import { createRealtimeService } from './services/realtime/index.ts';
+import { createFunctionsRunner } from './services/functions/index.ts';
+import { createStripeSandbox } from './services/stripe/index.ts';
+import { createCronWorker } from './services/cron/index.ts';
+
+/** Written to `<dataDir>/state.json`; read by `cli.ts status` and the test setup. */
+export interface StackState {
+  pid: number;
+  status: 'starting' | 'running' | 'failed' | 'stopping';
+  phase?: string;
+  error?: string;
+  startedAt: string;
+  readyAfterMs?: number;
+  fresh?: boolean;
+}
+
+const config = stackConfig();
+const started = Date.now();
+const closers: { name: string; close: () => Promise<void> }[] = [];
+let stopping = false;
+
+function log(scope: string, message: string, extra?: unknown): void {
+  const line = `${new Date().toISOString()} [${scope}] ${message}${extra === undefined ? '' : ` ${JSON.stringify(extra)}`}`;
+  process.stdout.write(`${line}\n`);
+}
+
+function writeState(state: Partial<StackState>): void {
+  const current: StackState = fs.existsSync(config.stateFile)
+    ? (JSON.parse(fs.readFileSync(config.stateFile, 'utf8')) as StackState)
+    : { pid: process.pid, status: 'starting', startedAt: new Date(started).toISOString() };
+  const next = { ...current, ...state, pid: process.pid };
+  fs.writeFileSync(`${config.stateFile}.tmp`, JSON.stringify(next, null, 2));
+  fs.renameSync(`${config.stateFile}.tmp`, config.stateFile);
+}
+
+async function shutdown(code: number, keepState = false): Promise<never> {
+  if (stopping) return new Promise<never>(() => undefined);
+  stopping = true;
+  if (!keepState) writeState({ status: 'stopping' });
+  for (const c of closers.reverse()) {
+    try {
+      await Promise.race([c.close(), new Promise((r) => setTimeout(r, 10_000))]);
+      log('daemon', `stopped ${c.name}`);
+    } catch (err) {
+      log('daemon', `error stopping ${c.name}: ${(err as Error).message}`);
+    }
+  }
+  if (!keepState) fs.rmSync(config.stateFile, { force: true });
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  fs.rmSync(config.stateFile, { force: true });
+  writeState({ status: 'starting', phase: 'postgres', startedAt: new Date(started).toISOString() });
+  process.on('SIGTERM', () => void shutdown(0));
+  process.on('SIGINT', () => void shutdown(0));
+
+  const pgHandle = await startPostgres(config, (l) => log('postgres', l));
+  closers.push({ name: 'postgres', close: () => pgHandle.stop() });
+  log('daemon', `postgres ready (${pgHandle.fresh ? 'fresh cluster' : 'existing cluster'}) after ${Date.now() - started} ms`);
+
+  if (pgHandle.fresh) {
+    writeState({ phase: 'bootstrap' });
+    await applyBootstrap(config);
+    log('daemon', `bootstrap applied after ${Date.now() - started} ms`);
+  }
+  writeState({ phase: 'migrations' });
+  const migrated = await applyMigrations(config);
+  log('daemon', `migrations: ${migrated.trim().split('\n').slice(-3).join(' | ')}`);
+  if (pgHandle.fresh) {
+    writeState({ phase: 'seed' });
+    const seeded = await applySeed(config);
+    log('daemon', seeded ? `seed applied after ${Date.now() - started} ms` : 'no seed.sql');
+  }
+
+  const pool = createPool(config, 20);
+  pool.on('error', (err) => log('pool', err.message));
+  closers.push({ name: 'pool', close: () => pool.end() });
+
+  writeState({ phase: 'services' });
+  const mailbox = await createMailbox({ config, pool, log });
+  closers.push({ name: 'mailbox', close: () => mailbox.close() });
+  const ctx: StackContext = { config, pool, mailer: mailbox, log };
+
+  const [postgrest, auth, storage, realtime, functions, stripe, cron] = await Promise.all([
+    startPostgrest(config, (l) => log('postgrest', l)),
+    createAuthService(ctx),
+    createStorageService(ctx),
+    createRealtimeService(ctx),
+    createFunctionsRunner(ctx),
+    createStripeSandbox(ctx),
+    createCronWorker(ctx),
+  ]);
+  closers.push(
+    { name: 'postgrest', close: () => postgrest.stop() },
+    { name: 'auth', close: () => auth.close() },
+    { name: 'storage', close: () => storage.close() },
+    { name: 'realtime', close: () => realtime.close() },
+    { name: 'functions', close: () => functions.close() },
+    { name: 'stripe', close: () => stripe.close() },
+    { name: 'cron', close: () => cron.close() },
+  );
+
+  const gateway: http.Server = await startGateway(config, { auth, storage, realtime, functions }, log);
+  closers.push({
+    name: 'gateway',
+    close: () =>
+      new Promise<void>((resolve) => {
+        gateway.closeAllConnections();
+        gateway.close(() => resolve());
+      }),
+  });
+
+  const readyAfterMs = Date.now() - started;
+  writeState({ status: 'running', phase: 'ready', readyAfterMs, fresh: pgHandle.fresh });
+  log('daemon', `stack ready after ${readyAfterMs} ms`);
+}
+
+main().catch(async (err: unknown) => {
+  const message = (err as Error).stack ?? String(err);
+  log('daemon', `start failed: ${message}`);
+  writeState({ status: 'failed', error: (err as Error).message });
+  await shutdown(1, true);
+});

@@ -1,0 +1,162 @@
+/**
+ * The gateway on 127.0.0.1:54321 (HTTP + WebSocket), the local stand-in for Supabase's Kong:
+ * checks the `apikey` (anon or service_role key of the stack), answers CORS for the SPA and
+ * routes `/rest/v1` (PostgREST), `/auth/v1`, `/storage/v1`, `/realtime/v1`, `/functions/v1`.
+ *
+ * Like Supabase's API gateway, some paths are open without an apikey: auth's link targets
+ * (verify, callback, authorize, the local OAuth page), storage (it authorises each request
+ * itself; public objects and signed URLs need no key) and functions (verify_jwt per function).
+ * A present but wrong apikey is always answered 401.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { StackConfig } from './config.ts';
+import type { HttpService } from './types.ts';
+import { sendJson } from './http.ts';
+
+export interface GatewayServices {
+  auth: HttpService;
+  storage: HttpService;
+  realtime: HttpService;
+  functions: HttpService;
+}
+
+const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers':
+    'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, x-upsert, x-supabase-api-version, cache-control, x-region, baggage, sentry-trace, x-retry-count',
+  'access-control-expose-headers': 'content-range, content-length, content-type, x-total-count, etag, x-supabase-api-version, location',
+  'access-control-max-age': '3600',
+};
+
+const OPEN_AUTH_PATHS = ['/verify', '/callback', '/authorize', '/local-oauth'];
+
+type ApiKeyCheck = 'ok' | 'missing' | 'invalid';
+
+function apiKeyOf(req: IncomingMessage, url: URL): string | null {
+  const header = req.headers.apikey;
+  if (typeof header === 'string' && header) return header;
+  return url.searchParams.get('apikey');
+}
+
+function checkApiKey(config: StackConfig, key: string | null): ApiKeyCheck {
+  if (!key) return 'missing';
+  return key === config.anonKey || key === config.serviceRoleKey ? 'ok' : 'invalid';
+}
+
+function rejectKey(res: ServerResponse, check: ApiKeyCheck): void {
+  if (check === 'missing') {
+    sendJson(res, 401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
+  } else {
+    sendJson(res, 401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' });
+  }
+}
+
+/** Splits `/prefix/v1/rest` into the mount prefix and the subpath. */
+function mount(pathname: string): { prefix: string; subpath: string } | null {
+  const m = /^\/(rest|auth|storage|realtime|functions)\/v1(\/.*)?$/.exec(pathname);
+  if (!m) return null;
+  return { prefix: m[1]!, subpath: m[2] ?? '/' };
+}
+
+/** Proxies a request to PostgREST, streaming both bodies. */
+function proxyToPostgrest(config: StackConfig, req: IncomingMessage, res: ServerResponse, subpath: string, search: string): void {
+  const headers: http.OutgoingHttpHeaders = { ...req.headers, host: `${config.host}:${config.ports.postgrest}` };
+  delete headers['apikey'];
+  const upstream = http.request(
+    { host: config.host, port: config.ports.postgrest, method: req.method, path: subpath + search, headers },
+    (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) sendJson(res, 502, { message: 'An invalid response was received from the upstream server' });
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
+
+/**
+ * Starts the gateway. Returns the server (already listening) once bound.
+ * Errors: rejects when the port is taken.
+ */
+export async function startGateway(
+  config: StackConfig,
+  services: GatewayServices,
+  log: (scope: string, message: string) => void,
+): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(200, { 'content-length': '0' });
+      res.end();
+      return;
+    }
+    if (url.pathname === '/' || url.pathname === '/health') {
+      sendJson(res, 200, { name: 'teamwerk-local-stack', status: 'ok' });
+      return;
+    }
+    const target = mount(url.pathname);
+    if (!target) {
+      sendJson(res, 404, { message: 'no Route matched with those values' });
+      return;
+    }
+    const key = apiKeyOf(req, url);
+    const check = checkApiKey(config, key);
+    const open =
+      target.prefix === 'storage' ||
+      target.prefix === 'functions' ||
+      (target.prefix === 'auth' && OPEN_AUTH_PATHS.some((p) => target.subpath === p || target.subpath.startsWith(`${p}/`)));
+    if (check === 'invalid' || (check === 'missing' && !open)) {
+      rejectKey(res, check);
+      return;
+    }
+    const run = async () => {
+      switch (target.prefix) {
+        case 'rest':
+          return proxyToPostgrest(config, req, res, target.subpath, url.search);
+        case 'auth':
+          return services.auth.handle(req, res, target.subpath);
+        case 'storage':
+          return services.storage.handle(req, res, target.subpath);
+        case 'realtime':
+          return services.realtime.handle(req, res, target.subpath);
+        case 'functions':
+          return services.functions.handle(req, res, target.subpath);
+      }
+    };
+    Promise.resolve()
+      .then(run)
+      .catch((err: unknown) => {
+        log('gateway', `${req.method} ${url.pathname} failed: ${(err as Error).stack ?? String(err)}`);
+        if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
+        else res.destroy();
+      });
+  });
+
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);
+    const target = mount(url.pathname);
+    const check = checkApiKey(config, apiKeyOf(req, url));
+    if (!target || target.prefix !== 'realtime' || !services.realtime.upgrade || check !== 'ok') {
+      const status = !target ? '404 Not Found' : '401 Unauthorized';
+      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    services.realtime.upgrade(req, socket, head, target.subpath);
+  });
+  server.headersTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.ports.gateway, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
