@@ -77,7 +77,7 @@ export async function startStack(config: StackConfig = stackConfig(), timeoutMs 
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 150));
-    let state: StackState | null = null;
+    let state: StackState | null;
     try {
       state = fs.existsSync(config.stateFile) ? (JSON.parse(fs.readFileSync(config.stateFile, 'utf8')) as StackState) : null;
     } catch {

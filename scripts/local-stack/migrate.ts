@@ -38,7 +38,7 @@ export async function runSupabaseCli(args: string[], timeoutMs = 120_000): Promi
     return stdout;
   } catch (err) {
     const e = err as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`supabase ${args.join(' ')} failed: ${e.stderr || e.stdout || e.message}`);
+    throw new Error(`supabase ${args.join(' ')} failed: ${e.stderr || e.stdout || e.message}`, { cause: err });
   }
 }
 
@@ -48,7 +48,7 @@ async function runSqlFile(client: pg.Client, file: string): Promise<void> {
   try {
     await client.query(sql);
   } catch (err) {
-    throw new Error(`${path.relative(ROOT_DIR, file)}: ${(err as Error).message}`);
+    throw new Error(`${path.relative(ROOT_DIR, file)}: ${(err as Error).message}`, { cause: err });
   }
 }
 

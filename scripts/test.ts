@@ -1,0 +1,151 @@
+/**
+ * `npm test`: every test of the project, in order, against a fresh local stack of its own
+ * (TEAMWERK_STACK_OFFSET, default 10000, so a developer's running stack on the default ports is
+ * left alone). Steps: typecheck, lint, unit tests, fresh stack, generated types up to date,
+ * `supabase db advisors`, contract + database tests (vitest), function tests (deno test),
+ * browser tests (Playwright + Debian Chromium). Ends non-zero when any step fails and prints
+ * `N passed, N failed` (steps) as its last line.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT_DIR, stackConfig } from './local-stack/config.ts';
+import { startStack, stopStack } from './local-stack/cli.ts';
+import { supabaseCliBinary } from './local-stack/migrate.ts';
+
+process.env.TEAMWERK_STACK_OFFSET ??= '10000';
+const config = stackConfig();
+const deno = path.join(ROOT_DIR, 'node_modules/.bin/deno');
+const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+
+interface Step {
+  name: string;
+  run: () => Promise<void>;
+  needsStack?: boolean;
+}
+
+/** Runs a command with inherited output; rejects on a non-zero exit. */
+function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT_DIR): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
+    );
+  });
+}
+
+function hasScript(workspace: string, script: string): boolean {
+  const pkgFile = path.join(ROOT_DIR, workspace, 'package.json');
+  if (!fs.existsSync(pkgFile)) return false;
+  const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { scripts?: Record<string, string> };
+  return Boolean(pkg.scripts?.[script]);
+}
+
+function ensureChromium(): void {
+  if (fs.existsSync('/usr/bin/chromium')) return;
+  console.log('Installing Debian chromium for the browser tests ...');
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'inherit' });
+}
+
+/** Files below `dir` (relative to the root) whose name matches `pattern`, node_modules skipped. */
+function findFiles(dir: string, pattern: RegExp): string[] {
+  const abs = path.join(ROOT_DIR, dir);
+  if (!fs.existsSync(abs)) return [];
+  return (fs.readdirSync(abs, { recursive: true }) as string[])
+    .filter((f) => pattern.test(f) && !f.includes('node_modules'))
+    .map((f) => path.join(dir, f));
+}
+
+const functionTests = () => [
+  ...findFiles('supabase/functions', /(_test|\.test)\.ts$/),
+  ...findFiles('scripts/local-stack/tests/deno', /_test\.ts$/),
+];
+
+const stackEnv = () => ({
+  TEAMWERK_STACK_OFFSET: String(config.offset),
+  VITE_SUPABASE_URL: config.apiUrl,
+  VITE_SUPABASE_ANON_KEY: config.anonKey,
+});
+
+const steps: Step[] = [
+  { name: 'typecheck', run: () => sh('npx', ['tsc', '-p', 'tsconfig.json']) },
+  { name: 'typecheck:frontend', run: () => (hasScript('frontend', 'typecheck') ? sh('npm', ['run', 'typecheck', '-w', 'frontend']) : Promise.resolve()) },
+  {
+    name: 'typecheck:functions',
+    run: async () => {
+      const entries = findFiles('supabase/functions', /^[^_/][^/]*\/index\.ts$/);
+      if (entries.length) await sh(deno, ['check', '--quiet', ...entries]);
+    },
+  },
+  { name: 'lint', run: () => sh('npx', ['eslint', '.']) },
+  { name: 'lint:frontend', run: () => (hasScript('frontend', 'lint') ? sh('npm', ['run', 'lint', '-w', 'frontend']) : Promise.resolve()) },
+  { name: 'unit:frontend', run: () => (hasScript('frontend', 'test') ? sh('npm', ['run', 'test', '-w', 'frontend']) : Promise.resolve()) },
+  {
+    name: 'stack:fresh',
+    run: async () => {
+      await stopStack(config);
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
+      const t0 = Date.now();
+      await startStack(config);
+      console.log(`fresh local stack (offset ${config.offset}) ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    },
+  },
+  { name: 'types:fresh', needsStack: true, run: () => sh('npx', ['tsx', 'scripts/gen-types.ts', '--check'], stackEnv()) },
+  {
+    name: 'db:advisors',
+    needsStack: true,
+    run: () => sh(supabaseCliBinary(), ['db', 'advisors', `--remote=${config.dbUrl}`, '--type', 'all', '--level', 'warn', '--fail-on', 'warn'], { SUPABASE_TELEMETRY_DISABLED: '1' }),
+  },
+  { name: 'contract+db', needsStack: true, run: () => sh('npx', ['vitest', 'run'], stackEnv()) },
+  {
+    name: 'functions',
+    needsStack: true,
+    run: async () => {
+      const files = functionTests();
+      if (files.length) await sh(deno, ['test', '--allow-all', '--quiet', ...files], stackEnv());
+    },
+  },
+  {
+    name: 'e2e',
+    needsStack: true,
+    run: async () => {
+      if (!hasScript('frontend', 'e2e')) return;
+      ensureChromium();
+      await sh('npm', ['run', 'e2e', '-w', 'frontend'], stackEnv());
+    },
+  },
+];
+
+async function main(): Promise<void> {
+  const results: { name: string; ok: boolean; seconds: number; error?: string }[] = [];
+  let stackOk = true;
+  const selected = only.length ? steps.filter((s) => only.includes(s.name) || s.name === 'stack:fresh') : steps;
+  for (const step of selected) {
+    if (step.needsStack && !stackOk) {
+      results.push({ name: step.name, ok: false, seconds: 0, error: 'local stack did not start' });
+      continue;
+    }
+    console.log(`\n==> ${step.name}`);
+    const t0 = Date.now();
+    try {
+      await step.run();
+      results.push({ name: step.name, ok: true, seconds: (Date.now() - t0) / 1000 });
+    } catch (err) {
+      if (step.name === 'stack:fresh') stackOk = false;
+      results.push({ name: step.name, ok: false, seconds: (Date.now() - t0) / 1000, error: (err as Error).message });
+    }
+  }
+  await stopStack(config).catch(() => false);
+  console.log('\n==> summary');
+  for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+  const failed = results.filter((r) => !r.ok).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main().catch(async (err: unknown) => {
+  console.error(err);
+  await stopStack(config).catch(() => false);
+  process.exit(1);
+});
