@@ -103,24 +103,31 @@ async function main(): Promise<void> {
   closers.push({ name: 'mailbox', close: () => mailbox.close() });
   const ctx: StackContext = { config, pool, mailer: mailbox, log };
 
-  const [postgrest, auth, storage, realtime, functions, stripe, cron] = await Promise.all([
-    startPostgrest(config, (l) => log('postgrest', l)),
-    createAuthService(ctx),
-    createStorageService(ctx),
-    createRealtimeService(ctx),
-    createFunctionsRunner(ctx),
-    createStripeSandbox(ctx),
-    createCronWorker(ctx),
+  // Start the pieces in parallel; whatever started is registered for shutdown even when
+  // another piece fails, so a failed start leaves no orphaned process behind.
+  const pieces = {
+    postgrest: startPostgrest(config, (l) => log('postgrest', l)),
+    auth: createAuthService(ctx),
+    storage: createStorageService(ctx),
+    realtime: createRealtimeService(ctx),
+    functions: createFunctionsRunner(ctx),
+    stripe: createStripeSandbox(ctx),
+    cron: createCronWorker(ctx),
+  };
+  const settled = await Promise.allSettled(Object.values(pieces));
+  const names = Object.keys(pieces);
+  settled.forEach((r, i) => {
+    if (r.status === 'fulfilled') {
+      const piece = r.value as { close?: () => Promise<void>; stop?: () => Promise<void> };
+      closers.push({ name: names[i]!, close: () => (piece.close ?? piece.stop!)() });
+    }
+  });
+  const failed = settled.findIndex((r) => r.status === 'rejected');
+  if (failed >= 0) throw new Error(`${names[failed]} failed to start: ${String((settled[failed] as PromiseRejectedResult).reason)}`);
+  const [postgrest, auth, storage, realtime, functions] = await Promise.all([
+    pieces.postgrest, pieces.auth, pieces.storage, pieces.realtime, pieces.functions,
   ]);
-  closers.push(
-    { name: 'postgrest', close: () => postgrest.stop() },
-    { name: 'auth', close: () => auth.close() },
-    { name: 'storage', close: () => storage.close() },
-    { name: 'realtime', close: () => realtime.close() },
-    { name: 'functions', close: () => functions.close() },
-    { name: 'stripe', close: () => stripe.close() },
-    { name: 'cron', close: () => cron.close() },
-  );
+  void postgrest;
 
   const gateway: http.Server = await startGateway(config, { auth, storage, realtime, functions }, log);
   closers.push({

@@ -10,19 +10,25 @@ import { stackConfig } from '../local-stack/config.ts';
 
 export const config = stackConfig();
 
-const baseOptions = {
+/** supabase-js options for Node: no session persistence, `ws` as realtime transport. */
+export const nodeClientOptions = {
   auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
   realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
 };
 
 /** A client with the anon key (a visitor). */
 export function anonClient(): SupabaseClient {
-  return createClient(config.apiUrl, config.anonKey, baseOptions);
+  return createClient(config.apiUrl, config.anonKey, nodeClientOptions);
 }
 
 /** A client with the service_role key (bypasses RLS). */
 export function serviceClient(): SupabaseClient {
-  return createClient(config.apiUrl, config.serviceRoleKey, baseOptions);
+  return createClient(config.apiUrl, config.serviceRoleKey, nodeClientOptions);
+}
+
+/** A client that sends `accessToken` as its bearer token (e.g. a JWT minted in a test) with `apikey`. */
+export function clientWithToken(accessToken: string, apikey = config.anonKey): SupabaseClient {
+  return createClient(config.apiUrl, apikey, { ...nodeClientOptions, global: { headers: { Authorization: `Bearer ${accessToken}` } } });
 }
 
 /** A superuser `pg` client (for setup and assertions that must not go through RLS). */
