@@ -1,12 +1,87 @@
-/** STUB: replaced by the real auth service. */
-import type { StackContext, HttpService } from '../../types.ts';
-import { sendJson } from '../../http.ts';
+/**
+ * The stack's GoTrue-compatible Auth service, mounted by the gateway at `/auth/v1`.
+ *
+ * Implements what supabase-js v2 (auth-js) calls: /signup, /token (password, refresh_token
+ * with rotation and reuse detection, pkce), /user (GET, PUT), /logout, /recover, /verify
+ * (GET link, POST OTP/token_hash), /otp, /resend, /authorize + the local OAuth provider page
+ * + /callback, /settings, /health, and the admin API (/admin/users, /admin/users/:id,
+ * /admin/generate_link, /invite). Tables: GoTrue's `auth` schema (bootstrap/10-auth.sql).
+ * Configuration: see settings.ts (AUTH_* environment variables).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { HttpService, StackContext } from '../../types.ts';
+import { adminRoutes } from './admin.ts';
+import { AuthApiError, OAuthStyleError, sendAuthError } from './errors.ts';
+import { authorize, callback, localProviderDecision, localProviderPage } from './oauth.ts';
+import { WindowLimiter } from './ratelimit.ts';
+import { makeCtx, type AuthDeps, type Ctx } from './request.ts';
+import { getUser, health, logout, otp, recover, resend, settingsRoute, signup, token, updateUserRoute } from './routes.ts';
+import { authSettings, type AuthSettings } from './settings.ts';
+import { verifyGet, verifyPost } from './verify.ts';
 
-export async function createAuthService(_ctx: StackContext): Promise<HttpService> {
+type Route = (ctx: Ctx) => void | Promise<void>;
+
+const ROUTES: Record<string, Partial<Record<string, Route>>> = {
+  '/health': { GET: health },
+  '/settings': { GET: settingsRoute },
+  '/signup': { POST: signup },
+  '/token': { POST: token },
+  '/user': { GET: getUser, PUT: updateUserRoute },
+  '/logout': { POST: logout },
+  '/recover': { POST: recover },
+  '/otp': { POST: otp },
+  '/magiclink': { POST: otp },
+  '/resend': { POST: resend },
+  '/verify': { GET: verifyGet, POST: verifyPost },
+  '/authorize': { GET: authorize },
+  '/local-oauth': { GET: localProviderPage, POST: localProviderDecision },
+  '/callback': { GET: callback, POST: callback },
+};
+
+/**
+ * Builds the request handler over explicit dependencies (pool, mailer, settings, clock), so
+ * tests can mount it on their own server. Never throws: every failure is answered with
+ * GoTrue's error shape (unexpected ones as 500 unexpected_failure, logged).
+ */
+export function createAuthHandler(deps: AuthDeps): (req: IncomingMessage, res: ServerResponse, subpath: string) => Promise<void> {
+  return async (req, res, subpath) => {
+    const ctx = makeCtx(deps, req, res, subpath);
+    try {
+      const handlers = ROUTES[ctx.subpath];
+      if (handlers) {
+        const route = handlers[ctx.method === 'HEAD' ? 'GET' : ctx.method];
+        if (!route) throw new AuthApiError(405, 'method_not_allowed', 'Method Not Allowed');
+        await route(ctx);
+        return;
+      }
+      if (await adminRoutes(ctx)) return;
+      throw new AuthApiError(404, 'not_found', 'Not Found');
+    } catch (err) {
+      if (!(err instanceof AuthApiError) && !(err instanceof OAuthStyleError)) {
+        deps.log('auth', `${ctx.method} ${ctx.subpath} failed: ${(err as Error)?.stack ?? String(err)}`);
+      }
+      if (!req.readableEnded) req.resume();
+      if (!res.headersSent) sendAuthError(req, res, err);
+      else res.destroy();
+    }
+  };
+}
+
+/** Creates the auth service for the stack (settings from ctx.config + AUTH_* env, see settings.ts). */
+export async function createAuthService(ctx: StackContext, overrides: Partial<AuthSettings> = {}): Promise<HttpService> {
+  const settings = { ...authSettings(ctx.config), ...overrides };
+  const deps: AuthDeps = {
+    pool: ctx.pool,
+    mailer: ctx.mailer,
+    settings,
+    now: () => new Date(),
+    limiter: new WindowLimiter(settings.rateLimits.windowSeconds * 1000),
+    log: ctx.log,
+  };
+  const handle = createAuthHandler(deps);
   return {
-    handle(_req, res) {
-      sendJson(res, 501, { message: 'auth not implemented yet' });
-    },
+    handle,
     async close() {},
   };
 }
+

@@ -1,0 +1,293 @@
+/**
+ * Shared steps of GoTrue's e-mail flows: password checks, creating e-mail users, sending the
+ * confirmation / recovery / magic-link / e-mail-change / invite mails (tokens stored as
+ * GoTrue does: the token hash in the auth.users column, prefixed `pkce_` for PKCE flows, and
+ * in auth.one_time_tokens), PKCE flow states, and confirming.
+ */
+import crypto from 'node:crypto';
+import bcrypt from 'bcryptjs';
+import { AuthApiError, tooManyRequests, unprocessable, validationFailed } from './errors.ts';
+import { actionLink, sendAuthMail, type MailKind } from './mail.ts';
+import type { AuthDeps } from './request.ts';
+import {
+  clearOneTimeTokens,
+  generateOtp,
+  insertIdentity,
+  insertUser,
+  loadIdentities,
+  mergeIdentityData,
+  mergeMetadata,
+  saveOneTimeToken,
+  tokenHash,
+  updateUser,
+  type Queryable,
+  type UserRow,
+} from './store.ts';
+
+/** bcrypt limit GoTrue enforces (MaxPasswordLength). */
+export const MAX_PASSWORD_LENGTH = 72;
+
+/** GoTrue's PKCE prefix on stored/linked token hashes. */
+export const PKCE_PREFIX = 'pkce_';
+
+/**
+ * GoTrue's checkPasswordStrength: longer than 72 bytes is 400 validation_failed, shorter than
+ * the minimum is 422 weak_password with `weak_password.reasons = ["length"]`.
+ */
+export function checkPasswordStrength(deps: AuthDeps, password: string): void {
+  if (Buffer.byteLength(password) > MAX_PASSWORD_LENGTH) {
+    throw validationFailed(`Password cannot be longer than ${MAX_PASSWORD_LENGTH} characters`);
+  }
+  const min = deps.settings.minPasswordLength;
+  if (password.length < min) {
+    throw new AuthApiError(422, 'weak_password', `Password should be at least ${min} characters.`, {
+      weak_password: { reasons: ['length'] },
+    });
+  }
+}
+
+/** bcrypt hash (cost 10, GoTrue's default). */
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, 10);
+}
+
+/** Compares a password with a stored bcrypt hash; false for empty/unknown hashes. */
+export async function passwordMatches(password: string, hash: string | null): Promise<boolean> {
+  if (!hash || !hash.startsWith('$2')) return false;
+  try {
+    return await bcrypt.compare(password, hash);
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** GoTrue's validateEmail: required, ≤ 255 chars, plausible format; returns it lower-cased. */
+export function validateEmail(email: string): string {
+  if (email === '') throw validationFailed('An email address is required');
+  if (email.length > 255) throw validationFailed('An email address is too long');
+  if (!EMAIL.test(email)) throw validationFailed('Unable to validate email address: invalid format');
+  return email.toLowerCase();
+}
+
+/** GoTrue's validatePKCEParams (challenge and method both or neither; 43–128 chars). */
+export function validatePkceParams(method: string, challenge: string): void {
+  if ((challenge === '') !== (method === '')) {
+    throw validationFailed('PKCE flow requires code_challenge_method and code_challenge');
+  }
+  if (challenge !== '') {
+    if (challenge.length < 43 || challenge.length > 128) {
+      throw validationFailed('code challenge has to be between 43 and 128 characters');
+    }
+    if (!/^[a-zA-Z._~0-9-]+$/.test(challenge)) {
+      throw validationFailed('code challenge can only contain alphanumeric characters, hyphens, periods, underscores and tildes');
+    }
+    if (!['s256', 'plain'].includes(method.toLowerCase())) {
+      throw validationFailed(`code challenge method not supported: ${method}`);
+    }
+  }
+}
+
+/** GoTrue's 429 over_email_send_rate_limit when the last mail went out under the interval. */
+export function checkSendFrequency(deps: AuthDeps, sentAt: Date | null, now: Date): void {
+  const freqMs = deps.settings.emailMaxFrequencySeconds * 1000;
+  if (sentAt && sentAt.getTime() + freqMs > now.getTime()) {
+    const wait = Math.max(1, Math.ceil((sentAt.getTime() + freqMs - now.getTime()) / 1000));
+    throw tooManyRequests('over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);
+  }
+}
+
+/** Inserts a PKCE flow state (GoTrue's generateFlowState); returns its auth code. */
+export async function createFlowState(
+  db: Queryable,
+  p: { providerType: string; authMethod: string; challenge: string; challengeMethod: string; userId: string | null; now: Date },
+): Promise<{ id: string; authCode: string }> {
+  const id = crypto.randomUUID();
+  const authCode = crypto.randomUUID();
+  await db.query(
+    `insert into auth.flow_state (id, user_id, auth_code, code_challenge_method, code_challenge, provider_type,
+        authentication_method, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+    [id, p.userId, authCode, p.challengeMethod.toLowerCase(), p.challenge, p.providerType, p.authMethod, p.now],
+  );
+  return { id, authCode };
+}
+
+/**
+ * GoTrue's issueAuthCode: the newest flow state of the user for `authMethod` gets its
+ * auth_code_issued_at stamped; returns the auth code. 422 flow_state_not_found when none.
+ */
+export async function issueAuthCode(db: Queryable, userId: string, authMethod: string, now: Date): Promise<string> {
+  const r = await db.query<{ id: string; auth_code: string }>(
+    `select id, auth_code from auth.flow_state where user_id = $1 and authentication_method = $2
+     order by created_at desc limit 1`,
+    [userId, authMethod],
+  );
+  const fs = r.rows[0];
+  if (!fs) throw unprocessable('flow_state_not_found', 'No valid flow state found for user.');
+  await db.query('update auth.flow_state set auth_code_issued_at = $2, updated_at = $2 where id = $1', [fs.id, now]);
+  return fs.auth_code;
+}
+
+/** The app_metadata GoTrue gives a new user of `provider`. */
+export const providerAppMetadata = (provider: string) => ({ provider, providers: [provider] });
+
+/**
+ * Creates an e-mail user with its `email` identity, as GoTrue's signup does: identity_data
+ * and user_metadata = `data` plus sub/email/email_verified/phone_verified. Returns the row.
+ */
+export async function createEmailUser(
+  db: Queryable,
+  p: {
+    email: string;
+    password: string | null;
+    data: Record<string, unknown>;
+    appMetadata?: Record<string, unknown>;
+    confirmed: boolean;
+    invitedAt?: Date | null;
+    now: Date;
+  },
+): Promise<UserRow> {
+  const id = crypto.randomUUID();
+  const identityData = { ...p.data, sub: id, email: p.email, email_verified: p.confirmed, phone_verified: false };
+  const user = await insertUser(
+    db,
+    {
+      id,
+      email: p.email,
+      encryptedPassword: p.password ? await hashPassword(p.password) : '',
+      appMetadata: { ...providerAppMetadata('email'), ...(p.appMetadata ?? {}) },
+      userMetadata: identityData,
+      emailConfirmedAt: p.confirmed ? p.now : null,
+      invitedAt: p.invitedAt ?? null,
+    },
+    p.now,
+  );
+  await insertIdentity(db, id, 'email', id, identityData, p.now);
+  return user;
+}
+
+/**
+ * GoTrue's User.Confirm (+ signupVerify's identity update): sets email_confirmed_at, clears
+ * the confirmation token and all one-time tokens, marks email_verified in user_metadata and
+ * in the matching identities.
+ */
+export async function confirmUser(db: Queryable, user: UserRow, now: Date): Promise<UserRow> {
+  const updated = await updateUser(
+    db,
+    user.id,
+    {
+      email_confirmed_at: user.email_confirmed_at ?? now,
+      confirmation_token: '',
+      raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, { email_verified: true }),
+    },
+    now,
+  );
+  await clearOneTimeTokens(db, user.id);
+  for (const identity of await loadIdentities(db, user.id)) {
+    if (identity.email && user.email && identity.email === user.email.toLowerCase()) {
+      await mergeIdentityData(db, identity.id, { email_verified: true }, now);
+    }
+  }
+  return updated;
+}
+
+/** Recomputes app_metadata.providers from the identities (User.UpdateAppMetaDataProviders). */
+export async function updateAppMetadataProviders(db: Queryable, user: UserRow, now: Date): Promise<UserRow> {
+  const providers = [...new Set((await loadIdentities(db, user.id)).map((i) => i.provider))];
+  if (providers.length === 0) return user;
+  return updateUser(db, user.id, { raw_app_meta_data: mergeMetadata(user.raw_app_meta_data, { providers }) }, now);
+}
+
+interface SendParams {
+  db: Queryable;
+  deps: AuthDeps;
+  user: UserRow;
+  redirectTo: string;
+  pkce: boolean;
+  now: Date;
+}
+
+function flowToken(hash: string, pkce: boolean): string {
+  return pkce ? PKCE_PREFIX + hash : hash;
+}
+
+async function deliver(deps: AuthDeps, kind: MailKind, to: string, token: string, otp: string, redirectTo: string, extra: { email?: string; newEmail?: string } = {}) {
+  try {
+    await sendAuthMail(deps.mailer, deps.settings, {
+      kind,
+      to,
+      otp,
+      link: actionLink(deps.settings, token, kind, redirectTo),
+      ...extra,
+    });
+  } catch (err) {
+    deps.log('auth', `sending ${kind} mail failed`, err);
+    throw new AuthApiError(500, 'unexpected_failure', kind === 'recovery' ? 'Error sending recovery email' : kind === 'email_change' ? 'Error sending email change email' : kind === 'magiclink' ? 'Error sending magic link email' : kind === 'invite' ? 'Error sending invite email' : 'Error sending confirmation email');
+  }
+}
+
+/** GoTrue's sendConfirmation (signup mail) or invite mail; honours the send frequency. */
+export async function sendConfirmation(p: SendParams & { kind?: 'signup' | 'invite' }): Promise<UserRow> {
+  const kind = p.kind ?? 'signup';
+  checkSendFrequency(p.deps, p.user.confirmation_sent_at, p.now);
+  const email = p.user.email ?? '';
+  const otp = generateOtp(p.deps.settings.otpLength);
+  const token = flowToken(tokenHash(email, otp), p.pkce);
+  const fields: Record<string, unknown> = { confirmation_token: token, confirmation_sent_at: p.now };
+  if (kind === 'invite') fields.invited_at = p.now;
+  const user = await updateUser(p.db, p.user.id, fields, p.now);
+  await saveOneTimeToken(p.db, user.id, 'confirmation_token', token, email);
+  await deliver(p.deps, kind, email, token, otp, p.redirectTo);
+  return user;
+}
+
+/** GoTrue's sendPasswordRecovery / sendMagicLink (both use recovery_token). */
+export async function sendRecovery(p: SendParams & { kind: 'recovery' | 'magiclink' }): Promise<UserRow> {
+  checkSendFrequency(p.deps, p.user.recovery_sent_at, p.now);
+  const email = p.user.email ?? '';
+  const otp = generateOtp(p.deps.settings.otpLength);
+  const token = flowToken(tokenHash(email, otp), p.pkce);
+  const user = await updateUser(p.db, p.user.id, { recovery_token: token, recovery_sent_at: p.now }, p.now);
+  await saveOneTimeToken(p.db, user.id, 'recovery_token', token, email);
+  await deliver(p.deps, p.kind, email, token, otp, p.redirectTo);
+  return user;
+}
+
+/**
+ * GoTrue's sendEmailChange: token for the new address (and, with secure e-mail change, one
+ * for the current address), email_change_confirm_status reset to 0, mails to both.
+ */
+export async function sendEmailChange(p: SendParams & { newEmail: string }): Promise<UserRow> {
+  checkSendFrequency(p.deps, p.user.email_change_sent_at, p.now);
+  const current = p.user.email ?? '';
+  const otpNew = generateOtp(p.deps.settings.otpLength);
+  const tokenNew = flowToken(tokenHash(p.newEmail, otpNew), p.pkce);
+  let tokenCurrent = '';
+  let otpCurrent = '';
+  if (p.deps.settings.secureEmailChange && current !== '') {
+    otpCurrent = generateOtp(p.deps.settings.otpLength);
+    tokenCurrent = flowToken(tokenHash(current, otpCurrent), p.pkce);
+  }
+  const user = await updateUser(
+    p.db,
+    p.user.id,
+    {
+      email_change: p.newEmail,
+      email_change_token_new: tokenNew,
+      email_change_token_current: tokenCurrent,
+      email_change_confirm_status: 0,
+      email_change_sent_at: p.now,
+    },
+    p.now,
+  );
+  await saveOneTimeToken(p.db, user.id, 'email_change_token_new', tokenNew, p.newEmail);
+  if (tokenCurrent) await saveOneTimeToken(p.db, user.id, 'email_change_token_current', tokenCurrent, current);
+  else await clearOneTimeTokens(p.db, user.id, ['email_change_token_current']);
+  await deliver(p.deps, 'email_change', p.newEmail, tokenNew, otpNew, p.redirectTo, { email: current, newEmail: p.newEmail });
+  if (tokenCurrent) {
+    await deliver(p.deps, 'email_change', current, tokenCurrent, otpCurrent, p.redirectTo, { email: current, newEmail: p.newEmail });
+  }
+  return user;
+}
