@@ -1,0 +1,765 @@
+/**
+ * Contract tests for the Stripe sandbox, driven by the official `stripe` SDK (Node) exactly as
+ * the product configures it (API version 2023-10-16, 2 network retries, host/port/protocol).
+ * The hosted checkout and portal pages are driven by plain HTTP form posts taken from the HTML.
+ *
+ * The sandbox is started in-process on a free port with its own temporary data folder, so these
+ * tests need neither Postgres nor the rest of the stack.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { stackConfig, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../config.ts';
+import type { StackContext } from '../types.ts';
+import { createStripeSandbox, type StripeSandbox } from '../services/stripe/index.ts';
+
+type Legacy = Stripe.Subscription & { current_period_start: number; current_period_end: number };
+type LegacyInvoice = Stripe.Invoice & { subscription: string | null; paid: boolean };
+
+interface Received {
+  path: string;
+  body: string;
+  signature: string;
+  event: { id: string; type: string; data: { object: Record<string, unknown> } };
+}
+
+/** A small webhook receiver: records every POST; `/flaky` answers 500 to the first two attempts per event. */
+class Receiver {
+  received: Received[] = [];
+  private attempts = new Map<string, number>();
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let event: Received['event'];
+      try {
+        event = JSON.parse(body) as Received['event'];
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
+      const p = req.url ?? '/';
+      this.received.push({ path: p, body, signature: String(req.headers['stripe-signature'] ?? ''), event });
+      if (p === '/flaky') {
+        const n = (this.attempts.get(event.id) ?? 0) + 1;
+        this.attempts.set(event.id, n);
+        if (n <= 2) {
+          res.writeHead(500).end('boom');
+          return;
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  url = '';
+  async start(): Promise<void> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  async stop(): Promise<void> {
+    await new Promise<void>((r) => this.server.close(() => r()));
+  }
+  of(type: string, objectId?: string, p = '/default'): Received[] {
+    return this.received.filter((x) => x.path === p && x.event.type === type && (!objectId || x.event.data.object.id === objectId));
+  }
+}
+
+async function waitFor<T>(fn: () => T | undefined | false | null, what: string, timeoutMs = 8000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function dummyCtx(dataDir: string): StackContext {
+  const config = { ...stackConfig({ TEAMWERK_STACK_OFFSET: '5000' }), dataDir };
+  return { config, pool: undefined as never, mailer: undefined as never, log: () => {} };
+}
+
+function client(port: number, key = STRIPE_SECRET_KEY): Stripe {
+  return new Stripe(key, {
+    host: '127.0.0.1',
+    port,
+    protocol: 'http',
+    apiVersion: '2023-10-16' as Stripe.LatestApiVersion,
+    maxNetworkRetries: 2,
+  });
+}
+
+/** Extracts the first `<form method="post" action="...">` of a page whose action matches. */
+function formAction(html: string, contains = ''): string {
+  const forms = [...html.matchAll(/<form method="post" action="([^"]+)"/g)].map((m) => m[1]!.replace(/&amp;/g, '&'));
+  const f = forms.find((a) => a.includes(contains));
+  if (!f) throw new Error(`no form with action containing ${contains}`);
+  return f;
+}
+
+async function postForm(base: string, action: string, fields: Record<string, string>): Promise<Response> {
+  return fetch(new URL(action, base), {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields),
+  });
+}
+
+const CARD = { cardExpiry: '12 / 34', cardCvc: '123', billingName: 'Erika Mustermann' };
+
+let sandbox: StripeSandbox;
+let stripe: Stripe;
+let receiver: Receiver;
+let dataDir: string;
+let basicPrice: Stripe.Price;
+let premiumPrice: Stripe.Price;
+let quarterlyPrice: Stripe.Price;
+
+beforeAll(async () => {
+  receiver = new Receiver();
+  await receiver.start();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stripe-sandbox-test-'));
+  sandbox = await createStripeSandbox(dummyCtx(dataDir), {
+    port: 0,
+    webhookUrl: `${receiver.url}/default`,
+    webhookEvents: ['*'],
+    retryBaseMs: 100,
+    maxAttempts: 4,
+  });
+  stripe = client(sandbox.port);
+  const basic = await stripe.products.create({ name: 'Basic', metadata: { plan: 'basic' } });
+  const premium = await stripe.products.create({ name: 'Premium', metadata: { plan: 'premium' } });
+  basicPrice = await stripe.prices.create({ product: basic.id, unit_amount: 1900, currency: 'eur', recurring: { interval: 'month' }, lookup_key: 'basic_monthly' });
+  premiumPrice = await stripe.prices.create({ product: premium.id, unit_amount: 4900, currency: 'eur', recurring: { interval: 'month' }, lookup_key: 'premium_monthly' });
+  quarterlyPrice = await stripe.prices.create({
+    product: basic.id,
+    unit_amount: 5400,
+    currency: 'eur',
+    recurring: { interval: 'month', interval_count: 3 },
+    lookup_key: 'basic_quarterly',
+    metadata: { period: 'quarterly' },
+  });
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await receiver?.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Creates a checkout session for `price` and pays it on the hosted page with `card`. */
+async function checkout(
+  card: string,
+  opts: { customer?: string; locale?: 'de' | 'en'; price?: string; email?: string } = {},
+): Promise<{ session: Stripe.Checkout.Session; response: Response; html: string }> {
+  const session = await stripe.checkout.sessions.create({
+    mode: 'subscription',
+    payment_method_types: ['card'],
+    line_items: [{ price: opts.price ?? basicPrice.id, quantity: 1 }],
+    success_url: 'http://127.0.0.1:5173/signup?session_id={CHECKOUT_SESSION_ID}',
+    cancel_url: 'http://127.0.0.1:5173/prices',
+    locale: opts.locale ?? 'en',
+    ...(opts.customer ? { customer: opts.customer } : { customer_email: opts.email ?? 'buyer@example.com' }),
+    client_reference_id: 'user-123',
+    metadata: { userId: 'user-123', planType: 'basic' },
+    subscription_data: { metadata: { userId: 'user-123' } },
+  });
+  const page = await fetch(session.url!);
+  const pageHtml = await page.text();
+  expect(page.status).toBe(200);
+  const response = await postForm(session.url!, formAction(pageHtml, '/pay'), { cardNumber: card, ...CARD });
+  const html = response.status === 303 ? '' : await response.text();
+  return { session, response, html };
+}
+
+async function customerWithClock(frozen: number, email: string): Promise<{ clock: Stripe.TestHelpers.TestClock; customer: Stripe.Customer }> {
+  const clock = await stripe.testHelpers.testClocks.create({ frozen_time: frozen, name: email });
+  const customer = await stripe.customers.create({ email, name: 'Clock User', test_clock: clock.id });
+  return { clock, customer };
+}
+
+describe('authentication and errors', () => {
+  it('rejects other secret keys with 401', async () => {
+    const bad = client(sandbox.port, 'sk_test_not_the_sandbox_key');
+    const err = await bad.customers.list().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
+    expect((err as Stripe.errors.StripeError).statusCode).toBe(401);
+    expect((err as Stripe.errors.StripeError).rawType).toBe('authentication_error');
+  });
+
+  it('rejects unknown parameters, top-level and nested, and stores nothing', async () => {
+    const before = await stripe.customers.list({ limit: 100 });
+    const err = await stripe.customers.create({ email: 'x@example.com', foo: 'bar' } as Stripe.CustomerCreateParams).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect((err as Stripe.errors.StripeError).message).toBe('Received unknown parameter: foo');
+    expect((err as Stripe.errors.StripeError).param).toBe('foo');
+    expect((err as Stripe.errors.StripeError).statusCode).toBe(400);
+    const after = await stripe.customers.list({ limit: 100 });
+    expect(after.data.length).toBe(before.data.length);
+
+    const nested = await stripe.checkout.sessions
+      .create({
+        mode: 'subscription',
+        line_items: [{ price: basicPrice.id, quantity: 1, colour: 'red' } as Stripe.Checkout.SessionCreateParams.LineItem],
+        success_url: 'http://127.0.0.1:5173/ok',
+      })
+      .catch((e: unknown) => e);
+    expect((nested as Stripe.errors.StripeError).message).toBe('Received unknown parameter: line_items[0][colour]');
+  });
+
+  it('answers missing params, bad types and missing objects like Stripe', async () => {
+    const missing = await stripe.checkout.sessions.create({ mode: 'subscription' } as Stripe.Checkout.SessionCreateParams).catch((e: unknown) => e);
+    expect((missing as Stripe.errors.StripeError).message).toBe('Missing required param: success_url.');
+    const badInt = await stripe.prices
+      .create({ product: basicPrice.product as string, currency: 'eur', unit_amount: 'lots' as unknown as number })
+      .catch((e: unknown) => e);
+    expect((badInt as Stripe.errors.StripeError).message).toBe('Invalid integer: lots');
+    const nope = await stripe.customers.retrieve('cus_doesnotexist').catch((e: unknown) => e);
+    expect(nope).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect((nope as Stripe.errors.StripeError).statusCode).toBe(404);
+    expect((nope as Stripe.errors.StripeError).code).toBe('resource_missing');
+    expect((nope as Stripe.errors.StripeError).message).toBe("No such customer: 'cus_doesnotexist'");
+    const sub = await stripe.subscriptions.retrieve('sub_missing').catch((e: unknown) => e);
+    expect((sub as Stripe.errors.StripeError).message).toBe("No such subscription: 'sub_missing'");
+  });
+
+  it('answers unknown endpoints with 404 "Unrecognized request URL"', async () => {
+    const err = await stripe.rawRequest('GET', '/v1/foo', {}).catch((e: unknown) => e);
+    expect((err as Stripe.errors.StripeError).statusCode).toBe(404);
+    expect((err as Stripe.errors.StripeError).message).toMatch(/^Unrecognized request URL \(GET: \/v1\/foo\)\./);
+    const wrongMethod = await fetch(`${sandbox.url}/v1/prices/${basicPrice.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}` } });
+    expect(wrongMethod.status).toBe(404);
+    expect(((await wrongMethod.json()) as { error: { message: string } }).error.message).toMatch(/Unrecognized request URL \(DELETE: \/v1\/prices\//);
+  });
+
+  it('survives malformed bodies and answers 400 in Stripe shape', async () => {
+    const bodies = ['a[b=1', '%E0%A4%A', 'metadata[x]=1&metadata=2&metadata[y][z]=3', 'a[__proto__][x]=1', '&&&=&'];
+    for (const body of bodies) {
+      const res = await fetch(`${sandbox.url}/v1/customers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      expect(res.status, body).toBe(400);
+      const json = (await res.json()) as { error: { type: string; message: string } };
+      expect(json.error.type).toBe('invalid_request_error');
+      expect(json.error.message.length).toBeGreaterThan(5);
+    }
+    const json = await fetch(`${sandbox.url}/v1/customers`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    expect(json.status).toBe(400);
+    // Still alive and correct afterwards.
+    expect((await stripe.prices.retrieve(basicPrice.id)).id).toBe(basicPrice.id);
+  });
+
+  it('honours Idempotency-Key: same key → same response, other params → idempotency_error', async () => {
+    const key = `idem-${Date.now()}`;
+    const a = await stripe.customers.create({ email: 'idem@example.com' }, { idempotencyKey: key });
+    const b = await stripe.customers.create({ email: 'idem@example.com' }, { idempotencyKey: key });
+    expect(b.id).toBe(a.id);
+    expect(b.lastResponse.headers['idempotent-replayed']).toBe('true');
+    const list = await stripe.customers.list({ email: 'idem@example.com' });
+    expect(list.data).toHaveLength(1);
+    const err = await stripe.customers.create({ email: 'other@example.com' }, { idempotencyKey: key }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Stripe.errors.StripeIdempotencyError);
+  });
+});
+
+describe('customers, products and prices', () => {
+  it('creates, retrieves, updates, searches and lists customers', async () => {
+    const c = await stripe.customers.create({ email: 'Anna.Schmidt@example.de', name: 'Anna Schmidt', metadata: { userId: 'u-1', keep: 'yes' } });
+    expect(c.id).toMatch(/^cus_/);
+    expect(c.object).toBe('customer');
+    expect(c.livemode).toBe(false);
+    expect(typeof c.created).toBe('number');
+    expect(Math.abs(c.created - Date.now() / 1000)).toBeLessThan(60);
+    const got = (await stripe.customers.retrieve(c.id)) as Stripe.Customer;
+    expect(got.email).toBe('Anna.Schmidt@example.de');
+    const upd = await stripe.customers.update(c.id, { name: 'Anna S.', metadata: { userId: '' , extra: '1' } });
+    expect(upd.name).toBe('Anna S.');
+    expect(upd.metadata).toEqual({ keep: 'yes', extra: '1' });
+    const found = await stripe.customers.search({ query: "email:'anna.schmidt@example.de'" });
+    expect(found.data.map((x) => x.id)).toEqual([c.id]);
+    const byMeta = await stripe.customers.search({ query: "metadata['extra']:'1' AND name~'Anna'" });
+    expect(byMeta.data.map((x) => x.id)).toContain(c.id);
+    const badQuery = await stripe.customers.search({ query: "colour:'red'" }).catch((e: unknown) => e);
+    expect((badQuery as Stripe.errors.StripeError).statusCode).toBe(400);
+    const listed = await stripe.customers.list({ email: 'Anna.Schmidt@example.de' });
+    expect(listed.data.map((x) => x.id)).toEqual([c.id]);
+    const badEmail = await stripe.customers.create({ email: 'not-an-email' }).catch((e: unknown) => e);
+    expect((badEmail as Stripe.errors.StripeError).param).toBe('email');
+  });
+
+  it('paginates lists with limit and starting_after', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await stripe.customers.create({ email: `page${i}@example.com`, metadata: { batch: 'pg' } })).id);
+    const first = await stripe.customers.list({ limit: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.has_more).toBe(true);
+    expect(first.data[0]!.id).toBe(ids[4]);
+    const second = await stripe.customers.list({ limit: 2, starting_after: first.data[1]!.id });
+    expect(second.data[0]!.id).toBe(ids[2]);
+    const all: string[] = [];
+    for await (const c of stripe.customers.list({ limit: 3 })) all.push(c.id);
+    expect(all).toEqual(expect.arrayContaining(ids));
+    const bad = await stripe.customers.list({ limit: 1000 }).catch((e: unknown) => e);
+    expect((bad as Stripe.errors.StripeError).param).toBe('limit');
+  });
+
+  it('creates, lists (active, product, lookup_keys) and retrieves prices', async () => {
+    expect(basicPrice.id).toMatch(/^price_/);
+    expect(basicPrice.unit_amount).toBe(1900);
+    expect(basicPrice.currency).toBe('eur');
+    expect(basicPrice.recurring).toMatchObject({ interval: 'month', interval_count: 1 });
+    expect(quarterlyPrice.recurring).toMatchObject({ interval: 'month', interval_count: 3 });
+    const byKey = await stripe.prices.list({ lookup_keys: ['basic_quarterly', 'premium_monthly'], expand: ['data.product'] });
+    expect(byKey.data.map((p) => p.id).sort()).toEqual([quarterlyPrice.id, premiumPrice.id].sort());
+    expect((byKey.data.find((p) => p.id === premiumPrice.id)!.product as Stripe.Product).name).toBe('Premium');
+    const byProduct = await stripe.prices.list({ product: basicPrice.product as string, active: true });
+    expect(byProduct.data.map((p) => p.id).sort()).toEqual([basicPrice.id, quarterlyPrice.id].sort());
+    const got = await stripe.prices.retrieve(quarterlyPrice.id, { expand: ['product'] });
+    expect(got.metadata).toEqual({ period: 'quarterly' });
+    expect((got.product as Stripe.Product).id).toBe(basicPrice.product);
+    const taken = await stripe.prices
+      .create({ product: basicPrice.product as string, unit_amount: 100, currency: 'eur', lookup_key: 'basic_monthly' })
+      .catch((e: unknown) => e);
+    expect((taken as Stripe.errors.StripeError).message).toContain('already uses that lookup key');
+    const products = await stripe.products.list({ active: true });
+    expect(products.data.map((p) => p.name)).toEqual(expect.arrayContaining(['Basic', 'Premium']));
+    const inactive = await stripe.prices.create({ product: basicPrice.product as string, unit_amount: 999, currency: 'eur', recurring: { interval: 'year' }, active: false });
+    const active = await stripe.prices.list({ active: false });
+    expect(active.data.map((p) => p.id)).toContain(inactive.id);
+  });
+});
+
+describe('checkout', () => {
+  it('shows an English page, pays with 4242, creates an active subscription and redirects', async () => {
+    const { session, response } = await checkout('4242 4242 4242 4242');
+    expect(session.id).toMatch(/^cs_test_/);
+    expect(session.url).toBe(`${sandbox.url}/checkout/${session.id}`);
+    expect(session.payment_status).toBe('unpaid');
+    expect(session.status).toBe('open');
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe(`http://127.0.0.1:5173/signup?session_id=${session.id}`);
+
+    const done = await stripe.checkout.sessions.retrieve(session.id, { expand: ['subscription', 'line_items'] });
+    expect(done.payment_status).toBe('paid');
+    expect(done.status).toBe('complete');
+    expect(done.customer).toMatch(/^cus_/);
+    expect(done.metadata).toEqual({ userId: 'user-123', planType: 'basic' });
+    expect(done.client_reference_id).toBe('user-123');
+    expect(done.line_items!.data[0]!.price!.id).toBe(basicPrice.id);
+    const sub = done.subscription as Legacy;
+    expect(sub.id).toMatch(/^sub_/);
+    expect(sub.status).toBe('active');
+    expect(sub.metadata).toEqual({ userId: 'user-123' });
+    expect(sub.items.data[0]!.price.id).toBe(basicPrice.id);
+    expect(sub.items.data[0]!.price.unit_amount).toBe(1900);
+    const start = new Date(sub.current_period_start * 1000);
+    const end = new Date(sub.current_period_end * 1000);
+    expect(end.getUTCMonth()).toBe((start.getUTCMonth() + 1) % 12);
+    expect(sub.cancel_at_period_end).toBe(false);
+    const customer = (await stripe.customers.retrieve(done.customer as string)) as Stripe.Customer;
+    expect(customer.email).toBe('buyer@example.com');
+
+    const invoices = await stripe.invoices.list({ subscription: sub.id });
+    expect(invoices.data).toHaveLength(1);
+    const inv = invoices.data[0] as LegacyInvoice;
+    expect(inv.id).toMatch(/^in_/);
+    expect(inv.status).toBe('paid');
+    expect(inv.amount_paid).toBe(1900);
+    expect((await stripe.invoices.retrieve(inv.id)).status).toBe('paid');
+
+    // The page now says the session is complete; paying again is impossible.
+    const again = await fetch(session.url!);
+    expect(await again.text()).toContain('This checkout session is complete');
+
+    const completed = await waitFor(() => receiver.of('checkout.session.completed', session.id)[0], 'checkout.session.completed');
+    await waitFor(() => receiver.of('customer.subscription.created', sub.id)[0], 'customer.subscription.created');
+    await waitFor(() => receiver.of('invoice.paid', inv.id)[0], 'invoice.paid');
+    const ev = await stripe.webhooks.constructEventAsync(completed.body, completed.signature, STRIPE_WEBHOOK_SECRET);
+    expect(ev.type).toBe('checkout.session.completed');
+    expect(ev.api_version).toBe('2023-10-16');
+    expect(ev.livemode).toBe(false);
+    expect((ev.data.object as Stripe.Checkout.Session).payment_status).toBe('paid');
+  });
+
+  it('shows the German page and declines 4000 0000 0000 0002 without changing anything', async () => {
+    const customer = await stripe.customers.create({ email: 'abgelehnt@example.de' });
+    const session = await stripe.checkout.sessions.create({
+      mode: 'subscription',
+      payment_method_types: ['card'],
+      line_items: [{ price: premiumPrice.id, quantity: 1 }],
+      success_url: 'http://127.0.0.1:5173/de/signup?session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://127.0.0.1:5173/de/prices',
+      locale: 'de',
+      customer: customer.id,
+    });
+    const page = await (await fetch(session.url!)).text();
+    expect(page).toContain('lang="de"');
+    expect(page).toContain('Zahlungspflichtig abonnieren');
+    expect(page).toContain('49,00');
+    expect(page).toContain('href="http://127.0.0.1:5173/de/prices"');
+    const res = await postForm(session.url!, formAction(page, '/pay'), { cardNumber: '4000 0000 0000 0002', ...CARD });
+    expect(res.status).toBe(402);
+    const html = await res.text();
+    expect(html).toContain('Ihre Karte wurde abgelehnt.');
+    expect(html).toContain('<form method="post"');
+    const after = await stripe.checkout.sessions.retrieve(session.id);
+    expect(after.payment_status).toBe('unpaid');
+    expect(after.status).toBe('open');
+    expect(after.subscription).toBeNull();
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data).toHaveLength(0);
+
+    const en = await checkout('4000000000000002');
+    expect(en.response.status).toBe(402);
+    expect(en.html).toContain('Your card was declined.');
+    expect(en.html).toContain('Pay and subscribe');
+    const bad = await postForm(en.session.url!, `/checkout/${en.session.id}/pay`, { cardNumber: '4242 4242 4242 4241', ...CARD });
+    expect(await bad.text()).toContain('Your card number is incorrect.');
+  });
+
+  it('validates session parameters', async () => {
+    const both = await stripe.checkout.sessions
+      .create({ mode: 'subscription', line_items: [{ price: basicPrice.id, quantity: 1 }], success_url: 'http://x.test/', customer: 'cus_x', customer_email: 'a@b.de' })
+      .catch((e: unknown) => e);
+    expect((both as Stripe.errors.StripeError).message).toBe('You may only specify one of these parameters: customer, customer_email.');
+    const noCustomer = await stripe.checkout.sessions
+      .create({ mode: 'subscription', line_items: [{ price: basicPrice.id, quantity: 1 }], success_url: 'http://x.test/', customer: 'cus_missing' })
+      .catch((e: unknown) => e);
+    expect((noCustomer as Stripe.errors.StripeError).message).toBe("No such customer: 'cus_missing'");
+    expect((noCustomer as Stripe.errors.StripeError).param).toBe('customer');
+    const badLocale = await stripe.checkout.sessions
+      .create({ mode: 'subscription', line_items: [{ price: basicPrice.id, quantity: 1 }], success_url: 'http://x.test/', locale: 'xx' as 'de' })
+      .catch((e: unknown) => e);
+    expect((badLocale as Stripe.errors.StripeError).param).toBe('locale');
+    const expired = await stripe.checkout.sessions.create({ mode: 'subscription', line_items: [{ price: basicPrice.id, quantity: 1 }], success_url: 'http://x.test/' });
+    const e = await stripe.checkout.sessions.expire(expired.id);
+    expect(e.status).toBe('expired');
+    expect((await fetch(expired.url!)).status).toBe(410);
+  });
+});
+
+describe('webhooks', () => {
+  it('signs with the v1 scheme; a tampered body or a stale timestamp fails verification', async () => {
+    const c = await stripe.customers.create({ email: 'sig@example.com' });
+    const got = await waitFor(() => receiver.of('customer.created', c.id)[0], 'customer.created');
+    const t = Number(/t=(\d+)/.exec(got.signature)![1]);
+    expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(10);
+    expect(got.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    const ok = await stripe.webhooks.constructEventAsync(got.body, got.signature, STRIPE_WEBHOOK_SECRET, 300);
+    expect(ok.id).toMatch(/^evt_/);
+    expect(ok.request).toEqual({ id: expect.stringMatching(/^req_/), idempotency_key: expect.any(String) });
+    const tampered = got.body.replace('sig@example.com', 'evil@example.com');
+    await expect(stripe.webhooks.constructEventAsync(tampered, got.signature, STRIPE_WEBHOOK_SECRET, 300)).rejects.toBeInstanceOf(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+    const stale = stripe.webhooks.generateTestHeaderString({ payload: got.body, secret: STRIPE_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 301 });
+    await expect(stripe.webhooks.constructEventAsync(got.body, stale, STRIPE_WEBHOOK_SECRET, 300)).rejects.toThrow(/tolerance/i);
+    await expect(stripe.webhooks.constructEventAsync(got.body, got.signature, 'whsec_wrong', 300)).rejects.toBeInstanceOf(
+      Stripe.errors.StripeSignatureVerificationError,
+    );
+  });
+
+  it('retries deliveries that answer 500 with backoff and records every attempt', async () => {
+    const ep = await stripe.webhookEndpoints.create({ url: `${receiver.url}/flaky`, enabled_events: ['customer.updated'] });
+    expect(ep.id).toMatch(/^we_/);
+    expect(ep.secret).toBe(STRIPE_WEBHOOK_SECRET);
+    const c = await stripe.customers.create({ email: 'retry@example.com' });
+    await stripe.customers.update(c.id, { name: 'Retry Me' });
+    const hits = await waitFor(() => {
+      const h = receiver.of('customer.updated', c.id, '/flaky');
+      return h.length >= 3 ? h : null;
+    }, 'three attempts');
+    expect(new Set(hits.map((h) => h.event.id)).size).toBe(1);
+    const deliveries = (await fetch(`${sandbox.url}/_sandbox/deliveries?event=${hits[0]!.event.id}`, { headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}` } }).then((r) =>
+      r.json(),
+    )) as { data: { webhook_endpoint: string; status: string; attempts: { status: number }[] }[] };
+    expect(deliveries.data.find((d) => d.webhook_endpoint === ep.id)).toBeDefined();
+    await new Promise((r) => setTimeout(r, 100));
+    const again = (await fetch(`${sandbox.url}/_sandbox/deliveries?event=${hits[0]!.event.id}`, { headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}` } }).then((r) =>
+      r.json(),
+    )) as typeof deliveries;
+    const rec = again.data.find((d) => d.webhook_endpoint === ep.id)!;
+    expect(rec.attempts.map((a) => a.status)).toEqual([500, 500, 200]);
+    expect(rec.status).toBe('succeeded');
+    const ev = await stripe.events.retrieve(hits[0]!.event.id);
+    expect(ev.pending_webhooks).toBe(0);
+    await stripe.webhookEndpoints.del(ep.id);
+  });
+
+  it('gives up after the bounded number of attempts against an unreachable endpoint', async () => {
+    const ep = await stripe.webhookEndpoints.create({ url: 'http://127.0.0.1:9/unreachable', enabled_events: ['product.created'] });
+    const prod = await stripe.products.create({ name: 'Unreachable' });
+    const ev = (await stripe.events.list({ type: 'product.created', limit: 5 })).data.find((e) => (e.data.object as Stripe.Product).id === prod.id)!;
+    const deadline = Date.now() + 8000;
+    let status = 'pending';
+    let attempts = 0;
+    while (Date.now() < deadline && status === 'pending') {
+      await new Promise((r) => setTimeout(r, 200));
+      const d = (await fetch(`${sandbox.url}/_sandbox/deliveries?event=${ev.id}&webhook_endpoint=${ep.id}`, { headers: { authorization: `Bearer ${STRIPE_SECRET_KEY}` } }).then((r) =>
+        r.json(),
+      )) as { data: { status: string; attempts: unknown[] }[] };
+      status = d.data[0]!.status;
+      attempts = d.data[0]!.attempts.length;
+    }
+    expect(status).toBe('failed');
+    expect(attempts).toBe(4);
+    const failed = await stripe.events.list({ delivery_success: false, limit: 100 });
+    expect(failed.data.map((e) => e.id)).toContain(ev.id);
+    await stripe.webhookEndpoints.del(ep.id);
+  });
+
+  it('lists (type, created, pagination) and retrieves events, and resends one', async () => {
+    const t0 = Math.floor(Date.now() / 1000) - 1;
+    const c = await stripe.customers.create({ email: 'events@example.com' });
+    await stripe.customers.update(c.id, { name: 'Events' });
+    const created = await stripe.events.list({ type: 'customer.created', created: { gte: t0 }, limit: 100 });
+    const ev = created.data.find((e) => (e.data.object as Stripe.Customer).id === c.id)!;
+    expect(ev).toBeDefined();
+    expect(created.data.every((e) => e.type === 'customer.created')).toBe(true);
+    const wildcard = await stripe.events.list({ type: 'customer.*', created: { gte: t0 }, limit: 100 });
+    expect(wildcard.data.map((e) => e.type)).toEqual(expect.arrayContaining(['customer.created', 'customer.updated']));
+    const page1 = await stripe.events.list({ limit: 2 });
+    const page2 = await stripe.events.list({ limit: 2, starting_after: page1.data[1]!.id });
+    expect(page2.data[0]!.id).not.toBe(page1.data[1]!.id);
+    expect(page1.has_more).toBe(true);
+    const updated = (await stripe.events.list({ type: 'customer.updated', limit: 10 })).data.find((e) => (e.data.object as Stripe.Customer).id === c.id)!;
+    expect(updated.data.previous_attributes).toEqual({ name: null });
+    const got = await stripe.events.retrieve(ev.id);
+    expect(got).toMatchObject({ id: ev.id, object: 'event', type: 'customer.created', livemode: false, api_version: '2023-10-16' });
+    await waitFor(() => receiver.of('customer.created', c.id)[0], 'first delivery');
+    const before = receiver.received.filter((r) => r.event.id === ev.id).length;
+    await stripe.rawRequest('POST', `/v1/events/${ev.id}/resend`, {});
+    await waitFor(() => receiver.received.filter((r) => r.event.id === ev.id).length > before || null, 'resent delivery');
+    const missing = await stripe.events.retrieve('evt_missing').catch((e: unknown) => e);
+    expect((missing as Stripe.errors.StripeError).statusCode).toBe(404);
+  });
+});
+
+describe('subscriptions', () => {
+  it('updates price and metadata, cancels at period end and now, lists by customer and status', async () => {
+    const { session } = await checkout('4242424242424242', { email: 'subs@example.com' });
+    const done = await stripe.checkout.sessions.retrieve(session.id);
+    const subId = done.subscription as string;
+    const sub = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    const upd = (await stripe.subscriptions.update(subId, {
+      items: [{ id: sub.items.data[0]!.id, price: premiumPrice.id }],
+      proration_behavior: 'none',
+      metadata: { plan: 'premium' },
+    })) as Legacy;
+    expect(upd.items.data).toHaveLength(1);
+    expect(upd.items.data[0]!.price.id).toBe(premiumPrice.id);
+    expect(upd.current_period_end).toBe(sub.current_period_end);
+    expect(upd.metadata).toEqual({ userId: 'user-123', plan: 'premium' });
+    const upEvent = await waitFor(() => receiver.of('customer.subscription.updated', subId).find((r) => (r.event.data.object as { metadata: Record<string, string> }).metadata.plan === 'premium'), 'updated');
+    expect((upEvent.event.data as { previous_attributes?: Record<string, unknown> }).previous_attributes).toHaveProperty('items');
+
+    const atEnd = await stripe.subscriptions.update(subId, { cancel_at_period_end: true });
+    expect(atEnd.cancel_at_period_end).toBe(true);
+    expect(atEnd.status).toBe('active');
+    expect(atEnd.cancel_at).toBe(sub.current_period_end);
+    expect(atEnd.canceled_at).not.toBeNull();
+
+    const list = await stripe.subscriptions.list({ customer: done.customer as string });
+    expect(list.data.map((s) => s.id)).toEqual([subId]);
+    const active = await stripe.subscriptions.list({ status: 'active', limit: 100 });
+    expect(active.data.map((s) => s.id)).toContain(subId);
+
+    const canceled = await stripe.subscriptions.cancel(subId);
+    expect(canceled.status).toBe('canceled');
+    expect(canceled.ended_at).not.toBeNull();
+    expect(canceled.canceled_at).not.toBeNull();
+    await waitFor(() => receiver.of('customer.subscription.deleted', subId)[0], 'deleted');
+    expect((await stripe.subscriptions.list({ customer: done.customer as string })).data).toHaveLength(0);
+    expect((await stripe.subscriptions.list({ customer: done.customer as string, status: 'canceled' })).data.map((s) => s.id)).toEqual([subId]);
+    const again = await stripe.subscriptions.update(subId, { cancel_at_period_end: false }).catch((e: unknown) => e);
+    expect((again as Stripe.errors.StripeError).statusCode).toBe(400);
+    const badItem = await stripe.subscriptions.update(subId, { metadata: { a: 'b' } });
+    expect(badItem.metadata.a).toBe('b');
+  });
+
+  it('creates a subscription through the API with a test payment method and rejects a bad item', async () => {
+    const c = await stripe.customers.create({ email: 'api-sub@example.com' });
+    const sub = (await stripe.subscriptions.create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_visa' })) as Legacy;
+    expect(sub.status).toBe('active');
+    const err = await stripe.subscriptions.update(sub.id, { items: [{ id: 'si_nope', price: premiumPrice.id }] }).catch((e: unknown) => e);
+    expect((err as Stripe.errors.StripeError).message).toBe("No such subscription item: 'si_nope'");
+    const mixed = await stripe.subscriptions.update(sub.id, { items: [{ price: quarterlyPrice.id }] }).catch((e: unknown) => e);
+    expect((mixed as Stripe.errors.StripeError).message).toMatch(/interval fields must match/);
+    const unchanged = await stripe.subscriptions.retrieve(sub.id);
+    expect(unchanged.items.data.map((i) => i.price.id)).toEqual([basicPrice.id]);
+    const declined = await stripe.subscriptions
+      .create({ customer: c.id, items: [{ price: premiumPrice.id }], default_payment_method: 'pm_card_chargeDeclined' })
+      .catch((e: unknown) => e);
+    expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect((declined as Stripe.errors.StripeError).statusCode).toBe(402);
+    expect((declined as Stripe.errors.StripeError).code).toBe('card_declined');
+  });
+});
+
+describe('test clocks', () => {
+  it('renews a 4242 subscription when the clock passes the period end (invoice.paid, new period)', async () => {
+    const frozen = Math.floor(Date.UTC(2030, 0, 31, 12) / 1000);
+    const { clock, customer } = await customerWithClock(frozen, 'renew@example.com');
+    expect(clock.id).toMatch(/^clock_/);
+    expect(clock.status).toBe('ready');
+    const { session, response } = await checkout('4242 4242 4242 4242', { customer: customer.id });
+    expect(response.status).toBe(303);
+    const subId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const sub = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    expect(sub.current_period_start).toBe(frozen);
+    expect(sub.current_period_end).toBe(Math.floor(Date.UTC(2030, 1, 28, 12) / 1000));
+    expect(sub.test_clock).toBe(clock.id);
+
+    const advanced = await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 3600 });
+    expect(advanced.frozen_time).toBe(sub.current_period_end + 3600);
+    expect((await stripe.testHelpers.testClocks.retrieve(clock.id)).status).toBe('ready');
+    const renewed = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    expect(renewed.status).toBe('active');
+    expect(renewed.current_period_start).toBe(sub.current_period_end);
+    expect(renewed.current_period_end).toBe(Math.floor(Date.UTC(2030, 2, 31, 12) / 1000));
+    const invoices = await stripe.invoices.list({ subscription: subId });
+    expect(invoices.data).toHaveLength(2);
+    expect(invoices.data.every((i) => i.status === 'paid')).toBe(true);
+    expect(invoices.data[0]!.billing_reason).toBe('subscription_cycle');
+    expect(renewed.latest_invoice).toBe(invoices.data[0]!.id);
+    await waitFor(() => receiver.of('invoice.paid', invoices.data[0]!.id)[0], 'renewal invoice.paid');
+    const backwards = await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: frozen }).catch((e: unknown) => e);
+    expect((backwards as Stripe.errors.StripeError).statusCode).toBe(400);
+  });
+
+  it('fails renewal with 4000 0000 0000 0341: invoice.payment_failed, past_due, then canceled after the retries', async () => {
+    const frozen = Math.floor(Date.UTC(2030, 5, 1) / 1000);
+    const { clock, customer } = await customerWithClock(frozen, 'fail@example.com');
+    const { session, response } = await checkout('4000 0000 0000 0341', { customer: customer.id, locale: 'de' });
+    expect(response.status).toBe(303);
+    const subId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
+    const sub = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    expect(sub.status).toBe('active');
+
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 60 });
+    const pastDue = (await stripe.subscriptions.retrieve(subId, { expand: ['latest_invoice'] })) as Legacy;
+    expect(pastDue.status).toBe('past_due');
+    const inv = pastDue.latest_invoice as LegacyInvoice;
+    expect(inv.status).toBe('open');
+    expect(inv.attempt_count).toBe(1);
+    expect(inv.next_payment_attempt).toBe(sub.current_period_end + 3 * 86400);
+    const failed = await waitFor(() => receiver.of('invoice.payment_failed', inv.id)[0], 'invoice.payment_failed');
+    await stripe.webhooks.constructEventAsync(failed.body, failed.signature, STRIPE_WEBHOOK_SECRET);
+    await waitFor(() => receiver.of('customer.subscription.updated', subId).find((r) => r.event.data.object.status === 'past_due'), 'past_due update');
+
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 8 * 86400 });
+    const ended = await stripe.subscriptions.retrieve(subId);
+    expect(ended.status).toBe('canceled');
+    expect(ended.cancellation_details?.reason).toBe('payment_failed');
+    expect((await stripe.invoices.retrieve(inv.id)).attempt_count).toBe(4);
+    await waitFor(() => receiver.of('customer.subscription.deleted', subId)[0], 'deleted after dunning');
+  });
+
+  it('ends a cancel_at_period_end subscription at the period end (customer.subscription.deleted)', async () => {
+    const frozen = Math.floor(Date.UTC(2031, 2, 10) / 1000);
+    const { clock, customer } = await customerWithClock(frozen, 'leaving@example.com');
+    await checkout('4242424242424242', { customer: customer.id, price: quarterlyPrice.id });
+    const sub = (await stripe.subscriptions.list({ customer: customer.id })).data[0] as Legacy;
+    expect(sub.current_period_end).toBe(Math.floor(Date.UTC(2031, 5, 10) / 1000));
+    await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true });
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end - 60 });
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active');
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 60 });
+    const ended = await stripe.subscriptions.retrieve(sub.id);
+    expect(ended.status).toBe('canceled');
+    expect(ended.ended_at).toBe(sub.current_period_end);
+    expect((await stripe.invoices.list({ subscription: sub.id })).data).toHaveLength(1);
+    await waitFor(() => receiver.of('customer.subscription.deleted', sub.id)[0], 'deleted at period end');
+  });
+});
+
+describe('billing portal', () => {
+  it('changes plan, rejects a declined card, updates the card and cancels, in German', async () => {
+    const { session } = await checkout('4242424242424242', { email: 'portal@example.com' });
+    const customerId = (await stripe.checkout.sessions.retrieve(session.id)).customer as string;
+    const ps = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: 'http://127.0.0.1:5173/de/user/settings', locale: 'de' });
+    expect(ps.id).toMatch(/^bps_/);
+    expect(ps.url).toBe(`${sandbox.url}/billing_portal/${ps.id}`);
+    const page = await (await fetch(ps.url)).text();
+    expect(page).toContain('Abonnement verwalten');
+    expect(page).toContain('href="http://127.0.0.1:5173/de/user/settings"');
+    expect(page).toContain('Tarif ändern');
+    expect(page).toContain(premiumPrice.id);
+
+    const change = await postForm(ps.url, formAction(page, '/plan'), { price: premiumPrice.id });
+    expect(change.status).toBe(303);
+    const sub = (await stripe.subscriptions.list({ customer: customerId })).data[0]!;
+    expect(sub.items.data[0]!.price.id).toBe(premiumPrice.id);
+    expect(await (await fetch(new URL(change.headers.get('location')!, ps.url))).text()).toContain('Ihr Tarif wurde geändert.');
+
+    const declined = await postForm(ps.url, formAction(page, '/payment_method'), { cardNumber: '4000000000000002', ...CARD });
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain('Ihre Karte wurde abgelehnt.');
+    const card = await postForm(ps.url, formAction(page, '/payment_method'), { cardNumber: '5555 5555 5555 4444', ...CARD });
+    expect(card.status).toBe(303);
+    const customer = (await stripe.customers.retrieve(customerId)) as Stripe.Customer;
+    const pm = await stripe.rawRequest('GET', `/v1/payment_methods/${customer.invoice_settings.default_payment_method as string}`, {});
+    expect((pm as unknown as { card: { last4: string } }).card.last4).toBe('4444');
+
+    const cancel = await postForm(ps.url, formAction(page, '/cancel'), { when: 'period_end' });
+    expect(cancel.status).toBe(303);
+    expect((await stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(true);
+    const page2 = await (await fetch(ps.url)).text();
+    const renew = await postForm(ps.url, formAction(page2, '/renew'), {});
+    expect(renew.status).toBe(303);
+    expect((await stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(false);
+    const now = await postForm(ps.url, formAction(page2, '/cancel'), { when: 'now' });
+    expect(now.status).toBe(303);
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('canceled');
+    await waitFor(() => receiver.of('customer.subscription.deleted', sub.id)[0], 'portal cancel webhook');
+
+    const missing = await stripe.billingPortal.sessions.create({ customer: 'cus_missing' }).catch((e: unknown) => e);
+    expect((missing as Stripe.errors.StripeError).statusCode).toBe(404);
+    expect((await fetch(`${sandbox.url}/billing_portal/bps_missing`)).status).toBe(404);
+  });
+});
+
+describe('persistence and the sandbox clock', () => {
+  it('keeps its state across restarts and advances the global sandbox clock', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stripe-sandbox-restart-'));
+    try {
+      let sb = await createStripeSandbox(dummyCtx(dir), { port: 0, webhookUrl: null });
+      let s = client(sb.port);
+      const prod = await s.products.create({ name: 'Restart' });
+      const price = await s.prices.create({ product: prod.id, unit_amount: 1000, currency: 'eur', recurring: { interval: 'month' } });
+      const c = await s.customers.create({ email: 'restart@example.com' });
+      const sub = (await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' })) as Legacy;
+      await sb.close();
+      expect(fs.existsSync(path.join(dir, 'stripe', 'state.json'))).toBe(true);
+
+      sb = await createStripeSandbox(dummyCtx(dir), { port: 0, webhookUrl: null });
+      s = client(sb.port);
+      try {
+        expect(((await s.customers.retrieve(c.id)) as Stripe.Customer).email).toBe('restart@example.com');
+        const auth = { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' };
+        const res = await fetch(`${sb.url}/_sandbox/advance_time`, { method: 'POST', headers: auth, body: `to=${sub.current_period_end + 10}` });
+        expect(res.status).toBe(200);
+        const renewed = (await s.subscriptions.retrieve(sub.id)) as Legacy;
+        expect(renewed.current_period_start).toBe(sub.current_period_end);
+        expect((await s.invoices.list({ customer: c.id })).data).toHaveLength(2);
+        const back = await fetch(`${sb.url}/_sandbox/advance_time`, { method: 'POST', headers: auth, body: 'seconds=-5' });
+        expect(back.status).toBe(400);
+      } finally {
+        await sb.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
