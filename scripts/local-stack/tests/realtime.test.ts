@@ -1,0 +1,780 @@
+/**
+ * Contract tests of the local Realtime service (issue 3, Realtime), driven by supabase-js
+ * (realtime-js, serializer vsn 2.0.0 by default, 1.0.0 on request) and raw `ws` sockets for the
+ * Phoenix frames themselves (vsn 1.0.0 JSON objects, vsn 2.0.0 arrays and binary broadcasts,
+ * malformed input). Users are minted as JWTs (role authenticated, random sub).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import pg from 'pg';
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import { stackConfig } from '../config.ts';
+import { signJwt } from '../jwt.ts';
+
+const config = stackConfig();
+const WS_URL = `${config.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket`;
+const clients: SupabaseClient[] = [];
+const rawSockets: RawSocket[] = [];
+let db: pg.Client;
+
+// ---------------------------------------------------------------- helpers
+
+function rtClient(options: { vsn?: '1.0.0' | '2.0.0'; key?: string; params?: Record<string, string> } = {}): SupabaseClient {
+  const client = createClient(config.apiUrl, options.key ?? config.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
+    realtime: {
+      transport: WebSocket as unknown as typeof globalThis.WebSocket,
+      ...(options.vsn ? { vsn: options.vsn } : {}),
+      ...(options.params ? { params: options.params } : {}),
+    },
+  });
+  clients.push(client);
+  return client;
+}
+
+async function userClient(options: { vsn?: '1.0.0' | '2.0.0'; sub?: string; expiresIn?: number } = {}) {
+  const sub = options.sub ?? randomUUID();
+  const token = await signJwt({ sub, role: 'authenticated', aud: 'authenticated' }, config.jwtSecret, options.expiresIn ?? 3600);
+  const client = rtClient({ vsn: options.vsn });
+  await client.realtime.setAuth(token);
+  return { client, sub, token };
+}
+
+/** Subscribes and resolves on SUBSCRIBED; rejects with the status and error otherwise. */
+function subscribe(channel: RealtimeChannel, timeoutMs = 8000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('subscribe timed out (test)')), timeoutMs);
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') {
+        clearTimeout(timer);
+        resolve();
+      } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') {
+        clearTimeout(timer);
+        reject(Object.assign(new Error(`${status}: ${err?.message ?? ''}`), { status }));
+      }
+    });
+  });
+}
+
+/** Collects values and waits for them. */
+class Inbox<T> {
+  readonly items: T[] = [];
+  private waiters: (() => void)[] = [];
+  readonly push = (item: T): void => {
+    this.items.push(item);
+    for (const w of this.waiters.splice(0)) w();
+  };
+  async until(pred: (items: T[]) => boolean, timeoutMs = 6000, what = 'messages'): Promise<T[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pred(this.items)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for ${what}; got ${JSON.stringify(this.items).slice(0, 800)}`);
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return this.items;
+  }
+  count(n: number, timeoutMs?: number): Promise<T[]> {
+    return this.until((xs) => xs.length >= n, timeoutMs, `${n} messages`);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `cond` until it holds. */
+async function waitUntil(cond: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+type Frame = { joinRef: string | null; ref: string | null; topic: string; event: string; payload: Record<string, unknown> };
+
+/** A raw Phoenix client over `ws` (vsn 1.0.0 objects or 2.0.0 arrays/binary). */
+class RawSocket {
+  readonly frames = new Inbox<Frame>();
+  readonly binary = new Inbox<Buffer>();
+  closed: { code: number; reason: string } | null = null;
+  private ref = 0;
+  private constructor(
+    readonly ws: WebSocket,
+    readonly vsn: '1.0.0' | '2.0.0',
+  ) {
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) return this.binary.push(data);
+      const parsed = JSON.parse(data.toString('utf8')) as unknown;
+      if (Array.isArray(parsed)) {
+        const [joinRef, ref, topic, event, payload] = parsed as [string | null, string | null, string, string, Record<string, unknown>];
+        this.frames.push({ joinRef, ref, topic, event, payload });
+      } else {
+        const o = parsed as { join_ref?: string | null; ref: string | null; topic: string; event: string; payload: Record<string, unknown> };
+        this.frames.push({ joinRef: o.join_ref ?? null, ref: o.ref, topic: o.topic, event: o.event, payload: o.payload });
+      }
+    });
+    ws.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+    });
+  }
+
+  static open(vsn: '1.0.0' | '2.0.0', extra: Record<string, string> = {}): Promise<RawSocket> {
+    const qs = new URLSearchParams({ apikey: config.anonKey, vsn, ...extra });
+    const ws = new WebSocket(`${WS_URL}?${qs}`);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => {
+        const s = new RawSocket(ws, vsn);
+        rawSockets.push(s);
+        resolve(s);
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  nextRef(): string {
+    return String(++this.ref);
+  }
+
+  sendRaw(data: string | Buffer): void {
+    this.ws.send(data);
+  }
+
+  /** Sends a message; returns its ref. */
+  send(topic: string, event: string, payload: unknown, joinRef: string | null = null): string {
+    const ref = this.nextRef();
+    this.ws.send(
+      this.vsn === '2.0.0'
+        ? JSON.stringify([joinRef, ref, topic, event, payload])
+        : JSON.stringify({ topic, event, payload, ref, join_ref: joinRef }),
+    );
+    return ref;
+  }
+
+  async reply(ref: string, timeoutMs = 5000): Promise<Frame> {
+    const items = await this.frames.until((xs) => xs.some((f) => f.event === 'phx_reply' && f.ref === ref), timeoutMs, `reply ${ref}`);
+    return items.find((f) => f.event === 'phx_reply' && f.ref === ref)!;
+  }
+
+  async join(topic: string, config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<{ joinRef: string; reply: Frame }> {
+    const ref = this.nextRef();
+    const payload = { config: { broadcast: { self: false, ack: false }, presence: { key: '', enabled: false }, private: false, ...config }, ...extra };
+    this.ws.send(this.vsn === '2.0.0' ? JSON.stringify([ref, ref, topic, 'phx_join', payload]) : JSON.stringify({ topic, event: 'phx_join', payload, ref, join_ref: ref }));
+    return { joinRef: ref, reply: await this.reply(ref) };
+  }
+
+  heartbeat(): Promise<Frame> {
+    return this.reply(this.send('phoenix', 'heartbeat', {}));
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** Decodes a vsn 2.0.0 user broadcast frame (kind 4). */
+function decodeUserBroadcast(buf: Buffer) {
+  expect(buf[0]).toBe(4);
+  const [topicLen, eventLen, metaLen, encoding] = [buf[1]!, buf[2]!, buf[3]!, buf[4]!];
+  let off = 5;
+  const topic = buf.toString('utf8', off, (off += topicLen));
+  const event = buf.toString('utf8', off, (off += eventLen));
+  const meta = metaLen ? (JSON.parse(buf.toString('utf8', off, (off += metaLen))) as Record<string, unknown>) : null;
+  const body = buf.subarray(off);
+  return { topic, event, meta, encoding, payload: encoding === 1 ? (JSON.parse(body.toString('utf8')) as unknown) : body };
+}
+
+/** Encodes a vsn 2.0.0 user broadcast push (kind 3), as realtime-js does. */
+function encodeUserBroadcastPush(joinRef: string, ref: string, topic: string, event: string, payload: unknown): Buffer {
+  const body = Buffer.from(JSON.stringify(payload));
+  const header = Buffer.from([3, joinRef.length, ref.length, topic.length, event.length, 0, 1]);
+  return Buffer.concat([header, Buffer.from(joinRef + ref + topic + event), body]);
+}
+
+const topicName = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: config.dbUrl });
+  await db.connect();
+});
+
+afterAll(async () => {
+  for (const s of rawSockets) s.close();
+  await Promise.all(clients.map((c) => c.removeAllChannels().catch(() => undefined)));
+  await db?.end();
+});
+
+// ---------------------------------------------------------------- broadcast
+
+describe('broadcast', () => {
+  it('delivers a message from one realtime-js client (vsn 2.0.0) to every other subscriber, not to the sender', async () => {
+    const topic = topicName('bc');
+    const inboxes = [new Inbox<Record<string, unknown>>(), new Inbox<Record<string, unknown>>(), new Inbox<Record<string, unknown>>()];
+    const channels = inboxes.map((inbox) => rtClient().channel(topic).on('broadcast', { event: 'cursor' }, (m) => inbox.push(m)));
+    await Promise.all(channels.map((c) => subscribe(c)));
+    expect(channels[0]!.socket.vsn).toBe('2.0.0');
+
+    expect(await channels[0]!.send({ type: 'broadcast', event: 'cursor', payload: { x: 1, y: 2, name: 'Jürgen' } })).toBe('ok');
+    const [b] = await inboxes[1]!.count(1);
+    const [c] = await inboxes[2]!.count(1);
+    expect(b).toEqual({ type: 'broadcast', event: 'cursor', payload: { x: 1, y: 2, name: 'Jürgen' } });
+    expect(c).toEqual(b);
+    await sleep(200);
+    expect(inboxes[0]!.items).toEqual([]);
+  });
+
+  it('only delivers to bindings of the sent event and keeps topics apart', async () => {
+    const topic = topicName('bc-events');
+    const other = rtClient().channel(topicName('bc-other'));
+    const otherInbox = new Inbox<unknown>();
+    other.on('broadcast', { event: '*' }, otherInbox.push);
+    const inboxA = new Inbox<unknown>();
+    const inboxAll = new Inbox<unknown>();
+    const receiver = rtClient().channel(topic).on('broadcast', { event: 'a' }, inboxA.push).on('broadcast', { event: '*' }, inboxAll.push);
+    const sender = rtClient().channel(topic);
+    await Promise.all([subscribe(receiver), subscribe(sender), subscribe(other)]);
+    await sender.send({ type: 'broadcast', event: 'b', payload: { n: 1 } });
+    await sender.send({ type: 'broadcast', event: 'a', payload: { n: 2 } });
+    await inboxAll.count(2);
+    await inboxA.count(1);
+    expect(inboxA.items).toEqual([{ type: 'broadcast', event: 'a', payload: { n: 2 } }]);
+    await sleep(200);
+    expect(otherInbox.items).toEqual([]);
+  });
+
+  it('honours self and ack', async () => {
+    const topic = topicName('bc-self');
+    const inbox = new Inbox<Record<string, unknown>>();
+    const channel = rtClient().channel(topic, { config: { broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'ping' }, inbox.push);
+    await subscribe(channel);
+    expect(await channel.send({ type: 'broadcast', event: 'ping', payload: { n: 1 } })).toBe('ok');
+    const [m] = await inbox.count(1);
+    expect(m).toEqual({ type: 'broadcast', event: 'ping', payload: { n: 1 } });
+  });
+
+  it('works across serializer versions (realtime-js vsn 1.0.0, vsn 2.0.0 and raw sockets of both versions)', async () => {
+    const topic = topicName('bc-vsn');
+    const v1 = rtClient({ vsn: '1.0.0' });
+    const v2 = rtClient();
+    const inboxV1 = new Inbox<Record<string, unknown>>();
+    const inboxV2 = new Inbox<Record<string, unknown>>();
+    const chV1 = v1.channel(topic).on('broadcast', { event: '*' }, inboxV1.push);
+    const chV2 = v2.channel(topic).on('broadcast', { event: '*' }, inboxV2.push);
+    await Promise.all([subscribe(chV1), subscribe(chV2)]);
+    expect(chV1.socket.vsn).toBe('1.0.0');
+    const rawV1 = await RawSocket.open('1.0.0');
+    const rawV2 = await RawSocket.open('2.0.0');
+    const j1 = await rawV1.join(`realtime:${topic}`);
+    const j2 = await rawV2.join(`realtime:${topic}`);
+    expect(j1.reply.payload).toEqual({ status: 'ok', response: { postgres_changes: [] } });
+    expect(j2.reply.payload).toEqual({ status: 'ok', response: { postgres_changes: [] } });
+
+    // realtime-js vsn 2 sends a binary user broadcast push
+    await chV2.send({ type: 'broadcast', event: 'from-v2', payload: { a: 1 } });
+    await inboxV1.count(1);
+    expect(inboxV1.items[0]).toEqual({ type: 'broadcast', event: 'from-v2', payload: { a: 1 } });
+    const v1Frames = await rawV1.frames.until((xs) => xs.some((f) => f.event === 'broadcast'));
+    expect(v1Frames.find((f) => f.event === 'broadcast')).toMatchObject({
+      topic: `realtime:${topic}`,
+      ref: null,
+      payload: { type: 'broadcast', event: 'from-v2', payload: { a: 1 } },
+    });
+    const [bin] = await rawV2.binary.count(1);
+    expect(decodeUserBroadcast(bin!)).toEqual({ topic: `realtime:${topic}`, event: 'from-v2', meta: null, encoding: 1, payload: { a: 1 } });
+
+    // a raw vsn 1.0.0 client sends a JSON broadcast
+    rawV1.send(`realtime:${topic}`, 'broadcast', { type: 'broadcast', event: 'from-v1', payload: { b: 2 } }, j1.joinRef);
+    await inboxV2.until((xs) => xs.some((m) => m.event === 'from-v1'));
+    expect(inboxV2.items.find((m) => m.event === 'from-v1')).toEqual({ type: 'broadcast', event: 'from-v1', payload: { b: 2 } });
+    await inboxV1.until((xs) => xs.some((m) => m.event === 'from-v1'));
+    const v2Text = await rawV2.frames.until((xs) => xs.some((f) => f.event === 'broadcast'));
+    expect(v2Text.find((f) => f.event === 'broadcast')).toMatchObject({ joinRef: null, ref: null, payload: { event: 'from-v1', payload: { b: 2 } } });
+
+    // a raw vsn 2.0.0 client sends a binary user broadcast push, with ack requested via join config
+    rawV2.sendRaw(encodeUserBroadcastPush(j2.joinRef, '99', `realtime:${topic}`, 'from-raw-v2', { c: 3 }));
+    await inboxV1.until((xs) => xs.some((m) => m.event === 'from-raw-v2'));
+    await inboxV2.until((xs) => xs.some((m) => m.event === 'from-raw-v2'));
+    expect(inboxV2.items.find((m) => m.event === 'from-raw-v2')).toEqual({ type: 'broadcast', event: 'from-raw-v2', payload: { c: 3 } });
+  });
+
+  it('acks a raw vsn 2.0.0 binary push when ack is configured', async () => {
+    const raw = await RawSocket.open('2.0.0');
+    const topic = `realtime:${topicName('bc-ack')}`;
+    const { joinRef } = await raw.join(topic, { broadcast: { self: true, ack: true } });
+    raw.sendRaw(encodeUserBroadcastPush(joinRef, '77', topic, 'evt', { ok: true }));
+    const reply = await raw.reply('77');
+    expect(reply).toMatchObject({ joinRef, topic, payload: { status: 'ok', response: {} } });
+    const [bin] = await raw.binary.count(1);
+    expect(decodeUserBroadcast(bin!).payload).toEqual({ ok: true });
+  });
+
+  it('accepts REST broadcasts (POST /realtime/v1/api/broadcast) with 202 and validates them with 422', async () => {
+    const topic = topicName('bc-rest');
+    const inbox = new Inbox<Record<string, unknown>>();
+    const channel = rtClient().channel(topic).on('broadcast', { event: 'news' }, inbox.push);
+    await subscribe(channel);
+    const url = `${config.apiUrl}/realtime/v1/api/broadcast`;
+    const headers = { apikey: config.serviceRoleKey, authorization: `Bearer ${config.serviceRoleKey}`, 'content-type': 'application/json' };
+    const ok = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ messages: [{ topic, event: 'news', payload: { n: 1 } }] }) });
+    expect(ok.status).toBe(202);
+    expect(await ok.text()).toBe('');
+    const [m] = await inbox.count(1);
+    expect(m).toEqual({ type: 'broadcast', event: 'news', payload: { n: 1 } });
+
+    const bad = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ messages: [{ topic, payload: 'x' }] }) });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toEqual({ errors: { messages: [{ event: ["can't be blank"], payload: ['is invalid'] }] } });
+    const empty = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ messages: [] }) });
+    expect(empty.status).toBe(422);
+    const notJson = await fetch(url, { method: 'POST', headers, body: '{nope' });
+    expect(notJson.status).toBe(400);
+    const badToken = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer not-a-jwt' },
+      body: JSON.stringify({ messages: [{ topic, event: 'news', payload: { n: 2 } }] }),
+    });
+    expect(badToken.status).toBe(401);
+    expect(await badToken.json()).toEqual({ message: 'Unauthorized' });
+
+    // realtime-js httpSend uses the single-message endpoint
+    const sender = rtClient().channel(topic);
+    expect(await sender.httpSend('news', { n: 3 })).toEqual({ success: true });
+    await inbox.count(2);
+    expect(inbox.items[1]).toEqual({ type: 'broadcast', event: 'news', payload: { n: 3 } });
+    await sleep(200);
+    expect(inbox.items).toHaveLength(2);
+  });
+});
+
+// ---------------------------------------------------------------- presence
+
+describe('presence', () => {
+  it('sends presence_state after join and join/leave diffs on track, untrack and disconnect', async () => {
+    const topic = topicName('presence');
+    const a = rtClient().channel(topic, { config: { presence: { key: 'alice' } } });
+    const bClient = rtClient();
+    const b = bClient.channel(topic, { config: { presence: { key: 'bob' } } });
+    const joinsA = new Inbox<{ key: string; newPresences: Record<string, unknown>[] }>();
+    const leavesA = new Inbox<{ key: string; leftPresences: Record<string, unknown>[] }>();
+    a.on('presence', { event: 'join' }, joinsA.push).on('presence', { event: 'leave' }, leavesA.push);
+    b.on('presence', { event: 'sync' }, () => undefined);
+    await subscribe(a);
+    expect(await a.track({ status: 'online', city: 'Köln' })).toBe('ok');
+    await joinsA.until((xs) => xs.some((j) => j.key === 'alice'));
+
+    // b joins later and gets the current state in presence_state
+    await subscribe(b);
+    await waitUntil(() => Object.keys(b.presenceState()).includes('alice'), 5000, 'presence_state with alice');
+    expect(b.presenceState().alice).toEqual([expect.objectContaining({ status: 'online', city: 'Köln', presence_ref: expect.any(String) })]);
+
+    expect(await b.track({ status: 'busy' })).toBe('ok');
+    const bobJoin = (await joinsA.until((xs) => xs.some((j) => j.key === 'bob'))).find((j) => j.key === 'bob')!;
+    expect(bobJoin.newPresences).toEqual([expect.objectContaining({ status: 'busy' })]);
+    expect(Object.keys(a.presenceState()).sort()).toEqual(['alice', 'bob']);
+
+    // untrack → leave
+    expect(await b.untrack()).toBe('ok');
+    await leavesA.until((xs) => xs.some((l) => l.key === 'bob'));
+    expect(Object.keys(a.presenceState())).toEqual(['alice']);
+
+    // track again, then the socket goes away → leave
+    await b.track({ status: 'back' });
+    await joinsA.until((xs) => xs.filter((j) => j.key === 'bob').length >= 2);
+    await bClient.realtime.disconnect();
+    await leavesA.until((xs) => xs.filter((l) => l.key === 'bob').length >= 2);
+    expect(Object.keys(a.presenceState())).toEqual(['alice']);
+  });
+
+  it('makes a silent socket leave after the heartbeat timeout', async () => {
+    const topic = `realtime:${topicName('presence-timeout')}`;
+    const watcher = await RawSocket.open('1.0.0');
+    await watcher.join(topic, { presence: { key: 'watcher', enabled: true } });
+    const silent = await RawSocket.open('2.0.0', { idle_timeout_ms: '1000' });
+    const { joinRef } = await silent.join(topic, { presence: { key: 'sleepy', enabled: true } });
+    const state = await silent.frames.until((xs) => xs.some((f) => f.event === 'presence_state'));
+    expect(state.find((f) => f.event === 'presence_state')!.joinRef).toBe(joinRef);
+    const trackRef = silent.send(topic, 'presence', { type: 'presence', event: 'track', payload: { mood: 'tired' } }, joinRef);
+    expect((await silent.reply(trackRef)).payload).toEqual({ status: 'ok', response: {} });
+    const diffs = await watcher.frames.until((xs) => xs.some((f) => f.event === 'presence_diff' && 'sleepy' in (f.payload.joins as object)));
+    const joinDiff = diffs.find((f) => f.event === 'presence_diff')!;
+    expect(joinDiff.payload.joins).toEqual({ sleepy: { metas: [{ mood: 'tired', phx_ref: expect.any(String) }] } });
+    // no heartbeat from `silent` from now on; the watcher keeps beating
+    const beat = setInterval(() => void watcher.heartbeat().catch(() => undefined), 300);
+    try {
+      await watcher.frames.until((xs) => xs.some((f) => f.event === 'presence_diff' && 'sleepy' in (f.payload.leaves as object)), 5000);
+    } finally {
+      clearInterval(beat);
+    }
+    await waitUntil(() => silent.closed !== null, 2000, 'silent socket closed');
+  });
+});
+
+// ---------------------------------------------------------------- private channels
+
+describe('private channels (RLS on realtime.messages)', () => {
+  const policy = `rt_test_${randomUUID().slice(0, 8)}`;
+  beforeAll(async () => {
+    // topic `room:<owner>:<guest>`: owner and guest may receive, only the owner may send
+    await db.query(`create policy ${policy}_read on realtime.messages for select to authenticated
+      using (realtime.topic() like 'room:%' and (split_part(realtime.topic(), ':', 2) = auth.uid()::text or split_part(realtime.topic(), ':', 3) = auth.uid()::text))`);
+    await db.query(`create policy ${policy}_write on realtime.messages for insert to authenticated
+      with check (realtime.topic() like 'room:%' and split_part(realtime.topic(), ':', 2) = auth.uid()::text)`);
+  });
+  afterAll(async () => {
+    await db.query(`drop policy if exists ${policy}_read on realtime.messages`);
+    await db.query(`drop policy if exists ${policy}_write on realtime.messages`);
+  });
+
+  it('admits readers, refuses others with Realtime\'s Unauthorized error, and checks every send against the insert policy', async () => {
+    const owner = await userClient();
+    const guest = await userClient();
+    const stranger = await userClient();
+    const topic = `room:${owner.sub}:${guest.sub}`;
+    const ownerInbox = new Inbox<Record<string, unknown>>();
+    const guestInbox = new Inbox<Record<string, unknown>>();
+    const ownerCh = owner.client.channel(topic, { config: { private: true, broadcast: { ack: true } } }).on('broadcast', { event: '*' }, ownerInbox.push);
+    const guestCh = guest.client.channel(topic, { config: { private: true, broadcast: { ack: true } } }).on('broadcast', { event: '*' }, guestInbox.push);
+    await Promise.all([subscribe(ownerCh), subscribe(guestCh)]);
+
+    const strangerCh = stranger.client.channel(topic, { config: { private: true } });
+    await expect(subscribe(strangerCh)).rejects.toThrow(`CHANNEL_ERROR: Unauthorized: You do not have permissions to read from this Channel topic: ${topic}`);
+    await stranger.client.removeChannel(strangerCh);
+
+    // anon (no user token) is refused too
+    const anonCh = rtClient().channel(topic, { config: { private: true } });
+    await expect(subscribe(anonCh)).rejects.toThrow('Unauthorized');
+
+    // the owner may send; the guest receives
+    expect(await ownerCh.send({ type: 'broadcast', event: 'msg', payload: { text: 'Hallo' } })).toBe('ok');
+    await guestInbox.count(1);
+    expect(guestInbox.items[0]).toEqual({ type: 'broadcast', event: 'msg', payload: { text: 'Hallo' } });
+
+    // the guest may read but not write: the server drops the message without an ack
+    expect(await guestCh.send({ type: 'broadcast', event: 'msg', payload: { text: 'nope' } }, { timeout: 1500 })).toBe('timed out');
+    await sleep(200);
+    expect(ownerInbox.items).toEqual([]);
+
+    // a public channel of the same name is a different channel
+    const publicInbox = new Inbox<unknown>();
+    const publicCh = rtClient().channel(topic).on('broadcast', { event: '*' }, publicInbox.push);
+    await subscribe(publicCh);
+    await ownerCh.send({ type: 'broadcast', event: 'msg', payload: { text: 'second' } });
+    await guestInbox.count(2);
+    await sleep(200);
+    expect(publicInbox.items).toEqual([]);
+  });
+
+  it('authorises private REST broadcasts with the caller\'s token', async () => {
+    const owner = await userClient();
+    const guest = await userClient();
+    const topic = `room:${owner.sub}:${guest.sub}`;
+    const inbox = new Inbox<Record<string, unknown>>();
+    const guestCh = guest.client.channel(topic, { config: { private: true } }).on('broadcast', { event: '*' }, inbox.push);
+    await subscribe(guestCh);
+    const post = (token: string, text: string) =>
+      fetch(`${config.apiUrl}/realtime/v1/api/broadcast`, {
+        method: 'POST',
+        headers: { apikey: config.anonKey, authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ topic, event: 'rest', payload: { text }, private: true }] }),
+      });
+    expect((await post(guest.token, 'from guest')).status).toBe(202);
+    expect((await post(owner.token, 'from owner')).status).toBe(202);
+    await inbox.count(1);
+    await sleep(300);
+    expect(inbox.items).toEqual([{ type: 'broadcast', event: 'rest', payload: { text: 'from owner' } }]);
+  });
+});
+
+// ---------------------------------------------------------------- broadcast from database
+
+describe('broadcast from database', () => {
+  const policy = `rt_test_db_${randomUUID().slice(0, 8)}`;
+  const table = `rt_test_items_${randomUUID().slice(0, 8)}`;
+  beforeAll(async () => {
+    await db.query(`create policy ${policy} on realtime.messages for select to authenticated
+      using (realtime.topic() = 'inbox:' || auth.uid()::text)`);
+    await db.query(`create table public.${table} (id bigint generated always as identity primary key, owner uuid not null, title text)`);
+    await db.query(`create function public.${table}_notify() returns trigger language plpgsql security definer as $$
+      begin
+        perform realtime.broadcast_changes('inbox:' || coalesce(new.owner, old.owner)::text, tg_op, tg_op, tg_table_name, tg_table_schema, new, old);
+        return null;
+      end $$`);
+    await db.query(`create trigger ${table}_notify after insert or update or delete on public.${table} for each row execute function public.${table}_notify()`);
+  });
+  afterAll(async () => {
+    await db.query(`drop table if exists public.${table}`);
+    await db.query(`drop function if exists public.${table}_notify()`);
+    await db.query(`drop policy if exists ${policy} on realtime.messages`);
+  });
+
+  it('delivers realtime.send() rows to the subscribers of the topic (public and private kept apart)', async () => {
+    const topic = topicName('db-public');
+    const v2 = new Inbox<Record<string, unknown>>();
+    const v1 = new Inbox<Record<string, unknown>>();
+    const chV2 = rtClient().channel(topic).on('broadcast', { event: 'db-event' }, v2.push);
+    const chV1 = rtClient({ vsn: '1.0.0' }).channel(topic).on('broadcast', { event: 'db-event' }, v1.push);
+    await Promise.all([subscribe(chV2), subscribe(chV1)]);
+    await db.query(`select realtime.send($1::jsonb, 'db-event', $2, false)`, [JSON.stringify({ text: 'vom Server', n: 1 }), topic]);
+    await db.query(`select realtime.send($1::jsonb, 'db-event', $2, true)`, [JSON.stringify({ text: 'private only' }), topic]);
+    const [m2] = await v2.count(1);
+    const [m1] = await v1.count(1);
+    expect(m2).toEqual({ type: 'broadcast', event: 'db-event', payload: { text: 'vom Server', n: 1, id: expect.any(String) }, meta: { id: expect.any(String) } });
+    expect((m2!.payload as { id: string }).id).toBe((m2!.meta as { id: string }).id);
+    expect(m1).toEqual(m2);
+    await sleep(300);
+    expect(v2.items).toHaveLength(1);
+  });
+
+  it('delivers realtime.broadcast_changes() from a trigger to authorised private subscribers only', async () => {
+    const owner = await userClient();
+    const other = await userClient();
+    const inbox = new Inbox<Record<string, unknown>>();
+    const ch = owner.client.channel(`inbox:${owner.sub}`, { config: { private: true } }).on('broadcast', { event: '*' }, inbox.push);
+    await subscribe(ch);
+    const otherCh = other.client.channel(`inbox:${owner.sub}`, { config: { private: true } });
+    await expect(subscribe(otherCh)).rejects.toThrow('Unauthorized');
+
+    const { rows } = await db.query<{ id: string }>(`insert into public.${table} (owner, title) values ($1, 'Projekt') returning id`, [owner.sub]);
+    await db.query(`update public.${table} set title = 'Projekt 2' where id = $1`, [rows[0]!.id]);
+    await inbox.count(2);
+    const [ins, upd] = inbox.items;
+    expect(ins).toMatchObject({
+      type: 'broadcast',
+      event: 'INSERT',
+      payload: { operation: 'INSERT', schema: 'public', table, record: { owner: owner.sub, title: 'Projekt' }, old_record: null },
+    });
+    expect(upd).toMatchObject({ event: 'UPDATE', payload: { operation: 'UPDATE', record: { title: 'Projekt 2' }, old_record: { title: 'Projekt' } } });
+  });
+});
+
+// ---------------------------------------------------------------- postgres_changes
+
+describe('postgres_changes', () => {
+  const table = `rt_test_notes_${randomUUID().slice(0, 8)}`;
+  beforeAll(async () => {
+    await db.query(`create table public.${table} (id bigint generated always as identity primary key, owner uuid not null, body text, priority int not null default 0, meta jsonb, done boolean default false, created_at timestamptz default now())`);
+    await db.query(`alter table public.${table} enable row level security`);
+    await db.query(`create policy own_rows on public.${table} for select to authenticated using (owner = auth.uid())`);
+    await db.query(`grant select on public.${table} to anon, authenticated`);
+    await db.query(`alter publication supabase_realtime add table public.${table}`);
+  });
+  afterAll(async () => {
+    await db.query(`alter publication supabase_realtime drop table public.${table}`).catch(() => undefined);
+    await db.query(`drop table if exists public.${table}`);
+  });
+
+  it('streams INSERT/UPDATE/DELETE to subscribers allowed by RLS, with the binding ids of the join reply', async () => {
+    const alice = await userClient();
+    const bob = await userClient();
+    const all = new Inbox<Record<string, unknown>>();
+    const inserts = new Inbox<Record<string, unknown>>();
+    const system = new Inbox<Record<string, unknown>>();
+    const ch = alice.client
+      .channel(topicName('pg'))
+      .on('postgres_changes', { event: '*', schema: 'public', table }, all.push)
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, inserts.push)
+      .on('system', {}, system.push);
+    const bobInbox = new Inbox<Record<string, unknown>>();
+    const bobCh = bob.client.channel(topicName('pg')).on('postgres_changes', { event: '*', schema: 'public', table }, bobInbox.push);
+    await Promise.all([subscribe(ch), subscribe(bobCh)]);
+    await system.until((xs) => xs.some((s) => s.message === 'Subscribed to PostgreSQL'));
+    expect(system.items[0]).toMatchObject({ extension: 'postgres_changes', status: 'ok', message: 'Subscribed to PostgreSQL' });
+
+    const { rows } = await db.query<{ id: string }>(`insert into public.${table} (owner, body, priority, meta) values ($1, 'Notiz', 3, '{"tags":["a"]}') returning id`, [alice.sub]);
+    const id = Number(rows[0]!.id);
+    // RLS is checked against the row as it is in the table when the change is delivered (as
+    // Realtime does), so each step waits for the previous change.
+    await all.count(1);
+    await db.query(`update public.${table} set body = 'Notiz 2', done = true where id = $1`, [id]);
+    await all.count(2);
+    await db.query(`delete from public.${table} where id = $1`, [id]);
+    await all.count(3);
+    const [ins, upd, del] = all.items;
+    expect(ins).toMatchObject({
+      schema: 'public',
+      table,
+      eventType: 'INSERT',
+      new: { id, owner: alice.sub, body: 'Notiz', priority: 3, meta: { tags: ['a'] }, done: false },
+      old: {},
+      errors: null,
+    });
+    expect(typeof ins!.commit_timestamp).toBe('string');
+    expect(upd).toMatchObject({ eventType: 'UPDATE', new: { id, body: 'Notiz 2', done: true }, old: { id } });
+    expect(del).toMatchObject({ eventType: 'DELETE', new: {}, old: { id } });
+    await inserts.count(1);
+    expect(inserts.items[0]).toMatchObject({ eventType: 'INSERT', new: { id } });
+
+    // bob's RLS hides alice's row: no INSERT/UPDATE; deletes carry only the primary key and are
+    // not filtered by RLS (as on Supabase)
+    await bobInbox.until((xs) => xs.some((m) => m.eventType === 'DELETE'));
+    expect(bobInbox.items.map((m) => m.eventType)).toEqual(['DELETE']);
+    expect(bobInbox.items[0]!.old).toEqual({ id });
+  });
+
+  it('applies filters eq, neq, lt, lte, gt, gte and in', async () => {
+    const alice = await userClient();
+    const filters = ['priority=eq.7', 'priority=neq.7', 'priority=lt.5', 'priority=lte.3', 'priority=gt.5', 'priority=gte.7', 'body=in.(alpha,gamma)'];
+    const inboxes = filters.map(() => new Inbox<Record<string, unknown>>());
+    let ch = alice.client.channel(topicName('pg-filter'));
+    filters.forEach((filter, i) => {
+      ch = ch.on('postgres_changes', { event: 'INSERT', schema: 'public', table, filter }, inboxes[i]!.push);
+    });
+    await subscribe(ch);
+    for (const [body, priority] of [['alpha', 3], ['beta', 7], ['gamma', 9]] as const) {
+      await db.query(`insert into public.${table} (owner, body, priority) values ($1, $2, $3)`, [alice.sub, body, priority]);
+    }
+    const expected: Record<string, string[]> = {
+      'priority=eq.7': ['beta'],
+      'priority=neq.7': ['alpha', 'gamma'],
+      'priority=lt.5': ['alpha'],
+      'priority=lte.3': ['alpha'],
+      'priority=gt.5': ['beta', 'gamma'],
+      'priority=gte.7': ['beta', 'gamma'],
+      'body=in.(alpha,gamma)': ['alpha', 'gamma'],
+    };
+    for (const [i, filter] of filters.entries()) {
+      await inboxes[i]!.count(expected[filter]!.length);
+    }
+    await sleep(300);
+    for (const [i, filter] of filters.entries()) {
+      expect({ filter, bodies: inboxes[i]!.items.map((m) => (m.new as { body: string }).body) }).toEqual({ filter, bodies: expected[filter] });
+    }
+  });
+
+  it('reports bindings it cannot serve in a system message', async () => {
+    const alice = await userClient();
+    const system = new Inbox<Record<string, unknown>>();
+    const ch = alice.client
+      .channel(topicName('pg-bad'))
+      .on('postgres_changes', { event: '*', schema: 'public', table: 'no_such_table' }, () => undefined)
+      .on('system', {}, system.push);
+    await subscribe(ch);
+    const [msg] = await system.count(1);
+    expect(msg).toMatchObject({ extension: 'postgres_changes', status: 'error' });
+    expect(String(msg!.message)).toContain('Unable to subscribe to changes with given parameters');
+
+    const raw = await RawSocket.open('1.0.0');
+    const topic = `realtime:${topicName('pg-badfilter')}`;
+    const { reply } = await raw.join(topic, { postgres_changes: [{ event: 'INSERT', schema: 'public', table, filter: 'priority=like.7' }] });
+    expect(reply.payload).toMatchObject({ status: 'ok', response: { postgres_changes: [{ event: 'INSERT', schema: 'public', table, filter: 'priority=like.7', id: expect.any(Number) }] } });
+    const frames = await raw.frames.until((xs) => xs.some((f) => f.event === 'system'));
+    expect(frames.find((f) => f.event === 'system')!.payload).toMatchObject({ extension: 'postgres_changes', status: 'error', message: expect.stringContaining('filter') });
+  });
+});
+
+// ---------------------------------------------------------------- tokens
+
+describe('access tokens', () => {
+  it('refuses a join with an expired token (CHANNEL_ERROR with InvalidJWTToken)', async () => {
+    const { client } = await userClient({ expiresIn: -30 });
+    const ch = client.channel(topicName('expired'));
+    await expect(subscribe(ch)).rejects.toThrow(/CHANNEL_ERROR: InvalidJWTToken: Token has expired \d+ seconds ago/);
+    await client.removeChannel(ch);
+  });
+
+  it('refuses tokens with a bad signature or without role/exp', async () => {
+    const raw = await RawSocket.open('2.0.0');
+    const forged = await signJwt({ sub: randomUUID(), role: 'authenticated' }, 'another-secret-another-secret-another-secret', 3600);
+    const r1 = await raw.join(`realtime:${topicName('forged')}`, {}, { access_token: forged });
+    expect(r1.reply.payload).toEqual({ status: 'error', response: { reason: 'JwtSignatureError: Failed to validate JWT signature' } });
+    const r2 = await raw.join(`realtime:${topicName('malformed')}`, {}, { access_token: 'abc.def' });
+    expect(r2.reply.payload).toEqual({ status: 'error', response: { reason: 'MalformedJWT: The token provided is not a valid JWT' } });
+  });
+
+  it('closes the channel with a system error when an expired token is pushed (access_token)', async () => {
+    const { client } = await userClient();
+    const system = new Inbox<Record<string, unknown>>();
+    const statuses = new Inbox<string>();
+    const ch = client.channel(topicName('refresh')).on('system', {}, system.push);
+    await new Promise<void>((resolve) => {
+      ch.subscribe((status) => {
+        statuses.push(status);
+        if (status === 'SUBSCRIBED') resolve();
+      });
+    });
+    // a valid new token is accepted silently
+    const fresh = await signJwt({ sub: randomUUID(), role: 'authenticated' }, config.jwtSecret, 600);
+    await client.realtime.setAuth(fresh);
+    await sleep(200);
+    expect(system.items).toEqual([]);
+    const expired = await signJwt({ sub: randomUUID(), role: 'authenticated' }, config.jwtSecret, -10);
+    await client.realtime.setAuth(expired);
+    const [msg] = await system.count(1);
+    expect(msg).toMatchObject({ extension: 'system', status: 'error', message: expect.stringMatching(/^Token has expired \d+ seconds ago$/) });
+    await statuses.until((xs) => xs.includes('CLOSED'));
+    expect(ch.state).toBe('closed');
+  });
+});
+
+// ---------------------------------------------------------------- bad input
+
+describe('bad input', () => {
+  it('ignores or answers malformed frames and keeps serving', async () => {
+    const raw = await RawSocket.open('1.0.0');
+    raw.sendRaw('this is not json');
+    raw.sendRaw('[1,2,3]');
+    raw.sendRaw(JSON.stringify({ topic: 42, event: 'x', payload: {}, ref: '5' }));
+    raw.sendRaw(Buffer.from([0xff, 0x00, 0x13]));
+    expect((await raw.heartbeat()).payload).toEqual({ status: 'ok', response: {} });
+
+    // a push to a topic that was never joined
+    const ref = raw.send('realtime:not-joined', 'broadcast', { type: 'broadcast', event: 'x', payload: {} });
+    expect((await raw.reply(ref)).payload).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
+    // joins outside realtime:* and without a name
+    expect((await raw.join('elsewhere')).reply.payload).toEqual({ status: 'error', response: { reason: 'unmatched topic' } });
+    expect((await raw.join('realtime:')).reply.payload).toEqual({ status: 'error', response: { reason: 'TopicNameRequired: You must provide a topic name' } });
+    // unknown events on a joined channel are ignored; bad presence payloads get an error reply
+    const topic = `realtime:${topicName('bad')}`;
+    const { joinRef } = await raw.join(topic, { broadcast: 'yes please', presence: 7, postgres_changes: 'all' });
+    raw.send(topic, 'no_such_event', { a: 1 }, joinRef);
+    const pres = raw.send(topic, 'presence', { type: 'presence', event: 'track', payload: 'not a map' }, joinRef);
+    expect((await raw.reply(pres)).payload).toEqual({ status: 'error', response: { reason: 'Presence track payload must be a map' } });
+    const pres2 = raw.send(topic, 'presence', { type: 'presence', event: 'dance' }, joinRef);
+    expect((await raw.reply(pres2)).payload).toMatchObject({ status: 'error' });
+    const sys = await raw.frames.until((xs) => xs.some((f) => f.event === 'system'));
+    expect(sys.find((f) => f.event === 'system')!.payload).toMatchObject({ extension: 'postgres_changes', status: 'error' });
+    expect((await raw.heartbeat()).payload.status).toBe('ok');
+
+    // vsn 2.0.0: wrong array shape, truncated binary push, unknown binary kind
+    const raw2 = await RawSocket.open('2.0.0');
+    raw2.sendRaw(JSON.stringify({ topic: 'phoenix', event: 'heartbeat', payload: {}, ref: '1' }));
+    raw2.sendRaw(Buffer.from([3, 10, 10, 10]));
+    raw2.sendRaw(Buffer.from([9, 1, 2, 3]));
+    expect((await raw2.heartbeat()).payload.status).toBe('ok');
+  });
+
+  it('refuses oversized broadcasts and closes the socket on oversized frames', async () => {
+    const raw = await RawSocket.open('1.0.0');
+    const topic = `realtime:${topicName('big')}`;
+    const { joinRef } = await raw.join(topic, { broadcast: { ack: true, self: true } });
+    const ref = raw.send(topic, 'broadcast', { type: 'broadcast', event: 'big', payload: { blob: 'x'.repeat(300 * 1024) } }, joinRef);
+    expect((await raw.reply(ref)).payload).toEqual({ status: 'error', response: { reason: 'Payload size exceeded' } });
+    raw.sendRaw('x'.repeat(2 * 1024 * 1024));
+    await waitUntil(() => raw.closed !== null, 5000, 'close');
+    expect(raw.closed!.code).toBe(1009);
+    // the server is fine
+    const again = await RawSocket.open('1.0.0');
+    expect((await again.heartbeat()).payload.status).toBe('ok');
+  });
+
+  it('refuses upgrades with an unsupported vsn or a bad api key', async () => {
+    const status = (url: string) =>
+      new Promise<number>((resolve, reject) => {
+        const ws = new WebSocket(url);
+        ws.on('unexpected-response', (_req, res) => {
+          resolve(res.statusCode ?? 0);
+          ws.terminate();
+        });
+        ws.on('open', () => reject(new Error('upgrade should have been refused')));
+        ws.on('error', () => undefined);
+      });
+    expect(await status(`${WS_URL}?apikey=${config.anonKey}&vsn=3.0.0`)).toBe(403);
+    expect(await status(`${WS_URL}?apikey=wrong&vsn=1.0.0`)).toBe(401);
+    expect(await status(`${WS_URL}?vsn=1.0.0`)).toBe(401);
+  });
+});
