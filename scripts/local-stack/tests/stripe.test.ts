@@ -18,6 +18,14 @@ import type { StackContext } from '../types.ts';
 import { createStripeSandbox, type StripeSandbox } from '../services/stripe/index.ts';
 
 type Legacy = Stripe.Subscription & { current_period_start: number; current_period_end: number };
+/** Subscriptions as API version 2023-10-16 shapes them (the SDK's types follow the newest version). */
+function legacy(s: Stripe.Subscription): Legacy {
+  return s as unknown as Legacy;
+}
+/** Checkout params as the product sends them (payment_method_types is typed away in newer SDK types). */
+function sessionParams(p: Record<string, unknown>): Stripe.Checkout.SessionCreateParams {
+  return p as unknown as Stripe.Checkout.SessionCreateParams;
+}
 type LegacyInvoice = Stripe.Invoice & { subscription: string | null; paid: boolean };
 
 interface Received {
@@ -158,7 +166,7 @@ async function checkout(
   card: string,
   opts: { customer?: string; locale?: 'de' | 'en'; price?: string; email?: string } = {},
 ): Promise<{ session: Stripe.Checkout.Session; response: Response; html: string }> {
-  const session = await stripe.checkout.sessions.create({
+  const session = await stripe.checkout.sessions.create(sessionParams({
     mode: 'subscription',
     payment_method_types: ['card'],
     line_items: [{ price: opts.price ?? basicPrice.id, quantity: 1 }],
@@ -169,7 +177,7 @@ async function checkout(
     client_reference_id: 'user-123',
     metadata: { userId: 'user-123', planType: 'basic' },
     subscription_data: { metadata: { userId: 'user-123' } },
-  });
+  }));
   const page = await fetch(session.url!);
   const pageHtml = await page.text();
   expect(page.status).toBe(200);
@@ -395,15 +403,17 @@ describe('checkout', () => {
 
   it('shows the German page and declines 4000 0000 0000 0002 without changing anything', async () => {
     const customer = await stripe.customers.create({ email: 'abgelehnt@example.de' });
-    const session = await stripe.checkout.sessions.create({
-      mode: 'subscription',
-      payment_method_types: ['card'],
-      line_items: [{ price: premiumPrice.id, quantity: 1 }],
-      success_url: 'http://127.0.0.1:5173/de/signup?session_id={CHECKOUT_SESSION_ID}',
-      cancel_url: 'http://127.0.0.1:5173/de/prices',
-      locale: 'de',
-      customer: customer.id,
-    });
+    const session = await stripe.checkout.sessions.create(
+      sessionParams({
+        mode: 'subscription',
+        payment_method_types: ['card'],
+        line_items: [{ price: premiumPrice.id, quantity: 1 }],
+        success_url: 'http://127.0.0.1:5173/de/signup?session_id={CHECKOUT_SESSION_ID}',
+        cancel_url: 'http://127.0.0.1:5173/de/prices',
+        locale: 'de',
+        customer: customer.id,
+      }),
+    );
     const page = await (await fetch(session.url!)).text();
     expect(page).toContain('lang="de"');
     expect(page).toContain('Zahlungspflichtig abonnieren');
@@ -551,12 +561,12 @@ describe('subscriptions', () => {
     const { session } = await checkout('4242424242424242', { email: 'subs@example.com' });
     const done = await stripe.checkout.sessions.retrieve(session.id);
     const subId = done.subscription as string;
-    const sub = (await stripe.subscriptions.retrieve(subId)) as Legacy;
-    const upd = (await stripe.subscriptions.update(subId, {
+    const sub = legacy(await stripe.subscriptions.retrieve(subId));
+    const upd = legacy(await stripe.subscriptions.update(subId, {
       items: [{ id: sub.items.data[0]!.id, price: premiumPrice.id }],
       proration_behavior: 'none',
       metadata: { plan: 'premium' },
-    })) as Legacy;
+    }));
     expect(upd.items.data).toHaveLength(1);
     expect(upd.items.data[0]!.price.id).toBe(premiumPrice.id);
     expect(upd.current_period_end).toBe(sub.current_period_end);
@@ -590,7 +600,7 @@ describe('subscriptions', () => {
 
   it('creates a subscription through the API with a test payment method and rejects a bad item', async () => {
     const c = await stripe.customers.create({ email: 'api-sub@example.com' });
-    const sub = (await stripe.subscriptions.create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_visa' })) as Legacy;
+    const sub = legacy(await stripe.subscriptions.create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_visa' }));
     expect(sub.status).toBe('active');
     const err = await stripe.subscriptions.update(sub.id, { items: [{ id: 'si_nope', price: premiumPrice.id }] }).catch((e: unknown) => e);
     expect((err as Stripe.errors.StripeError).message).toBe("No such subscription item: 'si_nope'");
@@ -616,7 +626,7 @@ describe('test clocks', () => {
     const { session, response } = await checkout('4242 4242 4242 4242', { customer: customer.id });
     expect(response.status).toBe(303);
     const subId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
-    const sub = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    const sub = legacy(await stripe.subscriptions.retrieve(subId));
     expect(sub.current_period_start).toBe(frozen);
     expect(sub.current_period_end).toBe(Math.floor(Date.UTC(2030, 1, 28, 12) / 1000));
     expect(sub.test_clock).toBe(clock.id);
@@ -624,7 +634,7 @@ describe('test clocks', () => {
     const advanced = await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 3600 });
     expect(advanced.frozen_time).toBe(sub.current_period_end + 3600);
     expect((await stripe.testHelpers.testClocks.retrieve(clock.id)).status).toBe('ready');
-    const renewed = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    const renewed = legacy(await stripe.subscriptions.retrieve(subId));
     expect(renewed.status).toBe('active');
     expect(renewed.current_period_start).toBe(sub.current_period_end);
     expect(renewed.current_period_end).toBe(Math.floor(Date.UTC(2030, 2, 31, 12) / 1000));
@@ -644,11 +654,11 @@ describe('test clocks', () => {
     const { session, response } = await checkout('4000 0000 0000 0341', { customer: customer.id, locale: 'de' });
     expect(response.status).toBe(303);
     const subId = (await stripe.checkout.sessions.retrieve(session.id)).subscription as string;
-    const sub = (await stripe.subscriptions.retrieve(subId)) as Legacy;
+    const sub = legacy(await stripe.subscriptions.retrieve(subId));
     expect(sub.status).toBe('active');
 
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 60 });
-    const pastDue = (await stripe.subscriptions.retrieve(subId, { expand: ['latest_invoice'] })) as Legacy;
+    const pastDue = legacy(await stripe.subscriptions.retrieve(subId, { expand: ['latest_invoice'] }));
     expect(pastDue.status).toBe('past_due');
     const inv = pastDue.latest_invoice as LegacyInvoice;
     expect(inv.status).toBe('open');
@@ -670,7 +680,7 @@ describe('test clocks', () => {
     const frozen = Math.floor(Date.UTC(2031, 2, 10) / 1000);
     const { clock, customer } = await customerWithClock(frozen, 'leaving@example.com');
     await checkout('4242424242424242', { customer: customer.id, price: quarterlyPrice.id });
-    const sub = (await stripe.subscriptions.list({ customer: customer.id })).data[0] as Legacy;
+    const sub = legacy((await stripe.subscriptions.list({ customer: customer.id })).data[0]!);
     expect(sub.current_period_end).toBe(Math.floor(Date.UTC(2031, 5, 10) / 1000));
     await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true });
     await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end - 60 });
@@ -739,7 +749,7 @@ describe('persistence and the sandbox clock', () => {
       const prod = await s.products.create({ name: 'Restart' });
       const price = await s.prices.create({ product: prod.id, unit_amount: 1000, currency: 'eur', recurring: { interval: 'month' } });
       const c = await s.customers.create({ email: 'restart@example.com' });
-      const sub = (await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' })) as Legacy;
+      const sub = legacy(await s.subscriptions.create({ customer: c.id, items: [{ price: price.id }], default_payment_method: 'pm_card_visa' }));
       await sb.close();
       expect(fs.existsSync(path.join(dir, 'stripe', 'state.json'))).toBe(true);
 
@@ -750,7 +760,7 @@ describe('persistence and the sandbox clock', () => {
         const auth = { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' };
         const res = await fetch(`${sb.url}/_sandbox/advance_time`, { method: 'POST', headers: auth, body: `to=${sub.current_period_end + 10}` });
         expect(res.status).toBe(200);
-        const renewed = (await s.subscriptions.retrieve(sub.id)) as Legacy;
+        const renewed = legacy(await s.subscriptions.retrieve(sub.id));
         expect(renewed.current_period_start).toBe(sub.current_period_end);
         expect((await s.invoices.list({ customer: c.id })).data).toHaveLength(2);
         const back = await fetch(`${sb.url}/_sandbox/advance_time`, { method: 'POST', headers: auth, body: 'seconds=-5' });

@@ -321,7 +321,7 @@ const ROUTES: Route[] = [
       tax_id_collection: { object: { enabled: 'boolean' } },
       ui_mode: { enum: ['hosted'] },
     },
-    ({ engine, params, req }) => engine.createCheckoutSession(params, req),
+    ({ engine, params }) => engine.createCheckoutSession(params),
     ['mode', 'success_url'],
   ),
   r(

@@ -447,7 +447,7 @@ export class Engine {
 
   // ---------------------------------------------------------------- checkout sessions
 
-  createCheckoutSession(p: Params, req: RequestInfo): Obj {
+  createCheckoutSession(p: Params): Obj {
     const mode = p.mode as string;
     if (mode !== 'subscription') {
       throw invalidRequest(`The sandbox supports only mode=subscription (got mode=${mode}).`, 'mode', 'parameter_invalid_string');

@@ -26,7 +26,7 @@ function splitKey(key: string): string[] {
   const parts = [key.slice(0, open)];
   let rest = key.slice(open);
   while (rest.length > 0) {
-    const m = /^\[([^\[\]]*)\]/.exec(rest);
+    const m = /^\[([^[\]]*)\]/.exec(rest);
     if (!m) throw paramError(`Invalid request: malformed parameter name '${key}'.`, key, 'parameter_invalid_string');
     parts.push(m[1]!);
     rest = rest.slice(m[0].length);
