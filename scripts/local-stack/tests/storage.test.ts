@@ -150,11 +150,11 @@ describe('buckets', () => {
     const dots = await raw('POST', '/bucket', { body: JSON.stringify({ name: '..' }), headers: { 'content-type': 'application/json' } });
     expect(dots.body).toMatchObject({ statusCode: '400', code: 'InvalidBucketName' });
 
-    const badLimit = await admin.storage.createBucket(`limit-${RUN}`, { fileSizeLimit: '12XB' });
+    const badLimit = await admin.storage.createBucket(`limit-${RUN}`, { public: false, fileSizeLimit: '12XB' });
     expect(badLimit.error).toMatchObject({ status: 400, statusCode: '400' });
-    const tooBig = await admin.storage.createBucket(`limit-${RUN}`, { fileSizeLimit: '2GB' });
+    const tooBig = await admin.storage.createBucket(`limit-${RUN}`, { public: false, fileSizeLimit: '2GB' });
     expect(tooBig.error).toMatchObject({ statusCode: '413' });
-    const badMime = await admin.storage.createBucket(`limit-${RUN}`, { allowedMimeTypes: ['not a mime'] });
+    const badMime = await admin.storage.createBucket(`limit-${RUN}`, { public: false, allowedMimeTypes: ['not a mime'] });
     expect(badMime.error).toMatchObject({ statusCode: '415' });
     expect((await db.query('select 1 from storage.buckets where id = $1', [`limit-${RUN}`])).rowCount).toBe(0);
 
