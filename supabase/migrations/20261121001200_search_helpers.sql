@@ -1,0 +1,240 @@
+-- =============================================================================
+-- Display helpers, visible users, search (spec §3, §6; issue 8)
+-- =============================================================================
+
+-- -----------------------------------------------------------------------------
+-- Display helpers (spec §3). Computed fields for PostgREST: select=*,display_name,display_address
+-- -----------------------------------------------------------------------------
+
+/* Display name (spec §3): "firstname lastname", else the e-mail. */
+create or replace function public.display_name(p public.profiles)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(nullif(pg_catalog.btrim(coalesce(p.firstname, '') || ' ' || coalesce(p.lastname, '')), ''), p.email)
+$$;
+comment on function public.display_name(public.profiles) is 'Spec §3: first plus last name, otherwise the e-mail.';
+
+/* Display address (spec §3): business -> "street house_number, city, state, zipcode";
+   otherwise only the city. Empty parts are dropped; '' when nothing is left. */
+create or replace function public.display_address(p public.profiles)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when p.type = 'business' then pg_catalog.array_to_string(array_remove(array[
+      nullif(pg_catalog.btrim(coalesce(pg_catalog.btrim(p.street), '') || ' ' || coalesce(pg_catalog.btrim(p.house_number), '')), ''),
+      nullif(pg_catalog.btrim(p.city), ''),
+      nullif(pg_catalog.btrim(p.state), ''),
+      nullif(pg_catalog.btrim(p.zipcode), '')], null), ', ')
+    else coalesce(pg_catalog.btrim(p.city), '')
+  end
+$$;
+comment on function public.display_address(public.profiles) is
+  'Spec §3: business = street + house number, city, state, zipcode; otherwise city only; empty parts dropped.';
+
+grant execute on function public.display_name(public.profiles), public.display_address(public.profiles)
+  to anon, authenticated, service_role;
+
+-- -----------------------------------------------------------------------------
+-- Visible users (spec §6): authenticated = 1 and profile_visibility = 1 (RLS also hides
+-- suspended and blocked users, because the view runs with the caller's rights).
+-- -----------------------------------------------------------------------------
+create view public.visible_profiles
+with (security_invoker = true)
+as
+select p.id, p.slug, p.firstname, p.lastname, public.display_name(p) as display_name,
+       public.display_address(p) as display_address, p.type, p.user_role, p.profile_img, p.headline,
+       p.city, p.latitude, p.longitude, p.skills, p.categories, p.looking_for, p.offering, p.created_at
+from public.profiles p
+where p.authenticated = 1 and p.profile_visibility = 1;
+comment on view public.visible_profiles is
+  'The visible-users list (spec §6): confirmed (authenticated = 1) and profile_visibility = 1, minus suspended/blocked (RLS).';
+
+revoke all on public.visible_profiles from anon, authenticated;
+grant select on public.visible_profiles to anon, authenticated, service_role;
+
+/* Number of users in the visible-users list for the caller (spec §6). */
+create or replace function public.visible_profiles_count()
+returns bigint
+language sql
+stable
+set search_path = ''
+as $$
+  select count(*) from public.visible_profiles
+$$;
+comment on function public.visible_profiles_count() is 'Spec §6: count of authenticated = 1 and profile_visibility = 1 users visible to the caller.';
+grant execute on function public.visible_profiles_count() to anon, authenticated, service_role;
+
+-- -----------------------------------------------------------------------------
+-- Search
+-- -----------------------------------------------------------------------------
+
+-- Premium preference (spec §6): relevance x 1.25 for content of premium/enterprise members,
+-- and at equal score premium first. Content counts only when its owner is confirmed,
+-- visible, not suspended and not in a block relation with the caller.
+create or replace function private.search(
+  q text, types text[], category text, city text, date_from date, date_to date, page integer, page_size integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+#variable_conflict use_column
+declare
+  v_q text := nullif(pg_catalog.btrim(coalesce(q, '')), '');
+  v_norm text := private.unaccent(pg_catalog.lower(coalesce(pg_catalog.btrim(q), '')));
+  v_types text[] := coalesce(nullif(types, '{}'), array['project', 'portfolio', 'event', 'profile']);
+  v_cat text := nullif(pg_catalog.btrim(coalesce(category, '')), '');
+  v_city text := nullif(private.unaccent(pg_catalog.lower(pg_catalog.btrim(coalesce(city, '')))), '');
+  v_page integer := greatest(coalesce(page, 1), 1);
+  v_size integer := least(greatest(coalesce(page_size, 20), 1), 50);
+  v_hidden uuid[] := private.hidden_user_ids();
+  v_from timestamptz := (date_from::timestamp at time zone 'Europe/Berlin');
+  v_to timestamptz := ((date_to + 1)::timestamp at time zone 'Europe/Berlin');
+  tq_de tsquery;
+  tq_en tsquery;
+  result jsonb;
+begin
+  if v_types <@ array['project', 'portfolio', 'event', 'profile'] is not true then
+    raise exception using errcode = '22023', message = 'invalid_type', detail = 'types: project, portfolio, event, profile';
+  end if;
+  if char_length(coalesce(q, '')) > 200 then
+    raise exception using errcode = '22023', message = 'query_too_long', detail = 'At most 200 characters.';
+  end if;
+  if v_q is not null then
+    tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
+    tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
+  end if;
+
+  with matches as materialized (
+    select 'project'::text as type, p.id::text as id, p.slug, p.title,
+           p.summary || E'\n' || p.description as body,
+           coalesce(p.category::text, p.private_category::text) as category, p.city, p.published_at as date,
+           o.user_role in ('premium', 'enterprise') as premium, o.id as owner_id,
+           case when v_q is null then 0::real else
+             pg_catalog.ts_rank_cd(p.search_de, tq_de) + pg_catalog.ts_rank_cd(p.search_en, tq_en)
+             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(p.title))) * 0.1 end as relevance
+    from public.projects p join public.profiles o on o.id = p.owner_id
+    where p.status = 'published' and o.authenticated = 1 and o.profile_visibility = 1 and not (p.owner_id = any (v_hidden))
+      and (v_q is null or p.search_de @@ tq_de or p.search_en @@ tq_en
+           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(p.title)))
+      and (v_from is null or p.published_at >= v_from) and (v_to is null or p.published_at < v_to)
+    union all
+    select 'portfolio', f.id::text, f.slug, f.title, f.description_de || E'\n' || f.description_en,
+           f.category::text, f.city, f.published_at, o.user_role in ('premium', 'enterprise'), o.id,
+           case when v_q is null then 0::real else
+             pg_catalog.ts_rank_cd(f.search_de, tq_de) + pg_catalog.ts_rank_cd(f.search_en, tq_en)
+             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(f.title))) * 0.1 end
+    from public.portfolios f join public.profiles o on o.id = f.owner_id
+    where f.status = 'published' and o.authenticated = 1 and o.profile_visibility = 1 and not (f.owner_id = any (v_hidden))
+      and (v_q is null or f.search_de @@ tq_de or f.search_en @@ tq_en
+           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(f.title)))
+      and (v_from is null or f.published_at >= v_from) and (v_to is null or f.published_at < v_to)
+    union all
+    select 'event', e.id::text, e.slug, e.title, e.summary || E'\n' || e.description,
+           e.category::text, e.city, e.starts_at, o.user_role in ('premium', 'enterprise'), o.id,
+           case when v_q is null then 0::real else
+             pg_catalog.ts_rank_cd(e.search_de, tq_de) + pg_catalog.ts_rank_cd(e.search_en, tq_en)
+             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(e.title))) * 0.1 end
+    from public.events e join public.profiles o on o.id = e.organizer_id
+    where e.status in ('published', 'upcoming', 'ongoing') and o.authenticated = 1 and o.profile_visibility = 1
+      and not (e.organizer_id = any (v_hidden))
+      and (v_q is null or e.search_de @@ tq_de or e.search_en @@ tq_en
+           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(e.title)))
+      and (v_from is null or e.starts_at >= v_from) and (v_to is null or e.starts_at < v_to)
+    union all
+    select 'profile', o.id::text, o.slug, public.display_name(o), coalesce(o.headline, '') || E'\n' || coalesce(o.bio, ''),
+           o.categories[1]::text, o.city, o.created_at, o.user_role in ('premium', 'enterprise'), o.id,
+           case when v_q is null then 0::real else
+             pg_catalog.ts_rank_cd(o.search_de, tq_de) + pg_catalog.ts_rank_cd(o.search_en, tq_en)
+             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname))) * 0.1 end
+    from public.profiles o
+    where o.authenticated = 1 and o.profile_visibility = 1 and not (o.id = any (v_hidden))
+      and v_from is null and v_to is null
+      and (v_q is null or o.search_de @@ tq_de or o.search_en @@ tq_en
+           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname)))
+      and (v_cat is null or v_cat = any (o.categories::text[]))
+  ),
+  scoped as materialized (
+    select m.*, m.relevance * case when m.premium then 1.25 else 1 end as score
+    from matches m
+    where (v_cat is null or m.category = v_cat or m.type = 'profile')
+      and (v_city is null or private.unaccent(pg_catalog.lower(coalesce(m.city, ''))) = v_city)
+  ),
+  filtered as (
+    select * from scoped where type = any (v_types)
+  ),
+  page_rows as (
+    select * from filtered
+    order by score desc, premium desc, date desc nulls last, type, id
+    limit v_size offset (v_page - 1) * v_size
+  )
+  select pg_catalog.jsonb_build_object(
+    'total', (select count(*) from filtered),
+    'page', v_page,
+    'page_size', v_size,
+    'facets', pg_catalog.jsonb_build_object(
+      'types', (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
+                from (select type, count(*) as n from scoped group by type) t),
+      'categories', (select coalesce(pg_catalog.jsonb_object_agg(c.category, c.n), '{}'::jsonb)
+                     from (select category, count(*) as n from filtered where category is not null group by category) c),
+      'cities', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('city', c.city, 'count', c.n) order by c.n desc, c.city), '[]'::jsonb)
+                 from (select city, count(*) as n from filtered where city is not null group by city order by n desc, city limit 15) c)),
+    'results', coalesce((
+      select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+        'type', r.type, 'id', r.id, 'slug', r.slug, 'title', r.title,
+        'title_highlight', case when v_q is null then private.html_escape(r.title) else
+          pg_catalog.ts_headline('private.teamwerk_de'::regconfig, private.html_escape(r.title), tq_de || tq_en,
+            'StartSel=<mark>, StopSel=</mark>, HighlightAll=true') end,
+        'snippet', case when v_q is null then private.html_escape(pg_catalog.left(r.body, 200)) else
+          pg_catalog.ts_headline('private.teamwerk_de'::regconfig, private.html_escape(r.body), tq_de || tq_en,
+            'StartSel=<mark>, StopSel=</mark>, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "') end,
+        'category', r.category, 'city', r.city, 'date', r.date, 'premium', r.premium,
+        'score', round(r.score::numeric, 4), 'owner_id', r.owner_id)
+        order by r.score desc, r.premium desc, r.date desc nulls last, r.type, r.id)
+      from page_rows r), '[]'::jsonb)
+  ) into result;
+  return result;
+end;
+$$;
+comment on function private.search(text, text[], text, text, date, date, integer, integer) is 'Implementation of public.search.';
+grant execute on function private.search(text, text[], text, text, date, date, integer, integer) to anon, authenticated, service_role;
+
+/* Site search (issue 8) across projects, portfolios, events and people.
+   q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and
+   umlaut-insensitive, typo-tolerant on titles (trigram word similarity).
+   types: subset of project, portfolio, event, profile (null = all); category: a project or
+   private-project category; city: exact city name (case/accent-insensitive); date_from/date_to:
+   event start or publication date in Europe/Berlin (profiles are left out when set);
+   page from 1, page_size 1..50.
+   Returns {"total", "page", "page_size", "facets": {"types": {type: n}, "categories": {cat: n},
+   "cities": [{"city", "count"}]}, "results": [{"type", "id", "slug", "title", "title_highlight",
+   "snippet", "category", "city", "date", "premium", "score", "owner_id"}]}; title_highlight and
+   snippet are HTML-escaped with <mark> around matches.
+   Errors: 22023 invalid_type, query_too_long. */
+create or replace function public.search(
+  q text default '',
+  types text[] default null,
+  category text default null,
+  city text default null,
+  date_from date default null,
+  date_to date default null,
+  page integer default 1,
+  page_size integer default 20)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select private.search(q, types, category, city, date_from, date_to, page, page_size)
+$$;
+comment on function public.search(text, text[], text, text, date, date, integer, integer) is
+  'Search with facets, highlighted snippets, premium preference and visibility/blocking rules (issue 8).';
+grant execute on function public.search(text, text[], text, text, date, date, integer, integer) to anon, authenticated, service_role;
