@@ -1,0 +1,96 @@
+/**
+ * `login-check` (public, verify_jwt = false): the login rules of spec §4/§5 in their order —
+ * suspended, legacy old_user, e-mail unconfirmed — decided on the server, revealing an account's
+ * state only to someone who knows its password (except the old_user redirect, below).
+ *
+ * POST `{ email, password, locale?: 'en'|'de' (default en, the site default) }`
+ * The function signs in with the password grant (the same Auth call the SPA would make) and:
+ * - 403 `suspended` — password correct and the account is suspended
+ *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.'); the new session is revoked;
+ * - 409 `password_update_required` — the account is a legacy `old_user` (legacy accounts have
+ *   no usable password, so this answer does not need it; the SPA redirects to /password-reset,
+ *   from where the reset mail leads to /password-update);
+ * - 403 `email_not_confirmed` — password correct, address not confirmed
+ *   (de: 'E-Mail ist nicht bestätigt. Prüfen Sie Ihre E-Mail.');
+ * - 400 `invalid_credentials` — wrong e-mail or password (Auth's message, no hint which);
+ * - 200 `{ status: 'ok', session: { access_token, refresh_token, expires_in, expires_at,
+ *   token_type, user } }` — the SPA calls `supabase.auth.setSession(session)` (or ignores it and
+ *   calls signInWithPassword itself). The e-mail queue is processed 2 s later (spec §4).
+ * `message` in every error is in `locale`; `code` is the contract.
+ * Other errors: 400 `validation_failed`, 405, 429 `over_request_rate_limit` (Auth's limit), 500.
+ */
+import { z } from 'npm:zod@^4';
+import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
+import { emailSchema } from '../_shared/accounts.ts';
+import { findProfileByEmail, isSuspended } from '../_shared/users.ts';
+import { background, type AccountDeps } from '../_shared/account-deps.ts';
+
+const Body = z.object({
+  email: emailSchema,
+  password: z.string().min(1).max(200),
+  locale: z.enum(['en', 'de']).default('en'),
+});
+
+/** Exact user-facing texts (spec §5; English for /en pages, German under /de). */
+export const LOGIN_MESSAGES = {
+  suspended: { de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.', en: 'Your account has been suspended. Please contact support.' },
+  email_not_confirmed: { de: 'E-Mail ist nicht bestätigt. Prüfen Sie Ihre E-Mail.', en: 'Email is not confirmed. Please check your email.' },
+  password_update_required: { de: 'Bitte legen Sie ein neues Passwort fest.', en: 'Please set a new password.' },
+  invalid_credentials: { de: 'Ungültige Anmeldedaten.', en: 'Invalid login credentials' },
+} as const;
+
+/** Session fields the SPA needs for `setSession`. */
+export interface LoginSession {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  expires_at?: number;
+  token_type: string;
+  user: unknown;
+}
+
+/** Outcome of the password grant. */
+export type PasswordSignIn =
+  | { ok: true; session: LoginSession }
+  | { ok: false; code: string; status: number; message: string };
+
+/** Dependencies of login-check beyond the account ones. */
+export interface LoginCheckDeps extends AccountDeps {
+  /** The Auth password grant (anon key), as the SPA's signInWithPassword. */
+  signIn: (email: string, password: string) => Promise<PasswordSignIn>;
+  /** Revokes a session created only to check the password. Never throws. */
+  revoke: (accessToken: string) => Promise<void>;
+  /** Milliseconds before the post-login queue run (spec §4: 2 s). */
+  queueDelayMs?: number;
+}
+
+/** Builds the request handler of `login-check` over its dependencies. */
+export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) => Promise<Response> {
+  return withErrors('login-check', async (req) => {
+    if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST');
+    const { email, password, locale } = await readBody(req, Body);
+    const refuse = async (status: number, code: keyof typeof LOGIN_MESSAGES, session?: LoginSession) => {
+      if (session) await deps.revoke(session.access_token);
+      return new HttpError(status, code, LOGIN_MESSAGES[code][locale]);
+    };
+
+    const [profile, signIn] = await Promise.all([findProfileByEmail(deps.admin, email), deps.signIn(email, password)]);
+    const session = signIn.ok ? signIn.session : undefined;
+    // Auth answers these codes only after the password matched.
+    const passwordProven = signIn.ok || signIn.code === 'email_not_confirmed' || signIn.code === 'user_banned';
+
+    if (profile && passwordProven && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended', session);
+    if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required', session);
+    if ((profile && passwordProven && profile.authenticated === 0) || (!signIn.ok && signIn.code === 'email_not_confirmed')) {
+      throw await refuse(403, 'email_not_confirmed', session);
+    }
+    if (!signIn.ok) {
+      if (signIn.status === 429) throw new HttpError(429, 'over_request_rate_limit', signIn.message);
+      if (signIn.status >= 500) throw new Error(`auth password grant: ${signIn.status} ${signIn.message}`);
+      throw await refuse(400, 'invalid_credentials');
+    }
+    const delay = deps.queueDelayMs ?? 2000;
+    background(new Promise((resolve) => setTimeout(resolve, delay)).then(() => deps.kickQueue()));
+    return json({ status: 'ok', session: signIn.session });
+  });
+}

@@ -1,0 +1,26 @@
+/** `login-check` Edge Function (public): see handler.ts for the contract. */
+import { createClient } from 'npm:@supabase/supabase-js@^2';
+import { createLoginCheckHandler, type PasswordSignIn } from './handler.ts';
+import { accountDepsFromEnv } from '../_shared/account-deps.ts';
+import { requireEnv } from '../_shared/env.ts';
+
+const base = accountDepsFromEnv();
+const anonOptions = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };
+
+Deno.serve(
+  createLoginCheckHandler({
+    ...base,
+    async signIn(email, password): Promise<PasswordSignIn> {
+      const client = createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), anonOptions);
+      const { data, error } = await client.auth.signInWithPassword({ email, password });
+      if (error || !data.session) {
+        return { ok: false, code: (error as { code?: string } | null)?.code ?? 'invalid_credentials', status: error?.status ?? 400, message: error?.message ?? 'Login failed' };
+      }
+      const s = data.session;
+      return { ok: true, session: { access_token: s.access_token, refresh_token: s.refresh_token, expires_in: s.expires_in, expires_at: s.expires_at, token_type: s.token_type, user: s.user } };
+    },
+    async revoke(accessToken) {
+      await base.admin.auth.admin.signOut(accessToken).catch(() => undefined);
+    },
+  }),
+);

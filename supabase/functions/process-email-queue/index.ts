@@ -1,0 +1,25 @@
+/** `process-email-queue` Edge Function (service role or admin): see handler.ts for the contract. */
+import { createProcessEmailQueueHandler } from './handler.ts';
+import { adminClient, requireServiceOrAdmin } from '../_shared/supabase.ts';
+import { env, siteUrl } from '../_shared/env.ts';
+import { resendSenderFromEnv, supabaseQueueStore } from '../_shared/email/queue.ts';
+
+const int = (name: string, fallback: number) => {
+  const n = Number.parseInt(env(name, String(fallback)), 10);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+};
+
+Deno.serve(
+  createProcessEmailQueueHandler({
+    authorize: requireServiceOrAdmin,
+    store: supabaseQueueStore(adminClient()),
+    sender: resendSenderFromEnv(),
+    options: {
+      siteUrl: siteUrl(),
+      batchSize: int('EMAIL_QUEUE_BATCH_SIZE', 50),
+      concurrency: int('EMAIL_QUEUE_CONCURRENCY', 8),
+      maxAttempts: int('EMAIL_QUEUE_MAX_ATTEMPTS', 5),
+      lockSeconds: int('EMAIL_QUEUE_LOCK_SECONDS', 60),
+    },
+  }),
+);

@@ -1,0 +1,90 @@
+/**
+ * `register` (public, verify_jwt = false; issue 6 "Registration", spec §2 /registration).
+ *
+ * POST `{ firstname, lastname, email, password, type: 'business'|'other', terms_accepted: true,
+ *         privacy_accepted: true, locale?: 'en'|'de' (default de) }`
+ * → 201 `{ user_id, email, confirmation_sent: true }`: the auth user exists (unconfirmed), the
+ *   database trigger created the profile (role free, authenticated 0), and confirm_email was
+ *   queued in `locale` with the link `${SITE_URL}[/de]/confirm-email?token=…` (valid
+ *   TOKEN_TTL_SECONDS, default 5 min) and sent right away (the queue is processed before answering).
+ * Errors (`{ error: { code, message } }`):
+ * - 400 `validation_failed` / `bad_json` (fields), 400 `terms_not_accepted` (Nutzungsvereinbarung
+ *   or Datenschutzhinweise not accepted), 400 `weak_password` (message names the failing rules:
+ *   ≥ 8 characters, upper-case, lower-case, digit);
+ * - 409 `email_exists` 'A user with this email address has already been registered';
+ * - 405 for other methods, 500 `internal_error`.
+ */
+import { z } from 'npm:zod@^4';
+import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
+import { assertStrongPassword, emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import { signToken } from '../_shared/tokens.ts';
+import { enqueueEmail } from '../_shared/email/enqueue.ts';
+import type { AccountDeps } from '../_shared/account-deps.ts';
+
+const RegisterBody = z.object({
+  firstname: z.string().trim().min(1).max(100),
+  lastname: z.string().trim().min(1).max(100),
+  email: emailSchema,
+  password: z.string().min(1).max(200),
+  type: z.enum(['business', 'other']),
+  terms_accepted: z.boolean(),
+  privacy_accepted: z.boolean(),
+  locale: z.enum(['en', 'de']).default('de'),
+});
+
+/** Builds the request handler of `register` over its dependencies. */
+export function createRegisterHandler(deps: AccountDeps): (req: Request) => Promise<Response> {
+  return withErrors('register', async (req) => {
+    if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST');
+    const body = await readBody(req, RegisterBody);
+    if (!body.terms_accepted || !body.privacy_accepted) {
+      throw new HttpError(400, 'terms_not_accepted', 'The terms of use and the privacy notice must both be accepted');
+    }
+    assertStrongPassword(body.password);
+
+    const acceptedAt = new Date(deps.now()).toISOString();
+    const { data, error } = await deps.admin.auth.admin.createUser({
+      email: body.email,
+      password: body.password,
+      email_confirm: false,
+      user_metadata: {
+        firstname: body.firstname,
+        lastname: body.lastname,
+        type: body.type,
+        preferred_language: body.locale,
+        terms_accepted_at: acceptedAt,
+        privacy_accepted_at: acceptedAt,
+      },
+    });
+    if (error || !data.user) {
+      const code = (error as { code?: string } | null)?.code;
+      const message = error?.message ?? 'Registration failed';
+      if (code === 'email_exists' || code === 'user_already_exists' || /already (been )?registered|already exists/i.test(message)) {
+        throw new HttpError(409, 'email_exists', 'A user with this email address has already been registered');
+      }
+      if (code === 'weak_password') throw new HttpError(400, 'weak_password', message);
+      const status = (error as { status?: number } | null)?.status ?? 500;
+      if (status >= 400 && status < 500) throw new HttpError(400, code ?? 'registration_failed', message);
+      throw new Error(`createUser: ${message}`);
+    }
+    const user = data.user;
+
+    try {
+      const token = await signToken('confirm', user.id, { secret: deps.tokenSecret, now: deps.now() });
+      await enqueueEmail(deps.admin, {
+        userId: user.id,
+        email: body.email,
+        emailType: 'confirm_email',
+        lang: body.locale,
+        userMetadata: { firstname: body.firstname, lastname: body.lastname },
+        payload: { link: localizedUrl(deps.siteUrl, body.locale, '/confirm-email', { token }) },
+      });
+    } catch (err) {
+      // Without a confirmation mail the account would be stuck: undo, so the user can retry.
+      await deps.admin.auth.admin.deleteUser(user.id).catch(() => undefined);
+      throw err;
+    }
+    await deps.kickQueue();
+    return json({ user_id: user.id, email: body.email, confirmation_sent: true }, 201);
+  });
+}
