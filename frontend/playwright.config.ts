@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests against the production build served by `vite preview` on 127.0.0.1:5173+offset,
+ * talking to the local stack of the same offset (TEAMWERK_STACK_OFFSET). Debian Chromium only.
+ */
+const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
+const port = 5173 + offset;
+const gateway = process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    locale: 'en-US',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'npx vite build && npx vite preview --strictPort',
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    env: { TEAMWERK_STACK_OFFSET: String(offset), VITE_SUPABASE_URL: gateway },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

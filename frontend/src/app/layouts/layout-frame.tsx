@@ -1,0 +1,90 @@
+import { Box, Container, Group, NavLink, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useLocation } from 'react-router';
+import { CookieNotice } from '@/components/cookie-consent';
+import { SiteFooter } from '@/components/site-footer';
+import { SiteHeader } from '@/components/site-header';
+import { useLocalizedPath } from '@/components/use-locale';
+import { paths } from '@/config/paths';
+import type { LayoutName } from '@/lib/route-def';
+
+const USER_NAV = [
+  { to: paths.user.home, id: 'userNav.overview' },
+  { to: paths.user.projects, id: 'userNav.projects' },
+  { to: paths.user.portfolios, id: 'userNav.portfolios' },
+  { to: paths.user.events, id: 'userNav.events' },
+  { to: paths.user.contacts, id: 'userNav.contacts' },
+  { to: paths.user.chat, id: 'userNav.chat' },
+  { to: paths.user.favorites, id: 'userNav.favorites' },
+  { to: paths.user.settings, id: 'userNav.settings' },
+  { to: paths.user.feedback, id: 'userNav.feedback' },
+] as const;
+
+const ADMIN_NAV = [
+  { to: paths.admin.home, id: 'adminNav.overview' },
+  { to: paths.admin.users, id: 'adminNav.users' },
+] as const;
+
+function SideNav({ items, labelId }: { items: readonly { to: string; id: string }[]; labelId: string }) {
+  const intl = useIntl();
+  const localize = useLocalizedPath();
+  const { pathname } = useLocation();
+  return (
+    <Box component="nav" aria-label={intl.formatMessage({ id: labelId })} w={{ base: '100%', sm: 220 }}>
+      <Stack gap={2}>
+        {items.map((item) => (
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={localize(item.to)}
+            active={pathname === localize(item.to)}
+            label={<FormattedMessage id={item.id} />}
+          />
+        ))}
+      </Stack>
+    </Box>
+  );
+}
+
+function SkipLink() {
+  return (
+    <a className="skip-link" href="#main">
+      <FormattedMessage id="nav.skipToContent" />
+    </a>
+  );
+}
+
+/**
+ * The chrome of each layout of spec §2 around page content: landing (full-width hero), default,
+ * login-register (narrow, minimal header), user (side navigation), admin (admin navigation).
+ */
+export function LayoutFrame({ layout, children }: { layout: LayoutName; children: ReactNode }) {
+  const main = (width?: string) => (
+    <Box component="main" id="main" tabIndex={-1} style={{ flex: 1 }} w={width}>
+      {children}
+    </Box>
+  );
+  return (
+    <Box data-layout={layout} style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <SkipLink />
+      <SiteHeader minimal={layout === 'login-register'} />
+      {layout === 'landing' || layout === 'default' ? (
+        main()
+      ) : layout === 'login-register' ? (
+        <Container size={520} w="100%" py="xl" style={{ flex: 1 }}>
+          {main('100%')}
+        </Container>
+      ) : (
+        <Container size="lg" w="100%" py="lg" style={{ flex: 1 }}>
+          <Group align="flex-start" gap="xl" wrap="wrap">
+            <SideNav items={layout === 'admin' ? ADMIN_NAV : USER_NAV} labelId={layout === 'admin' ? 'adminNav.label' : 'userNav.label'} />
+            <Box style={{ flex: 1, minWidth: 260 }}>{main('100%')}</Box>
+          </Group>
+        </Container>
+      )}
+      <SiteFooter />
+      <CookieNotice />
+    </Box>
+  );
+}

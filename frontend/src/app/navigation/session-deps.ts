@@ -1,0 +1,44 @@
+import type { NavigationDeps } from './check-navigation';
+
+/** Roles that count as an active paid subscription until the payments issue adds the subscriptions lookup (spec §6). */
+export const PAID_ROLES: ReadonlySet<string> = new Set(['basic', 'premium', 'enterprise', 'admin']);
+
+const client = () => import('@/lib/supabase').then((m) => m.supabase);
+
+/** supabase-js keeps the session under `sb-<project-ref>-auth-token`; without one nobody is signed in. */
+function hasStoredSession(): boolean {
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith('sb-') && key.endsWith('-auth-token')) return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function userRole(userId: string): Promise<string | null> {
+  const supabase = await client();
+  const { data, error } = await supabase.from('profiles').select('user_role').eq('id', userId).maybeSingle();
+  if (error || !data) return null;
+  return typeof data.user_role === 'string' ? data.user_role : null;
+}
+
+/**
+ * Navigation facts from supabase-js. supabase-js is imported on first use only, so public pages
+ * (which never ask) do not load it.
+ */
+export const sessionDeps: NavigationDeps = {
+  userId: async () => {
+    if (!hasStoredSession()) return null;
+    const supabase = await client();
+    const { data } = await supabase.auth.getSession();
+    return data.session?.user.id ?? null;
+  },
+  hasActiveSubscription: async (userId) => {
+    const role = await userRole(userId);
+    return role !== null && PAID_ROLES.has(role);
+  },
+  isAdmin: async (userId) => (await userRole(userId)) === 'admin',
+};

@@ -1,0 +1,48 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useLoaderData, useLocation } from 'react-router';
+import { PageHead } from '@/components/page-head';
+import { PRELOAD_DELAY_MS } from '@/lib/constants';
+import { localeFromPath } from '@/lib/locale';
+import { moduleCache, type PageData } from './module-cache';
+import { ROUTE_BY_ID } from './routes';
+
+/**
+ * Renders the page the navigation check admitted, with its head tags, and 1 s after mount
+ * preloads the modules and data of the pages a visitor likely opens next (spec §9).
+ */
+export function RoutePage() {
+  const data = useLoaderData() as PageData;
+  const { pathname } = useLocation();
+  const locale = localeFromPath(pathname);
+  const route = ROUTE_BY_ID.get(data.routeId);
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    if (!route) return;
+    const timer = window.setTimeout(() => {
+      for (const id of route.next ?? []) {
+        const next = ROUTE_BY_ID.get(id);
+        if (next && !moduleCache.has(id)) {
+          next
+            .load()
+            .then((mod) => moduleCache.set(id, mod))
+            .catch(() => undefined);
+        }
+        next?.prefetch?.(queryClient, locale).catch(() => undefined);
+      }
+      route.prefetch?.(queryClient, locale).catch(() => undefined);
+    }, PRELOAD_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [route, queryClient, locale]);
+
+  const mod = route ? moduleCache.get(route.id) : undefined;
+  if (!route || !mod) return null;
+  const Page = mod.default;
+  return (
+    <>
+      <PageHead route={route} locale={locale} pathname={pathname} />
+      <Page params={data.params} locale={locale} />
+    </>
+  );
+}

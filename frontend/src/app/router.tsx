@@ -1,0 +1,85 @@
+import { createBrowserRouter, type LoaderFunctionArgs, redirect, type RouteObject } from 'react-router';
+import { LOCALE_COOKIE } from '@/lib/constants';
+import { readCookie } from '@/lib/cookies';
+import { loadMessages } from '@/lib/i18n';
+import { initialLocaleRedirect, localeFromPath } from '@/lib/locale';
+import type { LayoutName, RouteDef } from '@/lib/route-def';
+import { LayoutError } from './errors/layout-error';
+import { RootError } from './errors/root-error';
+import { LayoutRoute } from './layouts/layout-route';
+import { moduleCache, type PageData } from './module-cache';
+import { checkNavigation, type NavigationDeps } from './navigation/check-navigation';
+import { compilePattern } from './navigation/pattern';
+import { sessionDeps } from './navigation/session-deps';
+import { RootShell } from './root-shell';
+import { RoutePage } from './route-page';
+import { ROUTES } from './routes';
+
+let firstNavigation = true;
+
+/**
+ * Builds the loader that performs the navigation check for one router entry (spec §2).
+ * @param candidates the route definitions sharing this router path; null for the catch-all
+ */
+export function navigationLoader(candidates: readonly RouteDef[] | null, deps: NavigationDeps = sessionDeps) {
+  return async ({ request }: LoaderFunctionArgs): Promise<PageData> => {
+    const url = new URL(request.url);
+    if (firstNavigation) {
+      firstNavigation = false;
+      const target = initialLocaleRedirect(url.pathname, readCookie(LOCALE_COOKIE), navigator.languages ?? []);
+      if (target) throw redirect(`${target}${url.search}${url.hash}`);
+    }
+    await loadMessages(localeFromPath(url.pathname));
+    const outcome = await checkNavigation(url, candidates, deps);
+    if (outcome.kind === 'redirect') throw redirect(outcome.to);
+    if (outcome.kind === 'external') {
+      window.location.assign(outcome.url);
+      return new Promise<PageData>(() => undefined);
+    }
+    if (!moduleCache.has(outcome.route.id)) moduleCache.set(outcome.route.id, await outcome.route.load());
+    return { routeId: outcome.route.id, params: outcome.params };
+  };
+}
+
+const LAYOUTS: readonly LayoutName[] = ['landing', 'login-register', 'default', 'user', 'admin'];
+
+/** Groups route definitions per layout and router path, for both locales. */
+export function buildRouteObjects(routes: readonly RouteDef[]): RouteObject[] {
+  return LAYOUTS.map((layout) => {
+    const groups = new Map<string, RouteDef[]>();
+    for (const route of routes.filter((r) => r.layout === layout)) {
+      const { routerPath } = compilePattern(route.pattern);
+      groups.set(routerPath, [...(groups.get(routerPath) ?? []), route]);
+    }
+    const children: RouteObject[] = [];
+    for (const [routerPath, candidates] of groups) {
+      for (const prefix of ['', '/de']) {
+        children.push({
+          path: routerPath === '/' ? prefix || '/' : `${prefix}${routerPath}`,
+          loader: navigationLoader(candidates),
+          Component: RoutePage,
+        });
+      }
+    }
+    if (layout === 'default') {
+      for (const path of ['/de/*', '*']) children.push({ path, loader: navigationLoader(null), Component: RoutePage });
+    }
+    return {
+      id: `layout-${layout}`,
+      element: <LayoutRoute layout={layout} />,
+      errorElement: <LayoutError layout={layout} />,
+      children,
+    };
+  });
+}
+
+/** The data router of the SPA. */
+export const router = createBrowserRouter([
+  {
+    id: 'root',
+    Component: RootShell,
+    errorElement: <RootError />,
+    HydrateFallback: () => null,
+    children: buildRouteObjects(ROUTES),
+  },
+]);

@@ -1,0 +1,94 @@
+import { Box, Button, Checkbox, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState, useSyncExternalStore } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { paths } from '@/config/paths';
+import { readConsent, writeConsent } from '@/lib/consent';
+import { LocalLink } from './local-link';
+
+const listeners = new Set<() => void>();
+let forcedOpen = false;
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+const emit = () => listeners.forEach((l) => l());
+
+/** Opens the cookie notice again (footer "Cookie settings"). */
+export function openCookieSettings(): void {
+  forcedOpen = true;
+  emit();
+}
+
+/**
+ * Cookie notice (TDDDG §25): until the visitor decides, only necessary cookies are set; the
+ * choice is stored for 365 days and can be changed from the footer.
+ */
+export function CookieNotice() {
+  const open = useSyncExternalStore(subscribe, () => forcedOpen || readConsent() === null, () => false);
+  const [details, setDetails] = useState(false);
+  const [statistics, setStatistics] = useState(() => readConsent()?.statistics ?? false);
+  const [marketing, setMarketing] = useState(() => readConsent()?.marketing ?? false);
+  if (!open) return null;
+  const decide = (choice: { statistics: boolean; marketing: boolean }) => {
+    writeConsent(choice);
+    forcedOpen = false;
+    emit();
+  };
+  return (
+    <Box
+      component="section"
+      aria-labelledby="cookie-notice-title"
+      data-testid="cookie-notice"
+      style={{ position: 'fixed', insetInline: 0, bottom: 0, zIndex: 200 }}
+      p="sm"
+    >
+      <Container size="md">
+        <Paper shadow="lg" p="md" withBorder>
+          <Stack gap="xs">
+            <Title order={2} fz="lg" id="cookie-notice-title">
+              <FormattedMessage id="cookies.title" />
+            </Title>
+            <Text fz="sm">
+              <FormattedMessage id="cookies.text" />{' '}
+              <LocalLink to={paths.legal.privacy} fz="sm">
+                <FormattedMessage id="cookies.privacyLink" />
+              </LocalLink>
+            </Text>
+            {details && (
+              <Stack gap={4}>
+                <Checkbox checked disabled label={<FormattedMessage id="cookies.necessary" />} />
+                <Checkbox
+                  checked={statistics}
+                  onChange={(e) => setStatistics(e.currentTarget.checked)}
+                  label={<FormattedMessage id="cookies.statistics" />}
+                />
+                <Checkbox
+                  checked={marketing}
+                  onChange={(e) => setMarketing(e.currentTarget.checked)}
+                  label={<FormattedMessage id="cookies.marketing" />}
+                />
+              </Stack>
+            )}
+            <Group gap="xs">
+              <Button onClick={() => decide({ statistics: true, marketing: true })}>
+                <FormattedMessage id="cookies.acceptAll" />
+              </Button>
+              <Button variant="outline" onClick={() => decide({ statistics: false, marketing: false })}>
+                <FormattedMessage id="cookies.necessaryOnly" />
+              </Button>
+              {details ? (
+                <Button variant="subtle" onClick={() => decide({ statistics, marketing })}>
+                  <FormattedMessage id="cookies.saveChoice" />
+                </Button>
+              ) : (
+                <Button variant="subtle" onClick={() => setDetails(true)}>
+                  <FormattedMessage id="cookies.settings" />
+                </Button>
+              )}
+            </Group>
+          </Stack>
+        </Paper>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,58 @@
+import { Anchor, Box, Container, Group, Stack, Text } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { paths } from '@/config/paths';
+import { PRODUCT_NAME } from '@/lib/constants';
+import { openCookieSettings } from './cookie-consent';
+import { LocalLink } from './local-link';
+
+const LEGAL = [
+  { to: paths.impressum, id: 'footer.impressum' },
+  { to: paths.legal.privacy, id: 'footer.privacy' },
+  { to: paths.legal.terms, id: 'footer.terms' },
+  { to: paths.legal.withdrawal, id: 'footer.withdrawal' },
+  { to: paths.legal.provider, id: 'footer.provider' },
+] as const;
+
+const MORE = [
+  { to: paths.contact, id: 'footer.contact' },
+  { to: paths.newsletter, id: 'footer.newsletter' },
+  { to: paths.guidelines, id: 'footer.guidelines' },
+  { to: paths.about, id: 'footer.about' },
+  { to: paths.prices, id: 'footer.prices' },
+] as const;
+
+/** Footer with the legal pages, the cancellation link (§312k BGB) and the cookie settings. */
+export function SiteFooter() {
+  const intl = useIntl();
+  return (
+    <Box component="footer" py="xl" mt="xl" bg="gray.1" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+      <Container size="lg">
+        <Stack gap="md">
+          <Group component="nav" gap="lg" aria-label={intl.formatMessage({ id: 'footer.legalNav' })}>
+            {LEGAL.map((item) => (
+              <LocalLink key={item.to} to={item.to} c="dark.8" fz="sm">
+                <FormattedMessage id={item.id} />
+              </LocalLink>
+            ))}
+            <LocalLink to={paths.cancelSubscription} c="dark.8" fz="sm" fw={700} data-testid="cancel-contracts-link">
+              <FormattedMessage id="footer.cancelContracts" />
+            </LocalLink>
+          </Group>
+          <Group component="nav" gap="lg" aria-label={intl.formatMessage({ id: 'footer.moreNav' })}>
+            {MORE.map((item) => (
+              <LocalLink key={item.to} to={item.to} c="dark.8" fz="sm">
+                <FormattedMessage id={item.id} />
+              </LocalLink>
+            ))}
+            <Anchor component="button" type="button" c="dark.8" fz="sm" onClick={openCookieSettings}>
+              <FormattedMessage id="footer.cookieSettings" />
+            </Anchor>
+          </Group>
+          <Text fz="sm" c="dark.6">
+            <FormattedMessage id="footer.copyright" values={{ year: new Date().getFullYear(), product: PRODUCT_NAME }} />
+          </Text>
+        </Stack>
+      </Container>
+    </Box>
+  );
+}

@@ -1,0 +1,37 @@
+import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod';
+import { unwrap } from '@/lib/api-error';
+import type { Locale } from '@/lib/constants';
+
+/** Contact form fields; messages are ids of en.json/de.json (spec §2 /contact). */
+export const contactMessageSchema = z.object({
+  name: z.string().trim().min(2, 'contact.error.name').max(120, 'contact.error.name'),
+  email: z.email('contact.error.email').max(254, 'contact.error.email'),
+  subject: z.string().trim().min(3, 'contact.error.subject').max(200, 'contact.error.subject'),
+  message: z.string().trim().min(10, 'contact.error.message').max(5000, 'contact.error.message'),
+  privacyAccepted: z.literal(true, 'contact.error.privacy'),
+});
+
+export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
+
+/**
+ * Stores a contact request in `contact_messages` (anon insert; the database queues the e-mail to
+ * support). No row is read back: anon may insert but not select.
+ * @throws ApiError with the PostgREST status (POST, never retried)
+ */
+export async function createContactMessage(input: ContactMessageInput, locale: Locale): Promise<void> {
+  const { supabase } = await import('@/lib/supabase');
+  const result = await supabase.from('contact_messages').insert({
+    name: input.name.trim(),
+    email: input.email.trim(),
+    subject: input.subject.trim(),
+    message: input.message.trim(),
+    locale,
+  });
+  unwrap(result, 'POST');
+}
+
+/** Mutation hook around createContactMessage. */
+export function useCreateContactMessage(locale: Locale) {
+  return useMutation({ mutationFn: (input: ContactMessageInput) => createContactMessage(input, locale) });
+}

@@ -1,0 +1,110 @@
+import { Alert, Button, Checkbox, Container, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { LocalLink } from '@/components/local-link';
+import { paths } from '@/config/paths';
+import { notify } from '@/lib/notify';
+import type { PageProps } from '@/lib/route-def';
+import { zodValidate } from '@/lib/zod-form';
+import { contactMessageSchema, useCreateContactMessage } from '../api/create-contact-message';
+
+/** `/contact`: contact form stored in contact_messages (spec §2). */
+export default function ContactRoute({ locale }: PageProps) {
+  const intl = useIntl();
+  const [sent, setSent] = useState(false);
+  const mutation = useCreateContactMessage(locale);
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { name: '', email: '', subject: '', message: '', privacyAccepted: false },
+    validate: zodValidate(contactMessageSchema),
+  });
+  const t = (id: string | undefined) => (id ? intl.formatMessage({ id }) : undefined);
+  const errorOf = (field: string) => t(form.errors[field] as string | undefined);
+
+  const submit = form.onSubmit((values) => {
+    mutation.mutate(contactMessageSchema.parse(values), {
+      onSuccess: () => {
+        setSent(true);
+        form.reset();
+        notify('success', intl.formatMessage({ id: 'contact.success' }));
+      },
+      onError: () => notify('error', intl.formatMessage({ id: 'contact.failure' })),
+    });
+  });
+
+  return (
+    <Container size="sm" py="xl">
+      <Stack>
+        <Title order={1}>
+          <FormattedMessage id="contact.title" />
+        </Title>
+        <Text>
+          <FormattedMessage id="contact.intro" />
+        </Text>
+        {sent && (
+          <Alert color="green" role="status" data-testid="contact-sent">
+            <FormattedMessage id="contact.success" />
+          </Alert>
+        )}
+        <form onSubmit={submit} noValidate aria-label={intl.formatMessage({ id: 'contact.title' })}>
+          <Stack>
+            <TextInput
+              label={<FormattedMessage id="contact.field.name" />}
+              autoComplete="name"
+              required
+              key={form.key('name')}
+              {...form.getInputProps('name')}
+              error={errorOf('name')}
+            />
+            <TextInput
+              label={<FormattedMessage id="contact.field.email" />}
+              type="email"
+              autoComplete="email"
+              required
+              key={form.key('email')}
+              {...form.getInputProps('email')}
+              error={errorOf('email')}
+            />
+            <TextInput
+              label={<FormattedMessage id="contact.field.subject" />}
+              required
+              key={form.key('subject')}
+              {...form.getInputProps('subject')}
+              error={errorOf('subject')}
+            />
+            <Textarea
+              label={<FormattedMessage id="contact.field.message" />}
+              required
+              minRows={5}
+              autosize
+              key={form.key('message')}
+              {...form.getInputProps('message')}
+              error={errorOf('message')}
+            />
+            <Checkbox
+              label={
+                <FormattedMessage
+                  id="contact.field.privacy"
+                  values={{
+                    link: (chunks) => (
+                      <LocalLink to={paths.legal.privacy} inherit>
+                        {chunks}
+                      </LocalLink>
+                    ),
+                  }}
+                />
+              }
+              key={form.key('privacyAccepted')}
+              {...form.getInputProps('privacyAccepted', { type: 'checkbox' })}
+              error={errorOf('privacyAccepted')}
+            />
+            <Button type="submit" loading={mutation.isPending} style={{ alignSelf: 'flex-start' }}>
+              <FormattedMessage id="contact.submit" />
+            </Button>
+          </Stack>
+        </form>
+      </Stack>
+    </Container>
+  );
+}

@@ -1,0 +1,32 @@
+import type { RouteDef } from '@/lib/route-def';
+
+/** Routes of the jobs feature (spec §2). */
+export const jobsRoutes: RouteDef[] = [
+  {
+    id: 'remote-jobs',
+    pattern: '/working-remote-jobs',
+    layout: 'default',
+    titleKey: 'page.remote-jobs.title',
+    descriptionKey: 'page.remote-jobs.description',
+    sitemap: true,
+    prefetch: (queryClient) => import('../api/get-remote-jobs').then((m) => queryClient.prefetchQuery(m.remoteJobsQueryOptions())),
+    load: () => import('./remote-jobs'),
+  },
+  {
+    id: 'jobs',
+    pattern: '/jobs',
+    layout: 'default',
+    titleKey: 'page.jobs.title',
+    descriptionKey: 'page.jobs.description',
+    sitemap: true,
+    load: () => import('./jobs'),
+  },
+  {
+    id: 'job',
+    pattern: '/jobs/:id',
+    layout: 'default',
+    titleKey: 'page.job.title',
+    descriptionKey: 'page.job.description',
+    load: () => import('./job'),
+  },
+];

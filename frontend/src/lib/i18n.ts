@@ -1,0 +1,36 @@
+import type { Locale } from './constants';
+
+/** Flat message catalogue: id → ICU message. */
+export type Messages = Record<string, string>;
+
+const cache = new Map<Locale, Messages>();
+const pending = new Map<Locale, Promise<Messages>>();
+
+const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
+  en: () => import('../i18n/en.json'),
+  de: () => import('../i18n/de.json'),
+};
+
+/**
+ * Loads the catalogue of a locale once (a separate chunk per language, so a page loads only its
+ * own language). Resolves with the messages; rejects only if the chunk cannot be fetched.
+ */
+export function loadMessages(locale: Locale): Promise<Messages> {
+  const ready = cache.get(locale);
+  if (ready) return Promise.resolve(ready);
+  let promise = pending.get(locale);
+  if (!promise) {
+    promise = loaders[locale]().then((mod) => {
+      cache.set(locale, mod.default);
+      pending.delete(locale);
+      return mod.default;
+    });
+    pending.set(locale, promise);
+  }
+  return promise;
+}
+
+/** The catalogue of a locale if it has been loaded, else undefined. */
+export function loadedMessages(locale: Locale): Messages | undefined {
+  return cache.get(locale);
+}

@@ -1,0 +1,19 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from './database-types';
+
+/** The `supabase start` demo anon key; the same value the local stack uses (scripts/local-stack/config.ts). */
+const LOCAL_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+
+/** Supabase API URL: VITE_SUPABASE_URL, default the local stack gateway. */
+export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL || 'http://127.0.0.1:54321';
+/** Public anon key: VITE_SUPABASE_ANON_KEY, default the local demo key. */
+export const SUPABASE_ANON_KEY: string = import.meta.env.VITE_SUPABASE_ANON_KEY || LOCAL_ANON_KEY;
+
+/**
+ * The one supabase-js client of the SPA (auth session in localStorage, refreshed near expiry).
+ * Import this module lazily from public pages so the landing page does not load supabase-js.
+ */
+export const supabase: SupabaseClient<Database> = createClient<Database>(SUPABASE_URL, SUPABASE_ANON_KEY, {
+  auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+});

@@ -1,0 +1,122 @@
+/**
+ * Benchmark: builds the SPA and prints the gzip size of the JavaScript the landing page loads
+ * (entry chunk + its static imports + the landing route chunk + the English messages), target
+ * ≤ 180 KB (issue 5). With `--lighthouse` it also runs Lighthouse (mobile settings, Debian
+ * Chromium) against `vite preview` for /, /prices and /search and prints the four category
+ * scores (targets: performance ≥ 90, accessibility ≥ 95, SEO ≥ 95, best practices ≥ 95).
+ *
+ * Usage: npx tsx scripts/bench/spa-size.ts [--no-build] [--lighthouse]
+ * Env: TEAMWERK_STACK_OFFSET shifts the preview port (5173 + offset).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FRONTEND = path.join(ROOT, 'frontend');
+const DIST = path.join(FRONTEND, 'dist');
+const TARGET_KB = 180;
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** Files (relative to dist) the landing page loads: entry graph + landing route + en messages. */
+export function landingFiles(manifest: Manifest): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  visit('index.html');
+  visit('src/features/landing/routes/landing.tsx');
+  visit('src/i18n/en.json');
+  return [...files].filter((f) => f.endsWith('.js'));
+}
+
+/** Gzip size in bytes (level 9, like a static host's precompression). */
+const gzipBytes = (file: string): number => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
+
+function build(): void {
+  const result = spawnSync('npx', ['vite', 'build', '--manifest'], { cwd: FRONTEND, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+async function lighthouseScores(): Promise<void> {
+  const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
+  const port = 5173 + offset;
+  const preview = spawn('npx', ['vite', 'preview', '--strictPort'], { cwd: FRONTEND, stdio: 'ignore', detached: false });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 60; i++) {
+      try {
+        if ((await fetch(base)).ok) break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    // lighthouse is optional (large); imported only when asked for
+    const lighthouse = (await import('lighthouse')).default;
+    const chromeLauncher = await import('chrome-launcher');
+    const chrome = await chromeLauncher.launch({
+      chromePath: '/usr/bin/chromium',
+      chromeFlags: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-quic',
+        '--no-first-run',
+      ],
+    });
+    try {
+      for (const page of ['/', '/prices', '/search']) {
+        const result = await lighthouse(`${base}${page}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+          formFactor: 'mobile',
+        });
+        const categories = result?.lhr.categories ?? {};
+        const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
+        console.log(
+          `lighthouse ${page.padEnd(8)} performance ${score('performance')}  accessibility ${score('accessibility')}  best-practices ${score('best-practices')}  seo ${score('seo')}`,
+        );
+      }
+    } finally {
+      chrome.kill();
+    }
+  } finally {
+    preview.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const args = new Set(process.argv.slice(2));
+  if (!args.has('--no-build')) build();
+  const manifest = JSON.parse(readFileSync(path.join(DIST, '.vite/manifest.json'), 'utf8')) as Manifest;
+  const files = landingFiles(manifest);
+  let total = 0;
+  for (const file of files) {
+    const size = gzipBytes(file);
+    total += size;
+    console.log(`${(size / 1024).toFixed(1).padStart(8)} KB  ${file}`);
+  }
+  const kb = total / 1024;
+  console.log(`landing page JavaScript (gzip): ${kb.toFixed(1)} KB (target ≤ ${TARGET_KB} KB) ${kb <= TARGET_KB ? 'OK' : 'OVER'}`);
+  if (args.has('--lighthouse')) await lighthouseScores();
+}
+
+await main();
