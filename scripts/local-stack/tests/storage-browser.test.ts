@@ -13,14 +13,14 @@ import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
 import type pg from 'pg';
-import { config, serviceClient, superuserDb } from '../../test-support/clients.ts';
+import { config, serviceClient, signedInClient, superuserDb } from '../../test-support/clients.ts';
 import { ROOT_DIR } from '../config.ts';
-import { signJwt } from '../jwt.ts';
 
 const RUN = randomUUID().slice(0, 8);
 const BUCKET = `browser-${RUN}`;
 const POLICY = `browser_own_folder_${RUN}`;
-const userId = randomUUID();
+let userId: string;
+let token: string;
 const UMD = path.join(ROOT_DIR, 'node_modules/@supabase/supabase-js/dist/umd/supabase.js');
 
 const PAGE = `<!doctype html>
@@ -63,6 +63,8 @@ let tmpDir: string;
 
 beforeAll(async () => {
   db = await superuserDb();
+  const user = await signedInClient();
+  [userId, token] = [user.userId, user.accessToken];
   const { error } = await serviceClient().storage.createBucket(BUCKET, { public: true, allowedMimeTypes: ['image/png', 'text/plain'] });
   expect(error).toBeNull();
   const mine = `bucket_id = '${BUCKET}' and (storage.foldername(name))[1] = (select auth.uid())::text`;
@@ -94,6 +96,7 @@ afterAll(async () => {
   const admin = serviceClient();
   await admin.storage.emptyBucket(BUCKET);
   await admin.storage.deleteBucket(BUCKET);
+  if (userId) await admin.auth.admin.deleteUser(userId);
   for (const op of ['insert', 'select', 'update']) await db?.query(`drop policy if exists "${POLICY}_${op}" on storage.objects`);
   await db?.end();
   if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
@@ -104,7 +107,6 @@ describe('storage from a real browser', () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
     const filePath = path.join(tmpDir, 'avatar.png');
     fs.writeFileSync(filePath, png);
-    const token = await signJwt({ sub: userId, role: 'authenticated', aud: 'authenticated' }, config.jwtSecret, 600);
 
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -12,14 +12,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type pg from 'pg';
-import { anonClient, clientWithToken, config, serviceClient, superuserDb } from '../../test-support/clients.ts';
+import { anonClient, config, serviceClient, signedInClient, superuserDb } from '../../test-support/clients.ts';
 import { signJwt } from '../jwt.ts';
 
 const RUN = randomUUID().slice(0, 8);
 const STORAGE_URL = `${config.apiUrl}/storage/v1`;
 const STORAGE_ROOT = path.join(config.dataDir, 'storage');
-const userA = randomUUID();
-const userB = randomUUID();
+let userA: string;
+let userB: string;
 
 let db: pg.Client;
 let admin: SupabaseClient;
@@ -90,9 +90,10 @@ beforeAll(async () => {
   db = await superuserDb();
   admin = serviceClient();
   anon = anonClient();
-  tokenA = await userToken(userA);
-  clientA = clientWithToken(tokenA);
-  clientB = clientWithToken(await userToken(userB));
+  // two real users through the auth admin API, signed in with a password (their session JWT is the bearer)
+  const a = await signedInClient();
+  const b = await signedInClient();
+  [userA, userB, tokenA, clientA, clientB] = [a.userId, b.userId, a.accessToken, a.client, b.client];
 });
 
 afterAll(async () => {
@@ -100,6 +101,7 @@ afterAll(async () => {
     await admin.storage.emptyBucket(id);
     await admin.storage.deleteBucket(id);
   }
+  for (const id of [userA, userB]) if (id) await admin.auth.admin.deleteUser(id);
   await db?.end();
 });
 
