@@ -268,6 +268,12 @@ describe('objects', () => {
     const res = await raw('GET', `/object/${b}/info/missing.txt`);
     expect(res).toEqual({ status: 400, body: { statusCode: '404', code: 'NoSuchKey', error: 'not_found', message: 'Object not found' } });
 
+    // a row without bytes (as the seed creates them): the renderer's not-found answer, no crash
+    await db.query(`insert into storage.objects (bucket_id, name, metadata) values ($1, 'info/no-bytes.pdf', '{"mimetype":"application/pdf","size":5}')`, [b]);
+    const noBytes = await raw('GET', `/object/${b}/info/no-bytes.pdf`);
+    expect(noBytes).toEqual({ status: 400, body: { statusCode: '404', code: 'NoSuchKey', error: 'Not found', message: 'The resource was not found' } });
+    expect((await f.remove(['info/no-bytes.pdf'])).data!.map((o) => o.name)).toEqual(['info/no-bytes.pdf']);
+
     const ranged = await fetch(`${STORAGE_URL}/object/${b}/info/doc.txt`, { headers: { apikey: config.anonKey, authorization: `Bearer ${config.serviceRoleKey}`, range: 'bytes=0-7' } });
     expect(ranged.status).toBe(206);
     expect(ranged.headers.get('content-range')).toBe('bytes 0-7/13');
@@ -331,6 +337,23 @@ describe('objects', () => {
     const noBucket = await f.move('cp/copy.txt', 'z.txt', { destinationBucket: `nobucket-${RUN}` });
     expect(noBucket.error).toMatchObject({ statusCode: '404', message: 'Bucket not found' });
     expect(await snapshot(b)).toEqual(before);
+  });
+
+  it('handles keys with spaces and S3-safe punctuation through every route', async () => {
+    const key = "odd/my file (1)+&$=@;:,!'.txt";
+    const f = admin.storage.from(b);
+    expect((await f.upload(key, new Blob(['odd'], { type: 'text/plain' }))).error).toBeNull();
+    expect(fs.readFileSync(diskPath(b, key), 'utf8')).toBe('odd');
+    expect(await (await f.download(key)).data!.text()).toBe('odd');
+    expect((await f.info(key)).data).toMatchObject({ name: key });
+    expect((await f.list('odd')).data!.map((e) => e.name)).toEqual(["my file (1)+&$=@;:,!'.txt"]);
+    const signed = await f.createSignedUrl(key, 60);
+    expect(await (await fetch(signed.data!.signedUrl)).text()).toBe('odd');
+    expect((await f.move(key, 'odd/renamed file.txt')).error).toBeNull();
+    expect(fs.readFileSync(diskPath(b, 'odd/renamed file.txt'), 'utf8')).toBe('odd');
+    // storage-api accepts only S3-safe ASCII: non-ASCII names must be sanitised by the client
+    const umlaut = await f.upload('odd/Präsentation.pdf', new Blob(['x'], { type: 'application/pdf' }));
+    expect(umlaut.error).toMatchObject({ statusCode: '400', message: 'Invalid key: odd/Präsentation.pdf' });
   });
 
   it('removes objects and answers the deleted rows', async () => {
