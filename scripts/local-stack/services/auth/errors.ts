@@ -69,6 +69,8 @@ export function sendAuthError(req: IncomingMessage, res: ServerResponse, err: un
   }
   const e = err instanceof AuthApiError ? err : internalError('Internal Server Error');
   headers['x-sb-error-code'] = e.errorCode;
+  // The rest of an oversized body is not read: make sure the client does not reuse the socket.
+  if (e.status === 413) headers.connection = 'close';
   const body = v2024
     ? { code: e.errorCode, message: e.message, ...e.extra }
     : { code: e.status, error_code: e.errorCode, msg: e.message, ...e.extra };

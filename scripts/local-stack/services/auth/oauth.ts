@@ -180,6 +180,8 @@ function errorRedirect(ctx: Ctx, base: string, err: unknown): void {
     if (v) hq.set(k, v);
   }
   hq.set('sb', '');
+  hq.sort();
+  u.searchParams.sort();
   u.hash = hq.toString();
   ctx.res.writeHead(302, { location: u.toString(), 'content-length': '0' });
   ctx.res.end();

@@ -222,6 +222,7 @@ function errorRedirect(base: string, err: AuthApiError, pkce: boolean): string {
     u.searchParams.set('error_description', err.message);
   }
   hq.set('sb', '');
+  u.searchParams.sort();
   u.hash = hq.toString();
   return u.toString();
 }
@@ -245,6 +246,8 @@ export function sessionRedirect(base: string, t: AccessTokenResponse, extra: Rec
   if (t.provider_token) q.set('provider_token', t.provider_token);
   if (t.provider_refresh_token) q.set('provider_refresh_token', t.provider_refresh_token);
   q.set('sb', '');
+  // Go's url.Values.Encode sorts by key; keep GoTrue's exact fragment.
+  q.sort();
   return `${base}#${q.toString()}`;
 }
 

@@ -1,0 +1,742 @@
+/**
+ * Contract tests of the local Auth service (issue 2 item 5), driven through the gateway with
+ * the official `@supabase/supabase-js` client: sign-up with e-mail confirmation via the
+ * mailbox, password sign-in and the access token's claims, refresh-token rotation and reuse
+ * detection, user get/update, sign-out scopes, PKCE password recovery, verifyOtp, resend,
+ * the admin API, OAuth through the local provider page, rate limits, and bad input (GoTrue's
+ * status codes and error shapes; nothing stored changes).
+ *
+ * Behaviour that needs other settings than the stack's defaults (confirmations off, a long
+ * per-address mail interval) runs against the same handler mounted in-process on a tiny
+ * server over the stack's Postgres.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anonClient, config, nodeClientOptions, serviceClient, superuserDb, uniqueEmail } from '../../test-support/clients.ts';
+import type { OutgoingMail } from '../types.ts';
+import { createAuthHandler } from '../services/auth/index.ts';
+import { WindowLimiter } from '../services/auth/ratelimit.ts';
+import { authSettings, type AuthSettings } from '../services/auth/settings.ts';
+
+const AUTH_URL = `${config.apiUrl}/auth/v1`;
+const PASSWORD = 'Test-Passw0rd!';
+
+interface MailboxMessage {
+  to: string[];
+  subject: string;
+  text?: string;
+  html?: string;
+  created_at: string;
+}
+
+async function mailsTo(address: string): Promise<MailboxMessage[]> {
+  const res = await fetch(`${config.mailboxUrl}/api/messages?to=${encodeURIComponent(address)}`);
+  expect(res.status).toBe(200);
+  const list = (await res.json()) as MailboxMessage[];
+  return list.sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+async function latestMail(address: string, subject?: string): Promise<MailboxMessage> {
+  const list = (await mailsTo(address)).filter((m) => !subject || m.subject === subject);
+  const mail = list.at(-1);
+  if (!mail) throw new Error(`no mail to ${address}${subject ? ` with subject ${subject}` : ''}`);
+  return mail;
+}
+
+function linkOf(mail: { text?: string }): string {
+  const m = /(http\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text ?? '');
+  if (!m) throw new Error('no verify link in mail');
+  return m[1]!;
+}
+
+function otpOf(mail: { text?: string }): string {
+  const m = /code: (\d{6})/.exec(mail.text ?? '');
+  if (!m) throw new Error('no OTP in mail');
+  return m[1]!;
+}
+
+/** Follows one redirect step without following it; returns the Location. */
+async function location(url: string, init: RequestInit = {}): Promise<{ status: number; location: string }> {
+  const res = await fetch(url, { ...init, redirect: 'manual' });
+  await res.arrayBuffer();
+  return { status: res.status, location: res.headers.get('location') ?? '' };
+}
+
+function fragmentParams(url: string): URLSearchParams {
+  return new URLSearchParams(new URL(url).hash.slice(1));
+}
+
+function decodeJwt(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+}
+
+function pkceClient(url = config.apiUrl): SupabaseClient {
+  return createClient(url, config.anonKey, { ...nodeClientOptions, auth: { ...nodeClientOptions.auth, flowType: 'pkce' } });
+}
+
+/** Raw request to the auth API through the gateway (with the anon key unless overridden). */
+async function raw(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string>; apikey?: string | null } = {},
+): Promise<{ status: number; json: Record<string, unknown>; headers: Headers }> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+  if (options.apikey !== null) headers.apikey = options.apikey ?? config.anonKey;
+  const res = await fetch(`${AUTH_URL}${path}`, { method, headers, body: options.body });
+  const text = await res.text();
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = { text };
+  }
+  return { status: res.status, json, headers: res.headers };
+}
+
+let db: pg.Client;
+const admin = serviceClient();
+
+async function createConfirmedUser(email = uniqueEmail('auth'), password = PASSWORD, extra: Record<string, unknown> = {}) {
+  const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true, ...extra });
+  if (error) throw error;
+  return { id: data.user.id, email, password };
+}
+
+async function userCount(): Promise<number> {
+  return Number((await db.query<{ n: string }>('select count(*) as n from auth.users')).rows[0]!.n);
+}
+
+beforeAll(async () => {
+  db = await superuserDb();
+});
+
+afterAll(async () => {
+  await db.end();
+});
+
+describe('health, settings and the gateway key check', () => {
+  it('answers /health and /settings like GoTrue', async () => {
+    const h = await raw('GET', '/health');
+    expect(h.status).toBe(200);
+    expect(h.json).toMatchObject({ name: 'GoTrue' });
+    const s = await raw('GET', '/settings');
+    expect(s.status).toBe(200);
+    expect(s.json).toMatchObject({ disable_signup: false, mailer_autoconfirm: false, external: { email: true, google: true, linkedin_oidc: true } });
+  });
+
+  it('rejects a wrong or missing apikey at the gateway with 401', async () => {
+    const wrong = await raw('GET', '/settings', { apikey: 'not-a-key' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toMatchObject({ message: 'Invalid API key' });
+    const missing = await raw('POST', '/token?grant_type=password', { apikey: null, body: '{}' });
+    expect(missing.status).toBe(401);
+    expect(missing.json).toMatchObject({ message: 'No API key found in request' });
+  });
+});
+
+describe('sign-up with e-mail confirmation (the stack default)', () => {
+  it('returns the user without a session, mails a link that confirms and signs in', async () => {
+    const email = uniqueEmail('signup');
+    const client = anonClient();
+    const { data, error } = await client.auth.signUp({
+      email,
+      password: PASSWORD,
+      options: { data: { full_name: 'Ada Lovelace' }, emailRedirectTo: 'http://127.0.0.1:5173/welcome' },
+    });
+    expect(error).toBeNull();
+    expect(data.session).toBeNull();
+    expect(data.user?.email).toBe(email);
+    expect(data.user?.user_metadata).toMatchObject({ full_name: 'Ada Lovelace', email_verified: false });
+    expect(data.user?.email_confirmed_at).toBeUndefined();
+    expect(data.user?.identities?.[0]).toMatchObject({ provider: 'email', identity_data: { email } });
+
+    const blocked = await client.auth.signInWithPassword({ email, password: PASSWORD });
+    expect(blocked.error?.status).toBe(400);
+    expect(blocked.error?.code).toBe('email_not_confirmed');
+
+    const mail = await latestMail(email, 'Confirm your email address');
+    const link = linkOf(mail);
+    expect(link).toContain('type=signup');
+    expect(link).toContain(`redirect_to=${encodeURIComponent('http://127.0.0.1:5173/welcome')}`);
+    const hop = await location(link);
+    expect(hop.status).toBe(303);
+    expect(hop.location.startsWith('http://127.0.0.1:5173/welcome#')).toBe(true);
+    const frag = fragmentParams(hop.location);
+    expect(frag.get('type')).toBe('signup');
+    expect(frag.get('token_type')).toBe('bearer');
+    expect(frag.get('refresh_token')).toBeTruthy();
+    const { data: me } = await client.auth.getUser(frag.get('access_token')!);
+    expect(me.user?.email_confirmed_at).toBeTruthy();
+    expect(me.user?.user_metadata.email_verified).toBe(true);
+
+    const again = await location(link);
+    expect(fragmentParams(again.location).get('error_code')).toBe('otp_expired');
+
+    const signedIn = await client.auth.signInWithPassword({ email, password: PASSWORD });
+    expect(signedIn.error).toBeNull();
+    expect(signedIn.data.session?.access_token).toBeTruthy();
+  });
+
+  it('does not reveal an existing confirmed address: 200 with a different, session-less user and no mail', async () => {
+    const existing = await createConfirmedUser();
+    const before = (await mailsTo(existing.email)).length;
+    const { data, error } = await anonClient().auth.signUp({ email: existing.email, password: 'other-secret-1' });
+    expect(error).toBeNull();
+    expect(data.session).toBeNull();
+    expect(data.user?.id).not.toBe(existing.id);
+    expect((await mailsTo(existing.email)).length).toBe(before);
+    const still = await anonClient().auth.signInWithPassword({ email: existing.email, password: existing.password });
+    expect(still.error).toBeNull();
+  });
+
+  it('rejects weak passwords with 422 weak_password and stores nothing', async () => {
+    const count = await userCount();
+    const { error } = await anonClient().auth.signUp({ email: uniqueEmail('weak'), password: '123' });
+    expect(error?.status).toBe(422);
+    expect(error?.code).toBe('weak_password');
+    expect((error as unknown as { reasons: string[] }).reasons).toEqual(['length']);
+    expect(await userCount()).toBe(count);
+  });
+
+  it('confirms with the mailed OTP through verifyOtp and resends the confirmation', async () => {
+    const email = uniqueEmail('otp');
+    const client = anonClient();
+    await client.auth.signUp({ email, password: PASSWORD });
+    const first = await latestMail(email);
+    await new Promise((r) => setTimeout(r, 1100));
+    const resent = await client.auth.resend({ type: 'signup', email });
+    expect(resent.error).toBeNull();
+    const mails = await mailsTo(email);
+    expect(mails.length).toBe(2);
+    const second = mails[1]!;
+    const wrong = await client.auth.verifyOtp({ email, token: otpOf(first) === '000000' ? '111111' : '000000', type: 'signup' });
+    expect(wrong.error?.status).toBe(403);
+    expect(wrong.error?.code).toBe('otp_expired');
+    const ok = await client.auth.verifyOtp({ email, token: otpOf(second), type: 'signup' });
+    expect(ok.error).toBeNull();
+    expect(ok.data.session?.user.email).toBe(email);
+    expect(decodeJwt(ok.data.session!.access_token).amr).toEqual([expect.objectContaining({ method: 'otp' })]);
+  });
+});
+
+describe('password sign-in and the access token', () => {
+  it('issues HS256 tokens with the claims hosted Supabase issues', async () => {
+    const u = await createConfirmedUser(uniqueEmail('claims'), PASSWORD, { user_metadata: { full_name: 'Grace' } });
+    const { data, error } = await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    expect(error).toBeNull();
+    const session = data.session!;
+    expect(session.token_type).toBe('bearer');
+    expect(session.expires_in).toBe(3600);
+    const claims = decodeJwt(session.access_token);
+    expect(claims).toMatchObject({
+      iss: AUTH_URL,
+      sub: u.id,
+      aud: 'authenticated',
+      email: u.email,
+      phone: '',
+      role: 'authenticated',
+      aal: 'aal1',
+      is_anonymous: false,
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: { full_name: 'Grace' },
+    });
+    expect(Number(claims.exp) - Number(claims.iat)).toBe(3600);
+    expect(claims.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }]);
+    expect(typeof claims.session_id).toBe('string');
+    const header = JSON.parse(Buffer.from(session.access_token.split('.')[0]!, 'base64url').toString('utf8')) as { alg: string };
+    expect(header.alg).toBe('HS256');
+    const sessions = await db.query('select id from auth.sessions where user_id = $1', [u.id]);
+    expect(sessions.rows.map((r) => r.id)).toContain(claims.session_id);
+  });
+
+  it('answers wrong credentials with 400 invalid_credentials, also for unknown addresses', async () => {
+    const u = await createConfirmedUser();
+    const wrong = await anonClient().auth.signInWithPassword({ email: u.email, password: 'wrong-password' });
+    expect(wrong.error?.status).toBe(400);
+    expect(wrong.error?.code).toBe('invalid_credentials');
+    expect(wrong.error?.message).toBe('Invalid login credentials');
+    const unknown = await anonClient().auth.signInWithPassword({ email: uniqueEmail('nobody'), password: 'whatever1' });
+    expect(unknown.error?.code).toBe('invalid_credentials');
+  });
+
+  it('uses both GoTrue error shapes depending on X-Supabase-Api-Version', async () => {
+    const body = JSON.stringify({ email: uniqueEmail('nobody'), password: 'whatever1' });
+    const legacy = await raw('POST', '/token?grant_type=password', { body });
+    expect(legacy.status).toBe(400);
+    expect(legacy.json).toEqual({ code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' });
+    const v2024 = await raw('POST', '/token?grant_type=password', { body, headers: { 'X-Supabase-Api-Version': '2024-01-01' } });
+    expect(v2024.json).toEqual({ code: 'invalid_credentials', message: 'Invalid login credentials' });
+    expect(v2024.headers.get('x-supabase-api-version')).toBe('2024-01-01');
+    expect(v2024.headers.get('x-sb-error-code')).toBe('invalid_credentials');
+    const grant = await raw('POST', '/token?grant_type=magic', { body: '{}' });
+    expect(grant.json).toMatchObject({ code: 400, error_code: 'invalid_credentials', msg: 'unsupported_grant_type' });
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotates on refresh; the previous token returns the active one; an older one revokes the family', async () => {
+    const u = await createConfirmedUser();
+    const client = anonClient();
+    const signIn = await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const a = signIn.data.session!;
+    const r1 = await client.auth.refreshSession({ refresh_token: a.refresh_token });
+    expect(r1.error).toBeNull();
+    const b = r1.data.session!;
+    expect(b.refresh_token).not.toBe(a.refresh_token);
+    expect(decodeJwt(b.access_token).session_id).toBe(decodeJwt(a.access_token).session_id);
+    const r2 = await client.auth.refreshSession({ refresh_token: b.refresh_token });
+    const c = r2.data.session!;
+    expect(c.refresh_token).not.toBe(b.refresh_token);
+
+    // B is the parent of the active token C: GoTrue answers with C again (lost response).
+    const retry = await anonClient().auth.refreshSession({ refresh_token: b.refresh_token });
+    expect(retry.error).toBeNull();
+    expect(retry.data.session?.refresh_token).toBe(c.refresh_token);
+
+    // A, revoked longer ago than the reuse interval (10 s): reuse detected.
+    await db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [a.refresh_token]);
+    const reuse = await anonClient().auth.refreshSession({ refresh_token: a.refresh_token });
+    expect(reuse.error?.status).toBe(400);
+    expect(reuse.error?.code).toBe('refresh_token_already_used');
+    const after = await anonClient().auth.refreshSession({ refresh_token: c.refresh_token });
+    expect(after.error?.status).toBe(400);
+    expect(after.error?.code).toBe('session_expired');
+
+    const unknown = await raw('POST', '/token?grant_type=refresh_token', { body: JSON.stringify({ refresh_token: 'nope' }) });
+    expect(unknown.json).toMatchObject({ code: 400, error_code: 'refresh_token_not_found' });
+    const missing = await raw('POST', '/token?grant_type=refresh_token', { body: '{}' });
+    expect(missing.status).toBe(400);
+    expect(missing.json).toEqual({ error: 'invalid_request', error_description: 'refresh_token required' });
+  });
+});
+
+describe('user: get and update', () => {
+  it('updates user_metadata (merge, null removes) and the password; other sessions end', async () => {
+    const u = await createConfirmedUser(uniqueEmail('upd'), PASSWORD, { user_metadata: { full_name: 'Old', city: 'Berlin' } });
+    const client = anonClient();
+    await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const other = anonClient();
+    const otherSession = (await other.auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!;
+
+    const data = await client.auth.updateUser({ data: { full_name: 'New', city: null, locale: 'de' } });
+    expect(data.error).toBeNull();
+    expect(data.data.user?.user_metadata).toMatchObject({ full_name: 'New', locale: 'de' });
+    expect(data.data.user?.user_metadata.city).toBeUndefined();
+
+    const same = await client.auth.updateUser({ password: PASSWORD });
+    expect(same.error?.status).toBe(422);
+    expect(same.error?.code).toBe('same_password');
+
+    const changed = await client.auth.updateUser({ password: 'New-Passw0rd!' });
+    expect(changed.error).toBeNull();
+    expect((await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD })).error?.code).toBe('invalid_credentials');
+    expect((await anonClient().auth.signInWithPassword({ email: u.email, password: 'New-Passw0rd!' })).error).toBeNull();
+    const otherRefresh = await other.auth.refreshSession({ refresh_token: otherSession.refresh_token });
+    expect(otherRefresh.error?.code).toBe('refresh_token_not_found');
+    const me = await client.auth.getUser();
+    expect(me.data.user?.id).toBe(u.id);
+
+    const appMeta = await raw('PUT', '/user', {
+      body: JSON.stringify({ app_metadata: { role: 'admin' } }),
+      headers: { authorization: `Bearer ${(await client.auth.getSession()).data.session!.access_token}` },
+    });
+    expect(appMeta.status).toBe(403);
+    expect(appMeta.json).toMatchObject({ error_code: 'not_admin' });
+  });
+
+  it('changes the e-mail address after confirmation from both addresses (secure e-mail change)', async () => {
+    const u = await createConfirmedUser();
+    const client = anonClient();
+    await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const newEmail = uniqueEmail('new');
+    const res = await client.auth.updateUser({ email: newEmail });
+    expect(res.error).toBeNull();
+    expect(res.data.user?.email).toBe(u.email);
+    expect(res.data.user?.new_email).toBe(newEmail);
+    const toNew = await latestMail(newEmail, 'Confirm your new email address');
+    const toCurrent = await latestMail(u.email, 'Confirm your new email address');
+    const first = await location(linkOf(toCurrent));
+    expect(fragmentParams(first.location).get('message')).toContain('Confirmation link accepted');
+    const second = await location(linkOf(toNew));
+    const token = fragmentParams(second.location).get('access_token')!;
+    const { data } = await client.auth.getUser(token);
+    expect(data.user?.email).toBe(newEmail);
+    expect(data.user?.new_email).toBeUndefined();
+  });
+
+  it('rejects forged, expired and missing JWTs with GoTrue statuses', async () => {
+    const u = await createConfirmedUser();
+    const forged = await new SignJWT({ sub: u.id, role: 'authenticated', aud: 'authenticated' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('some-other-secret-some-other-secret-1234'));
+    const f = await anonClient().auth.getUser(forged);
+    expect(f.error?.status).toBe(403);
+    expect(f.error?.code).toBe('bad_jwt');
+    const expired = await new SignJWT({ sub: u.id, role: 'authenticated', aud: 'authenticated' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
+      .sign(new TextEncoder().encode(config.jwtSecret));
+    const e = await raw('GET', '/user', { headers: { authorization: `Bearer ${expired}` } });
+    expect(e.status).toBe(403);
+    expect(e.json).toMatchObject({ code: 403, error_code: 'bad_jwt' });
+    expect(String(e.json.msg)).toContain('token is expired');
+    const none = await raw('GET', '/user', { headers: {} });
+    expect(none.status).toBe(401);
+    expect(none.json).toMatchObject({ code: 401, error_code: 'no_authorization' });
+    const anonAsUser = await raw('GET', '/user', { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(anonAsUser.status).toBe(403);
+    expect(anonAsUser.json).toMatchObject({ error_code: 'bad_jwt' });
+  });
+});
+
+describe('sign-out scopes', () => {
+  it('others ends the other sessions, local the current one, global all', async () => {
+    const u = await createConfirmedUser();
+    const s1 = anonClient();
+    const s2 = anonClient();
+    const s3 = anonClient();
+    await s1.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const t2 = (await s2.auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!;
+    const t3 = (await s3.auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!;
+    expect((await s1.auth.signOut({ scope: 'others' })).error).toBeNull();
+    expect((await anonClient().auth.refreshSession({ refresh_token: t2.refresh_token })).error?.code).toBe('refresh_token_not_found');
+    const stillS1 = await s1.auth.getUser();
+    expect(stillS1.error).toBeNull();
+    const s1Token = (await s1.auth.getSession()).data.session!.access_token;
+    expect((await s1.auth.signOut({ scope: 'local' })).error).toBeNull();
+    const gone = await raw('GET', '/user', { headers: { authorization: `Bearer ${s1Token}` } });
+    expect(gone.status).toBe(403);
+    expect(gone.json).toMatchObject({ error_code: 'session_not_found' });
+
+    const s4 = anonClient();
+    const t4 = (await s4.auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!;
+    expect((await s4.auth.signOut()).error).toBeNull();
+    expect((await anonClient().auth.refreshSession({ refresh_token: t4.refresh_token })).error?.code).toBe('refresh_token_not_found');
+    expect((await anonClient().auth.refreshSession({ refresh_token: t3.refresh_token })).error?.code).toBe('refresh_token_not_found');
+    const bad = await raw('POST', '/logout?scope=everything', { headers: { authorization: `Bearer ${t4.access_token}` } });
+    expect(bad.status).toBe(403);
+  });
+});
+
+describe('password recovery with PKCE', () => {
+  it('mails a link that redirects with ?code=, exchanged for a recovery session that sets a new password', async () => {
+    const u = await createConfirmedUser();
+    const client = pkceClient();
+    const { error } = await client.auth.resetPasswordForEmail(u.email, { redirectTo: 'http://127.0.0.1:5173/passwort-neu' });
+    expect(error).toBeNull();
+    const link = linkOf(await latestMail(u.email, 'Reset your password'));
+    expect(link).toContain('token=pkce_');
+    const hop = await location(link);
+    expect(hop.status).toBe(303);
+    const target = new URL(hop.location);
+    expect(target.origin + target.pathname).toBe('http://127.0.0.1:5173/passwort-neu');
+    const code = target.searchParams.get('code')!;
+    expect(code).toBeTruthy();
+    const exchanged = await client.auth.exchangeCodeForSession(code);
+    expect(exchanged.error).toBeNull();
+    expect(exchanged.data.user?.id).toBe(u.id);
+    expect(decodeJwt(exchanged.data.session!.access_token).amr).toEqual([expect.objectContaining({ method: 'recovery' })]);
+    expect((await client.auth.updateUser({ password: 'Recovered-1' })).error).toBeNull();
+    expect((await anonClient().auth.signInWithPassword({ email: u.email, password: 'Recovered-1' })).error).toBeNull();
+
+    const reused = await pkceClient().auth.exchangeCodeForSession(code);
+    expect(reused.error?.code).toBe('pkce_code_verifier_not_found');
+    const wrongVerifier = await raw('POST', '/token?grant_type=pkce', { body: JSON.stringify({ auth_code: code, code_verifier: 'x'.repeat(43) }) });
+    expect(wrongVerifier.status).toBe(404);
+    expect(wrongVerifier.json).toMatchObject({ error_code: 'flow_state_not_found' });
+  });
+
+  it('answers 200 for unknown addresses without sending mail, accepts captcha_token, and validates input', async () => {
+    const email = uniqueEmail('ghost');
+    const res = await raw('POST', '/recover', { body: JSON.stringify({ email, gotrue_meta_security: { captcha_token: 'x' } }) });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({});
+    expect(await mailsTo(email)).toEqual([]);
+    const invalid = await raw('POST', '/recover', { body: JSON.stringify({ email: 'not-an-address' }) });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json).toMatchObject({ error_code: 'validation_failed' });
+  });
+
+  it('signs in with a magic link via verifyOtp(token_hash) from admin.generateLink', async () => {
+    const u = await createConfirmedUser();
+    const { data, error } = await admin.auth.admin.generateLink({ type: 'magiclink', email: u.email });
+    expect(error).toBeNull();
+    expect(data.properties!.verification_type).toBe('magiclink');
+    expect(data.properties!.action_link).toContain('/auth/v1/verify?token=');
+    expect(data.user!.id).toBe(u.id);
+    const ok = await anonClient().auth.verifyOtp({ token_hash: data.properties!.hashed_token, type: 'magiclink' });
+    expect(ok.error).toBeNull();
+    expect(ok.data.user?.id).toBe(u.id);
+    const again = await anonClient().auth.verifyOtp({ token_hash: data.properties!.hashed_token, type: 'magiclink' });
+    expect(again.error?.status).toBe(403);
+    expect(again.error?.code).toBe('otp_expired');
+  });
+});
+
+describe('admin API', () => {
+  it('lists, creates, updates (ban, password, app_metadata) and deletes users', async () => {
+    const email = uniqueEmail('adm');
+    const created = await admin.auth.admin.createUser({ email, password: PASSWORD, email_confirm: true, user_metadata: { full_name: 'Admin Made' }, app_metadata: { plan: 'free' } });
+    expect(created.error).toBeNull();
+    const id = created.data.user!.id;
+    expect(created.data.user?.app_metadata).toMatchObject({ provider: 'email', providers: ['email'], plan: 'free' });
+    expect(created.data.user?.email_confirmed_at).toBeTruthy();
+
+    const dup = await admin.auth.admin.createUser({ email, password: PASSWORD });
+    expect(dup.error?.status).toBe(422);
+    expect(dup.error?.code).toBe('email_exists');
+
+    const list = await admin.auth.admin.listUsers({ page: 1, perPage: 2 });
+    expect(list.error).toBeNull();
+    expect(list.data.users.length).toBe(2);
+    expect((list.data as unknown as { total: number }).total).toBeGreaterThanOrEqual(2);
+    expect((list.data as unknown as { nextPage: number | null }).nextPage).toBe(2);
+
+    const banned = await admin.auth.admin.updateUserById(id, { ban_duration: '24h', app_metadata: { plan: 'pro', beta: true } });
+    expect(banned.error).toBeNull();
+    expect(banned.data.user?.banned_until).toBeTruthy();
+    expect(banned.data.user?.app_metadata).toMatchObject({ provider: 'email', plan: 'pro', beta: true });
+    const blocked = await anonClient().auth.signInWithPassword({ email, password: PASSWORD });
+    expect(blocked.error?.code).toBe('user_banned');
+    const unbanned = await admin.auth.admin.updateUserById(id, { ban_duration: 'none', password: 'Admin-Set-1' });
+    expect(unbanned.data.user?.banned_until).toBeUndefined();
+    expect((await anonClient().auth.signInWithPassword({ email, password: 'Admin-Set-1' })).error).toBeNull();
+    const badBan = await admin.auth.admin.updateUserById(id, { ban_duration: 'forever' });
+    expect(badBan.error?.status).toBe(400);
+    expect(badBan.error?.code).toBe('validation_failed');
+
+    const fetched = await admin.auth.admin.getUserById(id);
+    expect(fetched.data.user?.user_metadata).toMatchObject({ full_name: 'Admin Made' });
+    expect((await admin.auth.admin.deleteUser(id)).error).toBeNull();
+    const missing = await admin.auth.admin.getUserById(id);
+    expect(missing.error?.status).toBe(404);
+    expect(missing.error?.code).toBe('user_not_found');
+    expect((await db.query('select 1 from auth.identities where user_id = $1', [id])).rowCount).toBe(0);
+  });
+
+  it('requires the service_role key: anon gets 403 not_admin', async () => {
+    const res = await raw('GET', '/admin/users', { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(res.status).toBe(403);
+    expect(res.json).toEqual({ code: 403, error_code: 'not_admin', msg: 'User not allowed' });
+    const viaClient = await anonClient().auth.admin.listUsers();
+    expect(viaClient.error?.status).toBe(403);
+  });
+
+  it('generates signup, invite, recovery and email_change links whose action links work', async () => {
+    const email = uniqueEmail('gen');
+    const signup = await admin.auth.admin.generateLink({ type: 'signup', email, password: PASSWORD, options: { redirectTo: 'http://127.0.0.1:5173/da' } });
+    expect(signup.error).toBeNull();
+    expect(signup.data.properties).toMatchObject({ verification_type: 'signup', redirect_to: 'http://127.0.0.1:5173/da' });
+    expect(signup.data.properties!.email_otp).toMatch(/^\d{6}$/);
+    const hop = await location(signup.data.properties!.action_link);
+    expect(hop.location.startsWith('http://127.0.0.1:5173/da#access_token=')).toBe(true);
+    expect(fragmentParams(hop.location).get('type')).toBe('signup');
+
+    const recovery = await admin.auth.admin.generateLink({ type: 'recovery', email });
+    expect(recovery.data.properties!.verification_type).toBe('recovery');
+    const ghost = await admin.auth.admin.generateLink({ type: 'recovery', email: uniqueEmail('ghost') });
+    expect(ghost.error?.status).toBe(404);
+    expect(ghost.error?.code).toBe('user_not_found');
+
+    const invitee = uniqueEmail('invitee');
+    const invite = await admin.auth.admin.generateLink({ type: 'invite', email: invitee });
+    expect(invite.data.user?.invited_at).toBeTruthy();
+    const accepted = await location(invite.data.properties!.action_link);
+    expect(fragmentParams(accepted.location).get('type')).toBe('invite');
+
+    const newEmail = uniqueEmail('moved');
+    const change = await admin.auth.admin.generateLink({ type: 'email_change_new', email, newEmail });
+    expect(change.error).toBeNull();
+    expect(change.data.properties!.action_link).toContain('type=email_change');
+
+    const mailed = await admin.auth.admin.inviteUserByEmail(uniqueEmail('mailed'));
+    expect(mailed.error).toBeNull();
+    expect((await latestMail(mailed.data.user!.email!)).subject).toBe("You've been invited");
+  });
+});
+
+describe('OAuth through the local provider page', () => {
+  async function runProvider(url: string, decision: 'continue' | 'cancel', email: string, name: string): Promise<string> {
+    const toPage = await location(url);
+    expect(toPage.status).toBe(302);
+    expect(toPage.location).toContain('/auth/v1/local-oauth?');
+    const page = await fetch(toPage.location);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('Continue');
+    expect(html).toContain('Cancel');
+    const state = new URL(toPage.location).searchParams.get('state')!;
+    const answer = await location(`${AUTH_URL}/local-oauth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state, email, name, decision }).toString(),
+    });
+    expect(answer.location).toContain('/auth/v1/callback?');
+    const back = await location(answer.location);
+    expect(back.status).toBe(302);
+    return back.location;
+  }
+
+  it('signs in with Google (implicit): creates the user and identity, tokens in the fragment', async () => {
+    const email = uniqueEmail('google');
+    const { data } = await anonClient().auth.signInWithOAuth({
+      provider: 'google',
+      options: { redirectTo: 'http://127.0.0.1:5173/auth/callback', skipBrowserRedirect: true },
+    });
+    const final = await runProvider(data.url!, 'continue', email, 'Gustav Google');
+    expect(final.startsWith('http://127.0.0.1:5173/auth/callback#')).toBe(true);
+    const frag = fragmentParams(final);
+    expect(frag.get('provider_token')).toBeTruthy();
+    const { data: me } = await anonClient().auth.getUser(frag.get('access_token')!);
+    expect(me.user?.email).toBe(email);
+    expect(me.user?.app_metadata).toMatchObject({ provider: 'google', providers: ['google'] });
+    expect(me.user?.user_metadata).toMatchObject({ full_name: 'Gustav Google', email_verified: true });
+    expect(me.user?.identities?.map((i) => i.provider)).toEqual(['google']);
+    expect(decodeJwt(frag.get('access_token')!).amr).toEqual([expect.objectContaining({ method: 'oauth' })]);
+  });
+
+  it('links LinkedIn to an existing e-mail user with PKCE (?code=, exchangeCodeForSession)', async () => {
+    const u = await createConfirmedUser();
+    const client = pkceClient();
+    const { data } = await client.auth.signInWithOAuth({
+      provider: 'linkedin_oidc',
+      options: { redirectTo: 'http://127.0.0.1:5173/auth/callback', skipBrowserRedirect: true },
+    });
+    expect(data.url).toContain('code_challenge=');
+    const final = new URL(await runProvider(data.url!, 'continue', u.email, 'Lina Linked'));
+    const code = final.searchParams.get('code')!;
+    const exchanged = await client.auth.exchangeCodeForSession(code);
+    expect(exchanged.error).toBeNull();
+    expect(exchanged.data.user?.id).toBe(u.id);
+    expect(exchanged.data.user?.identities?.map((i) => i.provider).sort()).toEqual(['email', 'linkedin_oidc']);
+    expect(exchanged.data.user?.app_metadata.providers).toEqual(expect.arrayContaining(['email', 'linkedin_oidc']));
+  });
+
+  it('redirects with error=access_denied when the tester cancels; unknown providers are 400', async () => {
+    const { data } = await anonClient().auth.signInWithOAuth({
+      provider: 'google',
+      options: { redirectTo: 'http://127.0.0.1:5173/login', skipBrowserRedirect: true },
+    });
+    const final = new URL(await runProvider(data.url!, 'cancel', '', ''));
+    expect(final.origin + final.pathname).toBe('http://127.0.0.1:5173/login');
+    expect(final.searchParams.get('error')).toBe('access_denied');
+    expect(final.searchParams.get('error_description')).toBeTruthy();
+    expect(fragmentParams(final.toString()).get('error')).toBe('access_denied');
+    const unknown = await raw('GET', '/authorize?provider=myspace', { apikey: null });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json).toMatchObject({ error_code: 'validation_failed' });
+  });
+});
+
+describe('bad input', () => {
+  it('answers malformed JSON, wrong types and huge bodies with GoTrue statuses; nothing stored changes', async () => {
+    const count = await userCount();
+    const malformed = await raw('POST', '/signup', { body: '{"email": "x@' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json).toMatchObject({ code: 400, error_code: 'bad_json' });
+    const wrongType = await raw('POST', '/signup', { body: JSON.stringify({ email: 12345, password: PASSWORD }) });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.json).toMatchObject({ error_code: 'bad_json' });
+    expect(String(wrongType.json.msg)).toContain('SignupParams.email of type string');
+    const wrongData = await raw('POST', '/signup', { body: JSON.stringify({ email: uniqueEmail('t'), password: PASSWORD, data: 'x' }) });
+    expect(wrongData.status).toBe(400);
+    const arrayBody = await raw('POST', '/signup', { body: '[1,2]' });
+    expect(arrayBody.status).toBe(400);
+    const missing = await raw('POST', '/signup', { body: JSON.stringify({ email: uniqueEmail('t') }) });
+    expect(missing.json).toMatchObject({ code: 400, error_code: 'validation_failed', msg: 'Signup requires a valid password' });
+    const huge = await raw('POST', '/signup', {
+      body: JSON.stringify({ email: uniqueEmail('huge'), password: PASSWORD, data: { blob: 'x'.repeat(2 * 1024 * 1024) } }),
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.json).toMatchObject({ error_code: 'request_entity_too_large' });
+    const verify = await raw('POST', '/verify', { body: JSON.stringify({ type: 'signup', token: '123456' }) });
+    expect(verify.status).toBe(400);
+    expect(await userCount()).toBe(count);
+    expect((await raw('GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('rate limits', () => {
+  it('limits password sign-ins per client IP (30 per 5 min, like supabase start)', async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+    const client = createClient(config.apiUrl, config.anonKey, { ...nodeClientOptions, global: { headers: { 'X-Forwarded-For': ip } } });
+    const codes: string[] = [];
+    for (let i = 0; i < 31; i++) {
+      const { error } = await client.auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' });
+      codes.push(error?.code ?? 'ok');
+    }
+    expect(codes.slice(0, 30).every((c) => c === 'invalid_credentials')).toBe(true);
+    expect(codes[30]).toBe('over_request_rate_limit');
+    const limited = await raw('POST', '/token?grant_type=password', { body: '{}', headers: { 'X-Forwarded-For': ip } });
+    expect(limited.status).toBe(429);
+    // Other clients (here: the loopback test runner) keep their own budget.
+    expect((await anonClient().auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' })).error?.code).toBe('invalid_credentials');
+  });
+});
+
+describe('in-process handler with other settings', () => {
+  let server: http.Server;
+  let url: string;
+  let pool: pg.Pool;
+  const sent: OutgoingMail[] = [];
+
+  async function start(overrides: Partial<AuthSettings>): Promise<void> {
+    const base = authSettings(config, {});
+    server = http.createServer((req, res) => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      void handler(req, res, path.replace(/^\/auth\/v1/, '') || '/');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const settings = { ...base, externalUrl: `${url}/auth/v1`, ...overrides };
+    const handler = createAuthHandler({
+      pool,
+      settings,
+      mailer: { deliver: async (m) => (sent.push(m), { id: randomUUID() }) },
+      now: () => new Date(),
+      limiter: new WindowLimiter(60_000),
+      log: () => undefined,
+    });
+  }
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: config.dbUrl, max: 4 });
+    await start({ enableConfirmations: false, emailMaxFrequencySeconds: 60 });
+  });
+
+  afterAll(async () => {
+    await new Promise((r) => server.close(r));
+    await pool.end();
+  });
+
+  it('signs up with a session right away when confirmations are off; a second sign-up is 422 user_already_exists', async () => {
+    const email = uniqueEmail('auto');
+    const client = createClient(url, config.anonKey, nodeClientOptions);
+    const { data, error } = await client.auth.signUp({ email, password: PASSWORD, options: { data: { full_name: 'Auto' } } });
+    expect(error).toBeNull();
+    expect(data.session?.access_token).toBeTruthy();
+    expect(data.user?.email_confirmed_at).toBeTruthy();
+    expect(sent.filter((m) => m.to.includes(email))).toEqual([]);
+    const again = await client.auth.signUp({ email, password: PASSWORD });
+    expect(again.error?.status).toBe(422);
+    expect(again.error?.code).toBe('user_already_exists');
+  });
+
+  it('limits recovery mails per address (over_email_send_rate_limit)', async () => {
+    const u = await createConfirmedUser();
+    const client = createClient(url, config.anonKey, nodeClientOptions);
+    expect((await client.auth.resetPasswordForEmail(u.email)).error).toBeNull();
+    const second = await client.auth.resetPasswordForEmail(u.email);
+    expect(second.error?.status).toBe(429);
+    expect(second.error?.code).toBe('over_email_send_rate_limit');
+    expect(sent.filter((m) => m.to.includes(u.email)).length).toBe(1);
+    expect(sent.at(-1)?.text).toContain(`${url}/auth/v1/verify?token=`);
+  });
+});
