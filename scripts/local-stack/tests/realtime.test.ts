@@ -390,6 +390,25 @@ describe('presence', () => {
     expect(Object.keys(a.presenceState())).toEqual(['alice']);
   });
 
+  it('leaves on unsubscribe (phx_leave): presence leave for the others, no more messages', async () => {
+    const topic = topicName('presence-leave');
+    const stay = rtClient().channel(topic, { config: { presence: { key: 'stay' } } });
+    const leaves = new Inbox<{ key: string }>();
+    const got = new Inbox<unknown>();
+    stay.on('presence', { event: 'leave' }, leaves.push);
+    const goClient = rtClient();
+    const go = goClient.channel(topic, { config: { presence: { key: 'go' } } }).on('broadcast', { event: '*' }, got.push);
+    go.on('presence', { event: 'sync' }, () => undefined);
+    await Promise.all([subscribe(stay), subscribe(go)]);
+    await go.track({ here: true });
+    await waitUntil(() => 'go' in stay.presenceState(), 5000, 'go tracked');
+    expect(await goClient.removeChannel(go)).toBe('ok');
+    await leaves.until((xs) => xs.some((l) => l.key === 'go'));
+    await stay.send({ type: 'broadcast', event: 'after', payload: {} });
+    await sleep(300);
+    expect(got.items).toEqual([]);
+  });
+
   it('makes a silent socket leave after the heartbeat timeout', async () => {
     const topic = `realtime:${topicName('presence-timeout')}`;
     const watcher = await RawSocket.open('1.0.0');
@@ -467,6 +486,20 @@ describe('private channels (RLS on realtime.messages)', () => {
     await guestInbox.count(2);
     await sleep(200);
     expect(publicInbox.items).toEqual([]);
+  });
+
+  it('authorises presence in private channels: read policy to see it, insert policy to track', async () => {
+    const owner = await userClient();
+    const guest = await userClient();
+    const topic = `room:${owner.sub}:${guest.sub}`;
+    const ownerCh = owner.client.channel(topic, { config: { private: true, presence: { key: 'owner' } } }).on('presence', { event: 'sync' }, () => undefined);
+    const guestCh = guest.client.channel(topic, { config: { private: true, presence: { key: 'guest' } } }).on('presence', { event: 'sync' }, () => undefined);
+    await Promise.all([subscribe(ownerCh), subscribe(guestCh)]);
+    expect(await ownerCh.track({ online: true })).toBe('ok');
+    await waitUntil(() => 'owner' in guestCh.presenceState(), 5000, 'guest sees owner');
+    expect(await guestCh.track({ online: true })).toBe('error');
+    await sleep(200);
+    expect(Object.keys(ownerCh.presenceState())).toEqual(['owner']);
   });
 
   it('authorises private REST broadcasts with the caller\'s token', async () => {
@@ -675,6 +708,18 @@ describe('access tokens', () => {
     const ch = client.channel(topicName('expired'));
     await expect(subscribe(ch)).rejects.toThrow(/CHANNEL_ERROR: InvalidJWTToken: Token has expired \d+ seconds ago/);
     await client.removeChannel(ch);
+  });
+
+  it('closes the channel when its token expires while joined', async () => {
+    const { client } = await userClient({ expiresIn: 2 });
+    const system = new Inbox<Record<string, unknown>>();
+    const statuses = new Inbox<string>();
+    const ch = client.channel(topicName('expiring')).on('system', {}, system.push);
+    ch.subscribe((status) => statuses.push(status));
+    await statuses.until((xs) => xs.includes('SUBSCRIBED'));
+    const [msg] = await system.count(1, 5000);
+    expect(msg).toMatchObject({ extension: 'system', status: 'error', message: expect.stringMatching(/^Token has expired \d+ seconds ago$/) });
+    await statuses.until((xs) => xs.includes('CLOSED'));
   });
 
   it('refuses tokens with a bad signature or without role/exp', async () => {

@@ -79,20 +79,20 @@ export class Hub<S extends Subscriber> {
   publish(key: string, out: Outbound, opts: { except?: S; accept?: (s: S) => boolean } = {}): number {
     const set = this.topics.get(key);
     if (!set) return 0;
-    const cache = new Map<string, string | Buffer | null>();
+    // Every subscriber of a key joined the same topic string, so one frame per version suffices.
+    const cache: Partial<Record<Vsn, string | Buffer | null>> = {};
     let sent = 0;
     for (const sub of set) {
       if (sub === opts.except) continue;
       if (opts.accept && !opts.accept(sub)) continue;
-      const cacheKey = `${sub.vsn}\u0000${sub.topic}`;
-      let frame = cache.get(cacheKey);
+      let frame = cache[sub.vsn];
       if (frame === undefined) {
         try {
           frame = frameFor(sub.vsn, sub.topic, out);
         } catch {
           frame = null;
         }
-        cache.set(cacheKey, frame);
+        cache[sub.vsn] = frame;
       }
       if (frame === null) continue;
       sub.sendFrame(frame);

@@ -81,6 +81,15 @@ export async function createRealtimeService(ctx: StackContext): Promise<HttpServ
   };
   await startReplication(1);
 
+  // Like Realtime's janitor (which drops daily partitions), keep realtime.messages to 3 days.
+  const purge = () =>
+    void ctx.pool
+      .query(`delete from realtime.messages where inserted_at < now() - interval '3 days'`)
+      .catch((err: Error) => log(`messages cleanup failed: ${err.message}`));
+  purge();
+  const janitor = setInterval(purge, 60 * 60_000);
+  janitor.unref();
+
   // Idle sockets (no heartbeat) are closed, which makes their presences leave.
   const sweeper = setInterval(() => {
     const now = Date.now();
@@ -140,6 +149,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<HttpServ
     async close() {
       closing = true;
       clearInterval(sweeper);
+      clearInterval(janitor);
       for (const conn of connections) conn.terminate(1001, 'server shutting down');
       connections.clear();
       wss.close();
