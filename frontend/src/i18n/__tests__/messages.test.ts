@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from '@formatjs/icu-messageformat-parser';
+import { describe, expect, it } from 'vitest';
+import de from '../de.json';
+import en from '../en.json';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === '__tests__' || name === 'i18n' ? [] : sourceFiles(full);
+    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+const source = sourceFiles(SRC)
+  .map((file) => readFileSync(file, 'utf8'))
+  .join('\n');
+/** Every quoted literal in the source (single, double or backtick quotes without interpolation). */
+const literals = new Set([...source.matchAll(/['"`]([A-Za-z][\w-]*(?:\.[\w-]+)+)['"`]/g)].map((m) => m[1]!));
+const namespaces = new Set(Object.keys(en).map((key) => key.split('.')[0]!));
+
+describe('message catalogues (issue 5: same keys, none missing, none unused)', () => {
+  it('en.json and de.json have exactly the same keys', () => {
+    const enKeys = Object.keys(en).sort();
+    const deKeys = Object.keys(de).sort();
+    expect(enKeys.filter((k) => !deKeys.includes(k)), 'missing in de.json').toEqual([]);
+    expect(deKeys.filter((k) => !enKeys.includes(k)), 'missing in en.json').toEqual([]);
+  });
+
+  it('every key is used somewhere in src', () => {
+    const unused = Object.keys(en).filter((key) => !literals.has(key));
+    expect(unused).toEqual([]);
+  });
+
+  it('every message id written in src exists in the catalogues', () => {
+    const missing = [...literals].filter((lit) => namespaces.has(lit.split('.')[0]!) && !(lit in en));
+    expect(missing).toEqual([]);
+  });
+
+  it('every message is valid ICU and both languages use the same arguments', () => {
+    const args = (message: string): string[] => {
+      const names = new Set<string>();
+      const walk = (nodes: ReturnType<typeof parse>) => {
+        for (const node of nodes) {
+          if ('value' in node && typeof node.value === 'string' && node.type !== 0) names.add(node.value);
+          if ('children' in node) walk(node.children);
+        }
+      };
+      walk(parse(message));
+      return [...names].sort();
+    };
+    for (const key of Object.keys(en)) {
+      const e = en[key as keyof typeof en];
+      const d = de[key as keyof typeof de];
+      expect(() => parse(e), `en ${key}`).not.toThrow();
+      expect(() => parse(d), `de ${key}`).not.toThrow();
+      expect(args(d), key).toEqual(args(e));
+    }
+  });
+
+  it('texts required by the spec are exact', () => {
+    expect(de['footer.cancelContracts']).toBe('Verträge hier kündigen');
+    expect(en['footer.cancelContracts']).toBe('Cancel contracts here');
+    expect(de['page.search.title']).toBe('Suche');
+    expect(en['error.notFound']).toBe('Page Not Found');
+    expect(en['error.internal']).toBe('Internal Server Error');
+    expect(de['prices.vatIncluded']).toBe('inkl. MwSt.');
+  });
+});
