@@ -44,6 +44,15 @@ export function landingFiles(manifest: Manifest): string[] {
   return [...files].filter((f) => f.endsWith('.js'));
 }
 
+/** The slice of the lighthouse / chrome-launcher APIs this script uses. */
+type LighthouseRun = (
+  url: string,
+  flags: Record<string, unknown>,
+) => Promise<{ lhr: { categories: Record<string, { score: number | null } | undefined> } } | undefined>;
+interface ChromeLauncher {
+  launch(options: { chromePath: string; chromeFlags: string[] }): Promise<{ port: number; kill(): void }>;
+}
+
 /** Gzip size in bytes (level 9, like a static host's precompression). */
 const gzipBytes = (file: string): number => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
 
@@ -65,9 +74,11 @@ async function lighthouseScores(): Promise<void> {
         await new Promise((r) => setTimeout(r, 500));
       }
     }
-    // lighthouse is optional (large); imported only when asked for
-    const lighthouse = (await import('lighthouse')).default;
-    const chromeLauncher = await import('chrome-launcher');
+    // lighthouse is optional (large, not a project dependency): imported by name only when asked for
+    const lighthouseName = 'lighthouse';
+    const launcherName = 'chrome-launcher';
+    const lighthouse = ((await import(lighthouseName)) as { default: LighthouseRun }).default;
+    const chromeLauncher = (await import(launcherName)) as ChromeLauncher;
     const chrome = await chromeLauncher.launch({
       chromePath: '/usr/bin/chromium',
       chromeFlags: [
