@@ -5,8 +5,8 @@
  * the Supabase edge runtime does behind `/functions/v1`. A function module calls
  * `Deno.serve(handler)` at top level (or `export default { fetch }`); the runner imports it with
  * `Deno.serve` temporarily replaced so the handler is captured instead of opening a port.
- * Modules load lazily on first request. Reloading on change is done by `deno run --watch`, which
- * restarts this whole program, so shared code under `_shared/` is fresh too.
+ * Modules load lazily on first request. To reload, the functions service restarts this whole
+ * program when a file changes, so shared code under `_shared/` is fresh too.
  *
  * Runs under Deno only; written so that it also type-checks with the Node project settings.
  *

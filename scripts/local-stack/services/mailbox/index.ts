@@ -95,7 +95,10 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, store:
   const pathname = url.pathname;
   const method = req.method ?? 'GET';
 
-  if (pathname === '/emails' || pathname.startsWith('/emails/')) {
+  // The Resend surface: /emails…, and any other path called with a bearer key (an SDK call of
+  // an endpoint the mailbox does not offer gets Resend's JSON 404, not the HTML page).
+  const isPage = pathname === '/' || pathname.startsWith('/messages/') || pathname.startsWith('/api/');
+  if (pathname === '/emails' || pathname.startsWith('/emails/') || (!isPage && req.headers.authorization)) {
     await handleResend(req, res, pathname, store, RESEND_API_KEY);
     return;
   }
