@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
+import { chromium } from 'playwright-core';
 import { stackConfig, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../config.ts';
 import type { StackContext } from '../types.ts';
 import { createStripeSandbox, type StripeSandbox } from '../services/stripe/index.ts';
@@ -40,6 +41,10 @@ class Receiver {
   received: Received[] = [];
   private attempts = new Map<string, number>();
   server = http.createServer((req, res) => {
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>App</title><h1>Back in the app</h1>');
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -235,6 +240,21 @@ describe('authentication and errors', () => {
     expect((nope as Stripe.errors.StripeError).message).toBe("No such customer: 'cus_doesnotexist'");
     const sub = await stripe.subscriptions.retrieve('sub_missing').catch((e: unknown) => e);
     expect((sub as Stripe.errors.StripeError).message).toBe("No such subscription: 'sub_missing'");
+  });
+
+  it('accepts the bracket forms expand[]= and expand[0]= on raw requests', async () => {
+    const { session } = await checkout('4242424242424242', { email: 'raw@example.com' });
+    const auth = { authorization: `Bearer ${STRIPE_SECRET_KEY}` };
+    const a = (await (await fetch(`${sandbox.url}/v1/checkout/sessions/${session.id}?expand[]=subscription&expand[]=line_items`, { headers: auth })).json()) as {
+      subscription: { object: string };
+      line_items: { data: unknown[] };
+    };
+    expect(a.subscription.object).toBe('subscription');
+    expect(a.line_items.data).toHaveLength(1);
+    const b = (await (await fetch(`${sandbox.url}/v1/checkout/sessions/${session.id}?expand%5B0%5D=customer`, { headers: auth })).json()) as { customer: { object: string } };
+    expect(b.customer.object).toBe('customer');
+    const bad = await fetch(`${sandbox.url}/v1/checkout/sessions/${session.id}?expand[]=success_url`, { headers: auth });
+    expect(bad.status).toBe(400);
   });
 
   it('answers unknown endpoints with 404 "Unrecognized request URL"', async () => {
@@ -737,6 +757,63 @@ describe('billing portal', () => {
     const missing = await stripe.billingPortal.sessions.create({ customer: 'cus_missing' }).catch((e: unknown) => e);
     expect((missing as Stripe.errors.StripeError).statusCode).toBe(404);
     expect((await fetch(`${sandbox.url}/billing_portal/bps_missing`)).status).toBe(404);
+  });
+});
+
+describe('hosted checkout in a real browser', () => {
+  it('pays with 4242 through the form (English) and shows a decline in German', async () => {
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    });
+    try {
+      const page = await browser.newPage();
+      const ok = await stripe.checkout.sessions.create(
+        sessionParams({
+          mode: 'subscription',
+          payment_method_types: ['card'],
+          line_items: [{ price: basicPrice.id, quantity: 1 }],
+          success_url: `${receiver.url}/signup?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${receiver.url}/prices`,
+          locale: 'en',
+        }),
+      );
+      await page.goto(ok.url!);
+      await page.getByLabel('Email').fill('browser@example.com');
+      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+      await page.getByLabel('Expiry date (MM / YY)').fill('12 / 34');
+      await page.getByLabel('CVC').fill('123');
+      await page.getByLabel('Name on card').fill('Browser User');
+      await page.getByRole('button', { name: 'Pay and subscribe' }).click();
+      await page.waitForURL(`${receiver.url}/signup?session_id=${ok.id}`);
+      const paid = await stripe.checkout.sessions.retrieve(ok.id, { expand: ['customer'] });
+      expect(paid.payment_status).toBe('paid');
+      expect((paid.customer as Stripe.Customer).email).toBe('browser@example.com');
+
+      const de = await stripe.checkout.sessions.create(
+        sessionParams({
+          mode: 'subscription',
+          payment_method_types: ['card'],
+          line_items: [{ price: premiumPrice.id, quantity: 1 }],
+          success_url: `${receiver.url}/de/signup?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: `${receiver.url}/de/prices`,
+          locale: 'de',
+          customer_email: 'browser-de@example.com',
+        }),
+      );
+      await page.goto(de.url!);
+      await page.getByLabel('Kartennummer').fill('4000 0000 0000 0002');
+      await page.getByLabel('Ablaufdatum (MM / JJ)').fill('12 / 34');
+      await page.getByLabel('Prüfziffer (CVC)').fill('123');
+      await page.getByLabel('Name auf der Karte').fill('Erika Mustermann');
+      await page.getByRole('button', { name: 'Zahlungspflichtig abonnieren' }).click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe('Ihre Karte wurde abgelehnt.');
+      expect((await stripe.checkout.sessions.retrieve(de.id)).status).toBe('open');
+      await page.getByRole('link', { name: /Zurück/ }).click();
+      await page.waitForURL(`${receiver.url}/de/prices`);
+    } finally {
+      await browser.close();
+    }
   });
 });
 

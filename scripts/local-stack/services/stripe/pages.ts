@@ -310,7 +310,7 @@ function portalPage(engine: Engine, ps: Obj, lang: Lang, notice: string | null, 
   const base = `/billing_portal/${encodeURIComponent(ps.id as string)}`;
   const customer = engine.store.get(ps.customer as string)!;
   const subs = engine.store.all('subscription').filter((x) => x.customer === customer.id && !['canceled', 'incomplete_expired'].includes(x.status as string));
-  const prices = engine.store.all('price').filter((p) => p.active && p.recurring);
+  const prices = engine.store.all('price').filter((p) => p.active && p.recurring && engine.store.get(p.product as string)?.active !== false);
   const productName = (pid: string) => (engine.store.get(pid)?.name as string | undefined) ?? pid;
   const priceLabel = (p: Obj) =>
     `${productName(p.product as string)}: ${formatAmount(p.unit_amount as number, p.currency as string, lang)} ${formatInterval(p.recurring.interval as string, p.recurring.interval_count as number, lang)}`;

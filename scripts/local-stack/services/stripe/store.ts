@@ -47,7 +47,7 @@ function emptyState(): State {
   return { version: 1, seq: 0, timeOffset: 0, objects: {}, events: [], deliveries: [], idempotency: {} };
 }
 
-const MAX_EVENTS = 20000;
+const MAX_EVENTS = 5000;
 const IDEMPOTENCY_TTL = 24 * 3600;
 
 export class Store {
