@@ -105,6 +105,41 @@ afterAll(async () => {
   await db?.end();
 });
 
+describe('storage schema (bootstrap as on hosted Supabase)', () => {
+  it('has RLS on buckets and objects, the API roles granted, and the path helpers', async () => {
+    const rls = await db.query(
+      `select relname, relrowsecurity from pg_class where relnamespace = 'storage'::regnamespace and relname in ('buckets', 'objects', 'migrations') order by relname`,
+    );
+    expect(rls.rows).toEqual([
+      { relname: 'buckets', relrowsecurity: true },
+      { relname: 'migrations', relrowsecurity: true },
+      { relname: 'objects', relrowsecurity: true },
+    ]);
+    const grants = await db.query(
+      `select grantee, count(*)::int as n from information_schema.role_table_grants
+        where table_schema = 'storage' and table_name = 'objects' and grantee in ('anon', 'authenticated', 'service_role')
+        group by grantee order by grantee`,
+    );
+    expect(grants.rows.map((g: { grantee: string }) => g.grantee)).toEqual(['anon', 'authenticated', 'service_role']);
+    const helpers = await db.query(
+      `select storage.foldername('u1/p2/cv.pdf') as folders, storage.filename('u1/p2/cv.pdf') as file, storage.extension('u1/p2/cv.pdf') as ext`,
+    );
+    expect(helpers.rows[0]).toEqual({ folders: ['u1', 'p2'], file: 'cv.pdf', ext: 'pdf' });
+    const cols = await db.query(
+      `select column_name from information_schema.columns where table_schema = 'storage' and table_name = 'objects' order by ordinal_position`,
+    );
+    expect(cols.rows.map((c: { column_name: string }) => c.column_name)).toEqual([
+      'id', 'bucket_id', 'name', 'owner', 'created_at', 'updated_at', 'last_accessed_at', 'metadata', 'path_tokens', 'version', 'owner_id', 'user_metadata',
+    ]);
+  });
+
+  it('refuses direct deletes from storage tables, as hosted Supabase does', async () => {
+    await expect(db.query(`delete from storage.objects where name = 'nothing-${RUN}'`)).rejects.toThrow(
+      'Direct deletion from storage tables is not allowed. Use the Storage API instead.',
+    );
+  });
+});
+
 describe('buckets', () => {
   it('creates, reads, lists, updates, empties and deletes a bucket (service_role)', async () => {
     const id = await bucket('crud', { fileSizeLimit: '1MB', allowedMimeTypes: ['image/*', 'text/plain'] });
@@ -305,6 +340,33 @@ describe('objects', () => {
     expect(byCreated.data!.map((e) => e.name)).toEqual(['sub', 'sub2', 'C.txt', 'a.txt', 'b.txt']);
     const deep = await f.list('list/sub');
     expect(deep.data!.map((e) => e.name)).toEqual(['deep.txt']);
+  });
+
+  it('lists with listV2: delimiter folders, cursor paging', async () => {
+    const f = admin.storage.from(b);
+    for (const name of ['v2/a.txt', 'v2/b/c.txt', 'v2/b/d.txt', 'v2/e.txt']) {
+      expect((await f.upload(name, new Blob([name], { type: 'text/plain' }))).error).toBeNull();
+    }
+    const flat = await f.listV2({ prefix: 'v2/' });
+    expect(flat.error).toBeNull();
+    expect(flat.data!.objects.map((o) => o.name)).toEqual(['v2/a.txt', 'v2/b/c.txt', 'v2/b/d.txt', 'v2/e.txt']);
+    expect(flat.data!.hasNext).toBe(false);
+
+    const first = await f.listV2({ prefix: 'v2/', with_delimiter: true, limit: 2 });
+    expect(first.data!.folders.map((o) => o.name)).toEqual(['v2/b/']);
+    expect(first.data!.objects.map((o) => o.name)).toEqual(['v2/a.txt']);
+    expect(first.data!.hasNext).toBe(true);
+    const second = await f.listV2({ prefix: 'v2/', with_delimiter: true, limit: 2, cursor: first.data!.nextCursor });
+    expect(second.data!.objects.map((o) => o.name)).toEqual(['v2/e.txt']);
+    expect(second.data!.folders).toEqual([]);
+    expect(second.data!.hasNext).toBe(false);
+
+    const desc = await f.listV2({ prefix: 'v2/', sortBy: { column: 'name', order: 'desc' }, limit: 3 });
+    expect(desc.data!.objects.map((o) => o.name)).toEqual(['v2/e.txt', 'v2/b/d.txt', 'v2/b/c.txt']);
+    const rest = await f.listV2({ prefix: 'v2/', limit: 3, cursor: desc.data!.nextCursor });
+    expect(rest.data!.objects.map((o) => o.name)).toEqual(['v2/a.txt']);
+    const bad = await f.listV2({ prefix: 'v2/', cursor: 'not a cursor' });
+    expect(bad.error).toMatchObject({ statusCode: '400' });
   });
 
   it('moves and copies objects (rows and bytes), refusing to overwrite on move', async () => {

@@ -81,6 +81,8 @@ async function route(ctx: StorageContext, r: RouteRequest, method: string, subpa
 
   m = /^object\/list\/([^/]+)$/.exec(path);
   if (m && method === 'POST') return objects.listObjects(ctx, r, await caller(), decodeSegment(m[1]!));
+  m = /^object\/list-v2\/([^/]+)$/.exec(path);
+  if (m && method === 'POST') return objects.listObjectsV2(ctx, r, await caller(), decodeSegment(m[1]!));
 
   m = /^object\/upload\/sign\/(.+)$/.exec(path);
   if (m) {

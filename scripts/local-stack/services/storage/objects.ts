@@ -499,3 +499,110 @@ export async function uploadToSignedUrl(ctx: StorageContext, r: RouteRequest, bu
   });
   sendJson(r.res, 200, { Key: `${bucket}/${key}` });
 }
+
+interface ListV2Cursor {
+  startAfter: string;
+  sortOrder?: string;
+  sortColumn?: string;
+  sortColumnAfter?: string;
+}
+
+const CURSOR_PARTS: Record<string, keyof ListV2Cursor> = { l: 'startAfter', o: 'sortOrder', c: 'sortColumn', a: 'sortColumnAfter' };
+
+function encodeCursor(cursor: ListV2Cursor): string {
+  const lines = Object.entries(CURSOR_PARTS)
+    .filter(([, field]) => cursor[field])
+    .map(([k, field]) => `${k}:${cursor[field]}`);
+  return Buffer.from(lines.join('\n')).toString('base64');
+}
+
+function decodeCursor(token: string): ListV2Cursor {
+  const out: ListV2Cursor = { startAfter: '', sortOrder: 'asc' };
+  for (const line of Buffer.from(token, 'base64').toString().split('\n')) {
+    const m = /^(\S):(.*)$/.exec(line);
+    const field = m ? CURSOR_PARTS[m[1]!] : undefined;
+    if (!m || !field) throw ERRORS.invalidParameter('continuation token');
+    out[field] = m[2]!;
+  }
+  return out;
+}
+
+/**
+ * POST /object/list-v2/:bucket — body { prefix?, limit?, cursor?, with_delimiter?, sortBy? } →
+ * { hasNext, nextCursor?, nextCursorKey?, folders, objects } (storage-api listObjectsV2).
+ * Rows are read as the caller (RLS). Folders (with_delimiter) are `<prefix><name>/` entries
+ * with id null; they sort by name among the objects.
+ */
+export async function listObjectsV2(ctx: StorageContext, r: RouteRequest, caller: Caller, bucket: string): Promise<void> {
+  const body = await jsonBody(r.req);
+  const prefix = str(body, 'prefix', true) ?? '';
+  const limit = Math.min(int(body, 'limit', 1) ?? 1000, 1000);
+  const withDelimiter = bool(body, 'with_delimiter') ?? false;
+  const cursorToken = str(body, 'cursor', true);
+  const cursor = cursorToken ? decodeCursor(cursorToken) : undefined;
+  let column = cursor?.sortColumn ?? 'name';
+  let order = cursor?.sortOrder ?? 'asc';
+  if (!cursor && body.sortBy !== undefined && body.sortBy !== null) {
+    const sortBy = body.sortBy as Record<string, unknown>;
+    if (typeof sortBy !== 'object' || typeof sortBy.column !== 'string' || !['name', 'updated_at', 'created_at'].includes(sortBy.column)) {
+      throw ERRORS.badRequest('body/sortBy/column must be equal to one of the allowed values');
+    }
+    if (sortBy.order !== undefined && sortBy.order !== 'asc' && sortBy.order !== 'desc') {
+      throw ERRORS.badRequest('body/sortBy/order must be equal to one of the allowed values');
+    }
+    column = sortBy.column;
+    order = (sortBy.order as string | undefined) ?? 'asc';
+  }
+  if (!['name', 'updated_at', 'created_at'].includes(column) || !['asc', 'desc'].includes(order)) throw ERRORS.invalidParameter('continuation token');
+
+  const rows = await asCaller(ctx.pool, caller, 'storage.object.list_v2', async (c) =>
+    (
+      await c.query<ObjectRow>(
+        `select id, name, bucket_id, version, metadata, user_metadata, created_at, updated_at, last_accessed_at
+           from storage.objects
+          where bucket_id = $1 and left(name, length($2)) = $2
+          order by ${column === 'name' ? '' : `date_trunc('milliseconds', ${column}) ${order}, `}name collate "C" ${order}`,
+        [bucket, prefix],
+      )
+    ).rows,
+  ).catch((err: unknown) => {
+    throw fromPgError(err);
+  });
+
+  type Entry = { folder: boolean; name: string; row?: ObjectRow; sortValue?: string };
+  const entries: Entry[] = [];
+  const seenFolders = new Set<string>();
+  for (const row of rows) {
+    const rest = row.name.slice(prefix.length);
+    const slash = withDelimiter ? rest.indexOf('/') : -1;
+    if (slash >= 0) {
+      const folder = `${prefix}${rest.slice(0, slash + 1)}`;
+      if (seenFolders.has(folder)) continue;
+      seenFolders.add(folder);
+      entries.push({ folder: true, name: folder });
+    } else {
+      const at = column === 'name' ? undefined : (row as unknown as Record<string, Date | null>)[column];
+      entries.push({ folder: false, name: row.name, row, sortValue: at ? new Date(at).toISOString() : undefined });
+    }
+  }
+  const after = (e: Entry): boolean => {
+    if (!cursor) return true;
+    if (column !== 'name' && cursor.sortColumnAfter && e.sortValue) {
+      if (e.sortValue !== cursor.sortColumnAfter) return order === 'asc' ? e.sortValue > cursor.sortColumnAfter : e.sortValue < cursor.sortColumnAfter;
+    }
+    const cmp = Buffer.compare(Buffer.from(e.name), Buffer.from(cursor.startAfter));
+    return order === 'asc' ? cmp > 0 : cmp < 0;
+  };
+  const remaining = entries.filter(after);
+  const page = remaining.slice(0, limit);
+  const hasNext = remaining.length > limit;
+  const folders = page.filter((e) => e.folder).map((e) => ({ id: null, name: e.name, bucket_id: bucket }));
+  const objects = page.filter((e) => !e.folder).map((e) => e.row!);
+  const last = page[page.length - 1];
+  const result: Record<string, unknown> = { hasNext, folders, objects };
+  if (hasNext && last) {
+    result.nextCursor = encodeCursor({ startAfter: last.name, sortOrder: order, sortColumn: column, sortColumnAfter: last.sortValue });
+    result.nextCursorKey = last.name;
+  }
+  sendJson(r.res, 200, result);
+}
