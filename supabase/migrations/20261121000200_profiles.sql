@@ -172,9 +172,10 @@ as $$
     union all
     select blocker_id from public.user_blocks where blocked_id = auth.uid()
   ) s
+  where x is distinct from auth.uid()
 $$;
 comment on function private.hidden_user_ids() is
-  'Suspended users plus users in a block relation with auth.uid(); evaluated once per statement in policies.';
+  'Suspended users plus users in a block relation with auth.uid() (never the caller); evaluated once per statement in policies.';
 
 -- True when the caller may write: signed in and not suspended.
 create or replace function private.caller_can_write()

@@ -178,7 +178,22 @@ using ((select private.caller_can_write()) and (owner_id = (select auth.uid()) o
 
 create policy favourite_projects_select on public.favourite_projects for select to authenticated
 using (user_id = (select auth.uid()));
+create or replace function private.can_see_project(p_project_id bigint)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.projects
+    where id = p_project_id
+      and (owner_id = auth.uid() or (status = 'published' and not (owner_id = any (private.hidden_user_ids())))))
+$$;
+comment on function private.can_see_project(bigint) is 'True when the caller may see the project (own, or published and owner not hidden).';
+grant execute on function private.can_see_project(bigint) to authenticated, service_role;
+
 create policy favourite_projects_insert on public.favourite_projects for insert to authenticated
-with check (user_id = (select auth.uid()) and (select private.caller_can_write()));
+with check (user_id = (select auth.uid()) and (select private.caller_can_write()) and private.can_see_project(project_id));
 create policy favourite_projects_delete on public.favourite_projects for delete to authenticated
 using (user_id = (select auth.uid()));

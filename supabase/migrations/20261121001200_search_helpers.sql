@@ -55,7 +55,7 @@ where p.authenticated = 1 and p.profile_visibility = 1;
 comment on view public.visible_profiles is
   'The visible-users list (spec §6): confirmed (authenticated = 1) and profile_visibility = 1, minus suspended/blocked (RLS).';
 
-revoke all on public.visible_profiles from anon, authenticated;
+revoke all on public.visible_profiles from anon, authenticated, service_role;
 grant select on public.visible_profiles to anon, authenticated, service_role;
 
 /* Number of users in the visible-users list for the caller (spec §6). */

@@ -1,0 +1,129 @@
+/**
+ * Database test support: one transaction per test file (rolled back at the end), fixtures
+ * created as the postgres owner, and statements run as a PostgREST role inside a savepoint so
+ * every cell starts from the same state. Acting as a role mirrors PostgREST exactly:
+ * `set local role` + `request.jwt.claims` (auth.uid(), auth.jwt() read them).
+ */
+import pg from 'pg';
+import { stackConfig } from '../../scripts/local-stack/config.ts';
+
+/** Who runs a statement: a signed-in user (by id), anon, the service role, or the owner (postgres). */
+export type Actor = { kind: 'anon' } | { kind: 'user'; id: string; email: string } | { kind: 'service_role' } | { kind: 'postgres' };
+
+export const anon: Actor = { kind: 'anon' };
+export const serviceRole: Actor = { kind: 'service_role' };
+export const postgresOwner: Actor = { kind: 'postgres' };
+
+/** Result of a statement run as an actor: rows affected/returned, or the Postgres error. */
+export interface Outcome {
+  ok: boolean;
+  rowCount: number;
+  rows: Record<string, unknown>[];
+  code?: string;
+  message?: string;
+}
+
+let seq = 0;
+
+/** A test transaction on a dedicated connection. */
+export class TestDb {
+  private constructor(readonly client: pg.Client) {}
+
+  /** Connects as postgres and opens the transaction. */
+  static async open(): Promise<TestDb> {
+    const client = new pg.Client({ connectionString: stackConfig().dbUrl });
+    await client.connect();
+    await client.query('begin');
+    return new TestDb(client);
+  }
+
+  /** Rolls everything back and disconnects. */
+  async close(): Promise<void> {
+    await this.client.query('rollback').catch(() => undefined);
+    await this.client.end();
+  }
+
+  /** Runs SQL as postgres (fixtures). Throws on error. */
+  async sql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    await this.client.query('savepoint fixture');
+    try {
+      const rows = (await this.client.query<T>(text, params)).rows;
+      await this.client.query('release savepoint fixture');
+      return rows;
+    } catch (err) {
+      await this.client.query('rollback to savepoint fixture');
+      throw err;
+    }
+  }
+
+  /** Creates a confirmed user (auth.users -> profile trigger) and sets profile fields as postgres. */
+  async user(opts: { role?: string; confirmed?: boolean; visible?: boolean; name?: string; lang?: 'de' | 'en' } = {}): Promise<Actor & { kind: 'user' }> {
+    seq += 1;
+    const tag = `${Date.now().toString(36)}${seq}`;
+    const email = `t${tag}@tests.teamwerk.test`;
+    const [first, last] = (opts.name ?? `Test User${seq}`).split(' ');
+    const [{ id }] = await this.sql<{ id: string }>(
+      `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+         raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
+         email_change_token_new, email_change)
+       values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1, '',
+         case when $2 then now() else null end, '{"provider":"email","providers":["email"]}', $3, now(), now(), '', '', '', '')
+       returning id`,
+      [email, opts.confirmed ?? true, JSON.stringify({ firstname: first, lastname: last ?? '', preferred_language: opts.lang ?? 'de' })],
+    );
+    await this.sql(`update public.profiles set user_role = $2::public.user_role, profile_visibility = $3 where id = $1`, [
+      id, opts.role ?? 'free', opts.visible === false ? 0 : 1,
+    ]);
+    return { kind: 'user', id: id!, email };
+  }
+
+  /**
+   * Runs `text` as `actor` inside a savepoint that is always rolled back, after optional
+   * `prep` SQL run as postgres in the same savepoint. Never throws for SQL errors: they are
+   * returned in the outcome.
+   */
+  async as(actor: Actor, text: string, params: unknown[] = [], prep?: string): Promise<Outcome> {
+    await this.client.query('savepoint cell');
+    try {
+      if (prep) await this.client.query(prep);
+      await this.become(actor);
+      const r = await this.client.query(text, params);
+      return { ok: true, rowCount: r.rowCount ?? 0, rows: r.rows };
+    } catch (err) {
+      const e = err as { code?: string; message: string };
+      return { ok: false, rowCount: 0, rows: [], code: e.code, message: e.message };
+    } finally {
+      await this.client.query('rollback to savepoint cell');
+    }
+  }
+
+  /** Like `as`, but keeps the changes (releases the savepoint); for multi-step scenarios. */
+  async keep(actor: Actor, text: string, params: unknown[] = []): Promise<Outcome> {
+    await this.client.query('savepoint step');
+    try {
+      await this.become(actor);
+      const r = await this.client.query(text, params);
+      await this.client.query(`reset role; select set_config('request.jwt.claims', '', true),
+        set_config('request.jwt.claim.sub', '', true), set_config('request.jwt.claim.role', '', true)`);
+      await this.client.query('release savepoint step');
+      return { ok: true, rowCount: r.rowCount ?? 0, rows: r.rows };
+    } catch (err) {
+      await this.client.query('rollback to savepoint step');
+      const e = err as { code?: string; message: string };
+      return { ok: false, rowCount: 0, rows: [], code: e.code, message: e.message };
+    }
+  }
+
+  private async become(actor: Actor): Promise<void> {
+    if (actor.kind === 'postgres') return;
+    const role = actor.kind === 'user' ? 'authenticated' : actor.kind;
+    const claims = actor.kind === 'user'
+      ? { sub: actor.id, role, email: actor.email, aud: 'authenticated' }
+      : { role };
+    await this.client.query(
+      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
+              set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true)`,
+      [role, JSON.stringify(claims), actor.kind === 'user' ? actor.id : ''],
+    );
+  }
+}
