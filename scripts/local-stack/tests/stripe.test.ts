@@ -224,6 +224,12 @@ describe('authentication and errors', () => {
       })
       .catch((e: unknown) => e);
     expect((nested as Stripe.errors.StripeError).message).toBe('Received unknown parameter: line_items[0][colour]');
+    const unsupported = await stripe.checkout.sessions
+      .create({ mode: 'subscription', line_items: [{ price: basicPrice.id, quantity: 1 }], success_url: 'http://127.0.0.1:5173/ok', discounts: [{ coupon: 'X' }] })
+      .catch((e: unknown) => e);
+    expect((unsupported as Stripe.errors.StripeError).statusCode).toBe(400);
+    expect((unsupported as Stripe.errors.StripeError).message).toMatch(/^Received unsupported parameter: discounts /);
+    expect((await stripe.checkout.sessions.list({ limit: 100 })).data.some((x) => x.success_url === 'http://127.0.0.1:5173/ok')).toBe(false);
   });
 
   it('answers missing params, bad types and missing objects like Stripe', async () => {
@@ -814,6 +820,27 @@ describe('hosted checkout in a real browser', () => {
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe('simulated outage', () => {
+  it('fails /v1 with 503 or dropped connections while an outage is active, then recovers', async () => {
+    const auth = { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' };
+    const fast = new Stripe(STRIPE_SECRET_KEY, { host: '127.0.0.1', port: sandbox.port, protocol: 'http', maxNetworkRetries: 0 });
+    try {
+      expect((await fetch(`${sandbox.url}/_sandbox/outage`, { method: 'POST', headers: auth, body: 'seconds=30' })).status).toBe(200);
+      const down = await fast.customers.list().catch((e: unknown) => e);
+      expect(down).toBeInstanceOf(Stripe.errors.StripeAPIError);
+      expect((down as Stripe.errors.StripeError).statusCode).toBe(503);
+      expect((await fetch(`${sandbox.url}/_sandbox/outage`, { method: 'POST', headers: auth, body: 'seconds=30&mode=close' })).status).toBe(200);
+      const dropped = await fast.customers.list().catch((e: unknown) => e);
+      expect(dropped).toBeInstanceOf(Stripe.errors.StripeConnectionError);
+      const bad = await fetch(`${sandbox.url}/_sandbox/outage`, { method: 'POST', headers: auth, body: 'status=200' });
+      expect(bad.status).toBe(400);
+    } finally {
+      await fetch(`${sandbox.url}/_sandbox/outage`, { method: 'DELETE', headers: auth });
+    }
+    expect((await fast.customers.list({ limit: 1 })).object).toBe('list');
   });
 });
 

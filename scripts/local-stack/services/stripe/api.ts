@@ -2,7 +2,7 @@
  * The `/v1` route table: parameter schemas per endpoint, lists with Stripe's cursor pagination,
  * search, and `expand[]`.
  */
-import { invalidRequest, noSuch, unrecognizedUrl } from './errors.ts';
+import { invalidRequest, noSuch, StripeError, unrecognizedUrl } from './errors.ts';
 import { ADDRESS, LIST_PARAMS, RECURRING, SEARCH_PARAMS, validate, type Spec } from './params.ts';
 import { matches, parseQuery } from './search.ts';
 import { CHECKOUT_LOCALES, type Engine, type RequestInfo } from './engine.ts';
@@ -25,6 +25,27 @@ interface Route {
   required?: readonly string[];
   handler: (c: ApiContext) => Obj;
 }
+
+/**
+ * Real Stripe parameters the sandbox does not implement, per path prefix: rejected with a message
+ * that says so, instead of pretending they are unknown to Stripe.
+ */
+const UNSUPPORTED: [RegExp, readonly string[]][] = [
+  [
+    /^\/v1\/checkout\/sessions$/,
+    ['adaptive_pricing', 'after_expiration', 'currency', 'custom_fields', 'discounts', 'invoice_creation', 'optional_items', 'payment_intent_data', 'payment_method_configuration',
+      'payment_method_data', 'payment_method_options', 'permissions', 'redirect_on_completion', 'return_url', 'saved_payment_method_options', 'setup_intent_data',
+      'shipping_address_collection', 'shipping_options', 'submit_type', 'wallet_options'],
+  ],
+  [/^\/v1\/customers(\/[^/]+)?$/, ['cash_balance', 'coupon', 'invoice_prefix', 'next_invoice_sequence', 'promotion_code', 'source', 'tax', 'tax_id_data', 'default_source']],
+  [
+    /^\/v1\/subscriptions(\/[^/]+)?$/,
+    ['add_invoice_items', 'application_fee_percent', 'automatic_tax', 'backdate_start_date', 'billing_cycle_anchor_config', 'billing_thresholds', 'coupon', 'days_until_due',
+      'default_source', 'default_tax_rates', 'discounts', 'invoice_settings', 'on_behalf_of', 'pause_collection', 'pending_invoice_item_interval', 'promotion_code',
+      'transfer_data', 'trial_from_plan', 'trial_settings'],
+  ],
+  [/^\/v1\/prices$/, ['currency_options', 'custom_unit_amount', 'tiers', 'tiers_mode', 'transform_quantity']],
+];
 
 const ID = '([A-Za-z0-9_]+)';
 const r = (method: Route['method'], path: string, fields: Record<string, Spec>, handler: Route['handler'], required?: readonly string[]): Route => ({
@@ -316,6 +337,8 @@ const ROUTES: Route[] = [
       mode: { enum: ['payment', 'setup', 'subscription'] },
       payment_method_collection: { enum: ['always', 'if_required'] },
       payment_method_types: { array: { enum: ['card'] } },
+      phone_number_collection: { object: { enabled: 'boolean' } },
+      custom_text: 'any',
       subscription_data: { object: { metadata: METADATA, trial_period_days: 'integer', description: 'string' } },
       success_url: 'string',
       tax_id_collection: { object: { enabled: 'boolean' } },
@@ -526,6 +549,21 @@ export function dispatch(
   const route = ROUTES.find((x) => x.method === method && x.pattern.test(path));
   if (!route) throw unrecognizedUrl(method, path);
   const match = route.pattern.exec(path)!.slice(1);
+  if (method === 'POST') {
+    for (const [re, names] of UNSUPPORTED) {
+      if (!re.test(path)) continue;
+      const bad = Object.keys(raw).find((k) => names.includes(k));
+      if (bad) {
+        throw new StripeError(
+          400,
+          'invalid_request_error',
+          `Received unsupported parameter: ${bad} (a real Stripe parameter the local Stripe sandbox does not implement).`,
+          { code: 'parameter_unknown', param: bad },
+          true,
+        );
+      }
+    }
+  }
   const params = validate(route.fields, raw, route.required ?? []);
   const result = route.handler({ engine, params, match, req, webhookSecret });
   const out = result.object === 'list' || result.object === 'search_result' ? result : engine.store.render(result);

@@ -190,7 +190,19 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
   }, options.tickMs ?? 5000);
   tick.unref();
 
+  /** Simulated outage (sandbox-specific, see README): until when and how /v1 fails. */
+  let outage: { until: number; status: number; mode: 'error' | 'close' } | null = null;
+
   async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (outage && Date.now() < outage.until) {
+      req.resume();
+      if (outage.mode === 'close') {
+        req.socket.destroy();
+        return;
+      }
+      sendJson(res, outage.status, { error: { type: 'api_error', message: 'The Stripe sandbox is simulating an outage (POST /_sandbox/outage).' } });
+      return;
+    }
     const requestId = store.newId('req');
     const version = String(req.headers['stripe-version'] ?? SANDBOX_API_VERSION);
     const headers: Record<string, string> = { 'request-id': requestId, 'stripe-version': version, 'access-control-allow-origin': '*' };
@@ -271,6 +283,26 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
         engine.runDue();
         store.save();
         sendJson(res, 200, { object: 'sandbox_clock', now: store.now(), offset: store.state.timeOffset });
+        return;
+      }
+      if (url.pathname === '/_sandbox/outage' && (method === 'POST' || method === 'DELETE')) {
+        if (method === 'DELETE') {
+          outage = null;
+          sendJson(res, 200, { object: 'sandbox_outage', active: false });
+          return;
+        }
+        const seconds = p.seconds === undefined ? 60 : Number(p.seconds);
+        const status = p.status === undefined ? 503 : Number(p.status);
+        const mode = p.mode === undefined ? 'error' : String(p.mode);
+        if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) {
+          throw new StripeError(400, 'invalid_request_error', 'seconds must be an integer between 1 and 3600.', { param: 'seconds' });
+        }
+        if (!Number.isInteger(status) || status < 500 || status > 599) {
+          throw new StripeError(400, 'invalid_request_error', 'status must be a 5xx status code.', { param: 'status' });
+        }
+        if (mode !== 'error' && mode !== 'close') throw new StripeError(400, 'invalid_request_error', 'mode must be one of error or close.', { param: 'mode' });
+        outage = { until: Date.now() + seconds * 1000, status, mode };
+        sendJson(res, 200, { object: 'sandbox_outage', active: true, until: Math.floor(outage.until / 1000), status, mode });
         return;
       }
       if (method === 'GET' && url.pathname === '/_sandbox/deliveries') {
