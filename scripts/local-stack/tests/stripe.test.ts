@@ -203,7 +203,12 @@ describe('authentication and errors', () => {
     const err = await bad.customers.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     expect((err as Stripe.errors.StripeError).statusCode).toBe(401);
-    expect((err as Stripe.errors.StripeError).rawType).toBe('authentication_error');
+    // Stripe itself answers 401 with type invalid_request_error; the SDK maps 401 to StripeAuthenticationError.
+    expect((err as Stripe.errors.StripeError).rawType).toBe('invalid_request_error');
+    expect((err as Stripe.errors.StripeError).message).toBe('Invalid API Key provided: sk_test_***************_key');
+    const none = await fetch(`${sandbox.url}/v1/customers`);
+    expect(none.status).toBe(401);
+    expect(((await none.json()) as { error: { message: string } }).error.message).toMatch(/^You did not provide an API key/);
   });
 
   it('rejects unknown parameters, top-level and nested, and stores nothing', async () => {

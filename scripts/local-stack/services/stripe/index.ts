@@ -91,16 +91,17 @@ function apiKeyOf(req: IncomingMessage): string | null {
   return null;
 }
 
+/** 401 as Stripe answers it: type invalid_request_error (the SDK raises StripeAuthenticationError). */
 function authError(key: string | null): StripeError {
   if (!key) {
     return new StripeError(
       401,
-      'authentication_error',
+      'invalid_request_error',
       "You did not provide an API key. You need to provide your API key in the Authorization header, using Bearer auth (e.g. 'Authorization: Bearer YOUR_SECRET_KEY'). See https://stripe.com/docs/api#authentication for details, or we can help at https://support.stripe.com/.",
     );
   }
   const masked = key.length > 12 ? `${key.slice(0, 8)}${'*'.repeat(Math.max(4, key.length - 12))}${key.slice(-4)}` : '****';
-  return new StripeError(401, 'authentication_error', `Invalid API Key provided: ${masked}`, { code: 'api_key_invalid' });
+  return new StripeError(401, 'invalid_request_error', `Invalid API Key provided: ${masked}`);
 }
 
 /** Parses body (form-encoded; JSON also accepted) plus query string into one parameter object. */
