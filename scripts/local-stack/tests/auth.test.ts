@@ -464,6 +464,26 @@ describe('password recovery with PKCE', () => {
     expect(invalid.json).toMatchObject({ error_code: 'validation_failed' });
   });
 
+  it('sends magic links with signInWithOtp (sign-up confirmation for new addresses, otp_disabled without create)', async () => {
+    const u = await createConfirmedUser();
+    const client = anonClient();
+    expect((await client.auth.signInWithOtp({ email: u.email, options: { emailRedirectTo: 'http://127.0.0.1:5173/app' } })).error).toBeNull();
+    const hop = await location(linkOf(await latestMail(u.email, 'Your sign-in link')));
+    expect(hop.location.startsWith('http://127.0.0.1:5173/app#')).toBe(true);
+    expect(fragmentParams(hop.location).get('type')).toBe('magiclink');
+
+    const fresh = uniqueEmail('fresh');
+    expect((await client.auth.signInWithOtp({ email: fresh, options: { data: { full_name: 'Fresh' } } })).error).toBeNull();
+    const confirm = await latestMail(fresh, 'Confirm your email address');
+    const viaOtp = await client.auth.verifyOtp({ email: fresh, token: otpOf(confirm), type: 'email' });
+    expect(viaOtp.error).toBeNull();
+    expect(viaOtp.data.user?.user_metadata).toMatchObject({ full_name: 'Fresh', email_verified: true });
+
+    const none = await client.auth.signInWithOtp({ email: uniqueEmail('none'), options: { shouldCreateUser: false } });
+    expect(none.error?.status).toBe(422);
+    expect(none.error?.code).toBe('otp_disabled');
+  });
+
   it('signs in with a magic link via verifyOtp(token_hash) from admin.generateLink', async () => {
     const u = await createConfirmedUser();
     const { data, error } = await admin.auth.admin.generateLink({ type: 'magiclink', email: u.email });
@@ -499,12 +519,16 @@ describe('admin API', () => {
     expect((list.data as unknown as { total: number }).total).toBeGreaterThanOrEqual(2);
     expect((list.data as unknown as { nextPage: number | null }).nextPage).toBe(2);
 
+    const earlier = (await anonClient().auth.signInWithPassword({ email, password: PASSWORD })).data.session!;
     const banned = await admin.auth.admin.updateUserById(id, { ban_duration: '24h', app_metadata: { plan: 'pro', beta: true } });
     expect(banned.error).toBeNull();
     expect(banned.data.user?.banned_until).toBeTruthy();
     expect(banned.data.user?.app_metadata).toMatchObject({ provider: 'email', plan: 'pro', beta: true });
     const blocked = await anonClient().auth.signInWithPassword({ email, password: PASSWORD });
     expect(blocked.error?.code).toBe('user_banned');
+    const heldToken = await raw('GET', '/user', { headers: { authorization: `Bearer ${earlier.access_token}` } });
+    expect(heldToken.status).toBe(403);
+    expect(heldToken.json).toMatchObject({ error_code: 'user_banned' });
     const unbanned = await admin.auth.admin.updateUserById(id, { ban_duration: 'none', password: 'Admin-Set-1' });
     expect(unbanned.data.user?.banned_until).toBeUndefined();
     expect((await anonClient().auth.signInWithPassword({ email, password: 'Admin-Set-1' })).error).toBeNull();
@@ -702,13 +726,13 @@ describe('in-process handler with other settings', () => {
       mailer: { deliver: async (m) => (sent.push(m), { id: randomUUID() }) },
       now: () => new Date(),
       limiter: new WindowLimiter(60_000),
-      log: () => undefined,
+      log: (scope, message) => console.error(scope, message),
     });
   }
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: config.dbUrl, max: 4 });
-    await start({ enableConfirmations: false, emailMaxFrequencySeconds: 60 });
+    await start({ enableConfirmations: false, emailMaxFrequencySeconds: 60, enableAnonymousSignIns: true });
   });
 
   afterAll(async () => {
@@ -727,6 +751,36 @@ describe('in-process handler with other settings', () => {
     const again = await client.auth.signUp({ email, password: PASSWORD });
     expect(again.error?.status).toBe(422);
     expect(again.error?.code).toBe('user_already_exists');
+  });
+
+  it('signs in anonymously when enabled (disabled on the stack: 422) and upgrades with an e-mail address', async () => {
+    const disabled = await anonClient().auth.signInAnonymously();
+    expect(disabled.error?.status).toBe(422);
+    expect(disabled.error?.code).toBe('anonymous_provider_disabled');
+    const client = createClient(url, config.anonKey, nodeClientOptions);
+    const { data, error } = await client.auth.signInAnonymously({ options: { data: { locale: 'de' } } });
+    expect(error).toBeNull();
+    const claims = decodeJwt(data.session!.access_token);
+    expect(claims).toMatchObject({ is_anonymous: true, role: 'authenticated', email: '', user_metadata: { locale: 'de' } });
+    expect(claims.amr).toEqual([expect.objectContaining({ method: 'anonymous' })]);
+    const email = uniqueEmail('anon');
+    const upgraded = await client.auth.updateUser({ email });
+    expect(upgraded.error).toBeNull();
+    expect(upgraded.data.user).toMatchObject({ email, is_anonymous: false });
+  });
+
+  it('still mails an e-mail change for regular users when confirmations are off', async () => {
+    const u = await createConfirmedUser();
+    const client = createClient(url, config.anonKey, nodeClientOptions);
+    await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const newEmail = uniqueEmail('chg');
+    const res = await client.auth.updateUser({ email: newEmail });
+    expect(res.error).toBeNull();
+    expect(res.data.user).toMatchObject({ email: u.email, new_email: newEmail });
+    const mail = sent.filter((m) => m.to.includes(newEmail)).at(-1)!;
+    const hop = await location(linkOf(mail));
+    const { data } = await client.auth.getUser(fragmentParams(hop.location).get('access_token')!);
+    expect(data.user?.email).toBe(newEmail);
   });
 
   it('limits recovery mails per address (over_email_send_rate_limit)', async () => {

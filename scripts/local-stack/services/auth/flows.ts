@@ -150,7 +150,7 @@ export async function createEmailUser(
   },
 ): Promise<UserRow> {
   const id = crypto.randomUUID();
-  const identityData = { ...p.data, sub: id, email: p.email, email_verified: p.confirmed, phone_verified: false };
+  const identityData = { ...p.data, sub: id, email: p.email, email_verified: false, phone_verified: false };
   const user = await insertUser(
     db,
     {
@@ -159,13 +159,14 @@ export async function createEmailUser(
       encryptedPassword: p.password ? await hashPassword(p.password) : '',
       appMetadata: { ...providerAppMetadata('email'), ...(p.appMetadata ?? {}) },
       userMetadata: identityData,
-      emailConfirmedAt: p.confirmed ? p.now : null,
       invitedAt: p.invitedAt ?? null,
     },
     p.now,
   );
   await insertIdentity(db, id, 'email', id, identityData, p.now);
-  return user;
+  // Confirmed as a separate UPDATE, like GoTrue's User.Confirm, so triggers on
+  // email_confirmed_at (e.g. a welcome mail) fire.
+  return p.confirmed ? confirmUser(db, user, p.now) : user;
 }
 
 /**

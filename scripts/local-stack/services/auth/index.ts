@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpService, StackContext } from '../../types.ts';
+import { sendJson } from '../../http.ts';
 import { adminRoutes } from './admin.ts';
 import { AuthApiError, OAuthStyleError, sendAuthError } from './errors.ts';
 import { authorize, callback, localProviderDecision, localProviderPage } from './oauth.ts';
@@ -36,6 +37,8 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
   '/authorize': { GET: authorize },
   '/local-oauth': { GET: localProviderPage, POST: localProviderDecision },
   '/callback': { GET: callback, POST: callback },
+  // Symmetric (HS256) signing: GoTrue publishes no keys.
+  '/.well-known/jwks.json': { GET: (ctx) => sendJson(ctx.res, 200, { keys: [] }) },
 };
 
 /**
@@ -56,7 +59,12 @@ export function createAuthHandler(deps: AuthDeps): (req: IncomingMessage, res: S
       }
       if (await adminRoutes(ctx)) return;
       throw new AuthApiError(404, 'not_found', 'Not Found');
-    } catch (err) {
+    } catch (caught) {
+      let err = caught;
+      // A concurrent insert of the same address loses on the unique index: GoTrue's 422.
+      if ((err as { code?: string; constraint?: string })?.code === '23505' && (err as { constraint?: string }).constraint === 'users_email_partial_key') {
+        err = new AuthApiError(422, 'email_exists', 'A user with this email address has already been registered');
+      }
       if (!(err instanceof AuthApiError) && !(err instanceof OAuthStyleError)) {
         deps.log('auth', `${ctx.method} ${ctx.subpath} failed: ${(err as Error)?.stack ?? String(err)}`);
       }

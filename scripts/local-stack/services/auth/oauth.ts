@@ -247,7 +247,7 @@ export async function callback(ctx: Ctx): Promise<void> {
         user = await findUserByEmail(db, email, true);
         if (!user) {
           if (s.disableSignup) throw new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance');
-          user = await insertUser(db, { email, encryptedPassword: '', appMetadata: { provider, providers: [provider] }, userMetadata: identityData, emailConfirmedAt: ctx.now }, ctx.now);
+          user = await insertUser(db, { email, encryptedPassword: '', appMetadata: { provider, providers: [provider] }, userMetadata: identityData }, ctx.now);
           await audit(db, user, 'user_signedup', ctx.ip, { provider }, ctx.now);
         }
         await insertIdentity(db, user.id, provider, sub, identityData, ctx.now);

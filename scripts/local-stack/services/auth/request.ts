@@ -196,6 +196,8 @@ export async function requireAuthentication(ctx: Ctx): Promise<Authenticated> {
     }
     sessionId = session.id;
   }
+  // GoTrue rejects banned users who still hold an access token issued before the ban.
+  if (user.banned_until && user.banned_until.getTime() > ctx.now.getTime()) throw forbidden('user_banned', 'User is banned');
   return { claims, user, sessionId };
 }
 

@@ -23,6 +23,8 @@ import {
   audit,
   clearOneTimeTokens,
   findUserByEmail,
+  insertIdentity,
+  insertUser,
   loadIdentities,
   mergeMetadata,
   transaction,
@@ -123,6 +125,24 @@ async function signupCore(ctx: Ctx, input: SignupInput): Promise<AccessTokenResp
   });
 }
 
+/**
+ * GoTrue's SignupAnonymously (POST /signup without email and phone): 422
+ * anonymous_provider_disabled unless AUTH_ENABLE_ANONYMOUS_SIGN_INS; otherwise an anonymous
+ * user (is_anonymous, no provider) and a session with amr `anonymous`.
+ */
+async function signupAnonymously(ctx: Ctx, data: Record<string, unknown>): Promise<void> {
+  const s = ctx.deps.settings;
+  if (!s.enableAnonymousSignIns) throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
+  rateLimit(ctx, 'signInSignUps');
+  if (s.disableSignup) throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
+  const token = await transaction(ctx.deps.pool, async (db) => {
+    const user = await insertUser(db, { email: null, encryptedPassword: '', appMetadata: {}, userMetadata: data, isAnonymous: true }, ctx.now);
+    await audit(db, user, 'user_signedup', ctx.ip, { provider: 'anonymous' }, ctx.now);
+    return issueSession(db, s, user, 'anonymous', ctx);
+  });
+  sendJson(ctx.res, 200, token);
+}
+
 const SIGNUP_SPEC = {
   email: 'string',
   phone: 'string',
@@ -138,10 +158,14 @@ const SIGNUP_SPEC = {
 export async function signup(ctx: Ctx): Promise<void> {
   const s = ctx.deps.settings;
   const body = await decodeBody(ctx, 'SignupParams', SIGNUP_SPEC);
-  if (s.disableSignup) throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
   const password = str(body, 'password');
   const emailRaw = str(body, 'email');
   const phone = str(body, 'phone');
+  if (emailRaw === '' && phone === '') {
+    await signupAnonymously(ctx, (body.data as Record<string, unknown> | undefined) ?? {});
+    return;
+  }
+  if (s.disableSignup) throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
   if (password === '') throw validationFailed('Signup requires a valid password');
   checkPasswordStrength(ctx.deps, password);
   if (emailRaw !== '' && phone !== '') throw validationFailed('Only an email address or phone number should be provided on signup.');
@@ -336,9 +360,21 @@ export async function updateUserRoute(ctx: Ctx): Promise<void> {
       user = await updateUser(db, user.id, { raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, body.data as Record<string, unknown>) }, ctx.now);
     }
     if (email !== '' && email !== (user.email ?? '')) {
-      if (!s.enableConfirmations) {
-        user = await updateUser(db, user.id, { email, email_confirmed_at: ctx.now, raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, { email }) }, ctx.now);
-        await db.query(`update auth.identities set identity_data = identity_data || jsonb_build_object('email', $2::text) where user_id = $1 and provider = 'email'`, [user.id, email]);
+      if (user.is_anonymous && !s.enableConfirmations) {
+        // GoTrue: an anonymous user with autoconfirm gets the address right away.
+        user = await updateUser(
+          db,
+          user.id,
+          {
+            email,
+            is_anonymous: false,
+            raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, { email }),
+            raw_app_meta_data: mergeMetadata(user.raw_app_meta_data, { provider: 'email', providers: ['email'] }),
+          },
+          ctx.now,
+        );
+        await insertIdentity(db, user.id, 'email', user.id, { sub: user.id, email, email_verified: true, phone_verified: false }, ctx.now);
+        user = await confirmUser(db, user, ctx.now);
       } else {
         if (flow.pkce) {
           await createFlowState(db, { providerType: 'email_change', authMethod: 'email_change', challenge: flow.challenge, challengeMethod: flow.method, userId: user.id, now: ctx.now });

@@ -9,6 +9,7 @@
  * - `AUTH_SECURE_EMAIL_CHANGE` (default `true`): an e-mail change must be confirmed from both
  *   the current and the new address (GoTrue's `MAILER_SECURE_EMAIL_CHANGE_ENABLED`).
  * - `AUTH_DISABLE_SIGNUP` (default `false`).
+ * - `AUTH_ENABLE_ANONYMOUS_SIGN_INS` (default `false`, as `supabase start`).
  * - `AUTH_MIN_PASSWORD_LENGTH` (default 6, GoTrue's default).
  * - `AUTH_JWT_EXPIRY` seconds (default 3600).
  * - `AUTH_OTP_EXPIRY` seconds a mailed link/OTP stays valid (default 3600, `supabase start`'s).
@@ -45,6 +46,7 @@ export interface AuthSettings {
   enableConfirmations: boolean;
   secureEmailChange: boolean;
   disableSignup: boolean;
+  enableAnonymousSignIns: boolean;
   minPasswordLength: number;
   otpExpirySeconds: number;
   otpLength: number;
@@ -83,6 +85,7 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     enableConfirmations: bool(env.AUTH_ENABLE_CONFIRMATIONS, !autoconfirm),
     secureEmailChange: bool(env.AUTH_SECURE_EMAIL_CHANGE, true),
     disableSignup: bool(env.AUTH_DISABLE_SIGNUP, false),
+    enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, false),
     minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, 6),
     otpExpirySeconds: num(env.AUTH_OTP_EXPIRY, 3600),
     otpLength: 6,

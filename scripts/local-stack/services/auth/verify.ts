@@ -170,7 +170,9 @@ async function emailChangeVerify(ctx: Ctx, db: Queryable, user: UserRow, hash: s
   const emailIdentity = identities.find((i) => i.provider === 'email');
   if (emailIdentity) await mergeIdentityData(db, emailIdentity.id, { email: newEmail, email_verified: true }, ctx.now);
   else await insertIdentity(db, user.id, 'email', user.id, { sub: user.id, email: newEmail, email_verified: true }, ctx.now);
-  const updated = await updateUser(
+  // GoTrue's ConfirmEmailChange: the address first, then (if never confirmed) Confirm, as two
+  // updates, so triggers on auth.users see the new address when email_confirmed_at is set.
+  let updated = await updateUser(
     db,
     user.id,
     {
@@ -180,13 +182,13 @@ async function emailChangeVerify(ctx: Ctx, db: Queryable, user: UserRow, hash: s
       email_change_token_new: '',
       email_change_sent_at: null,
       email_change_confirm_status: 0,
-      email_confirmed_at: ctx.now,
       is_anonymous: false,
       raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, { email: newEmail }),
     },
     ctx.now,
   );
   await clearOneTimeTokens(db, user.id, ['email_change_token_current', 'email_change_token_new']);
+  if (!updated.email_confirmed_at) updated = await confirmUser(db, updated, ctx.now);
   return updated;
 }
 
