@@ -649,9 +649,21 @@ describe('postgres_changes', () => {
     expect(bobInbox.items[0]!.old).toEqual({ id });
   });
 
-  it('applies filters eq, neq, lt, lte, gt, gte and in', async () => {
+  it('applies filters eq, neq, lt, lte, gt, gte, in (and like, ilike, not., combined)', async () => {
     const alice = await userClient();
-    const filters = ['priority=eq.7', 'priority=neq.7', 'priority=lt.5', 'priority=lte.3', 'priority=gt.5', 'priority=gte.7', 'body=in.(alpha,gamma)'];
+    const filters = [
+      'priority=eq.7',
+      'priority=neq.7',
+      'priority=lt.5',
+      'priority=lte.3',
+      'priority=gt.5',
+      'priority=gte.7',
+      'body=in.(alpha,gamma)',
+      'body=like.al%',
+      'body=ilike.GA%',
+      'body=not.in.(alpha,beta)',
+      'priority=gt.1,priority=lt.9',
+    ];
     const inboxes = filters.map(() => new Inbox<Record<string, unknown>>());
     let ch = alice.client.channel(topicName('pg-filter'));
     filters.forEach((filter, i) => {
@@ -669,6 +681,10 @@ describe('postgres_changes', () => {
       'priority=gt.5': ['beta', 'gamma'],
       'priority=gte.7': ['beta', 'gamma'],
       'body=in.(alpha,gamma)': ['alpha', 'gamma'],
+      'body=like.al%': ['alpha'],
+      'body=ilike.GA%': ['gamma'],
+      'body=not.in.(alpha,beta)': ['gamma'],
+      'priority=gt.1,priority=lt.9': ['alpha', 'beta'],
     };
     for (const [i, filter] of filters.entries()) {
       await inboxes[i]!.count(expected[filter]!.length);
@@ -693,10 +709,37 @@ describe('postgres_changes', () => {
 
     const raw = await RawSocket.open('1.0.0');
     const topic = `realtime:${topicName('pg-badfilter')}`;
-    const { reply } = await raw.join(topic, { postgres_changes: [{ event: 'INSERT', schema: 'public', table, filter: 'priority=like.7' }] });
-    expect(reply.payload).toMatchObject({ status: 'ok', response: { postgres_changes: [{ event: 'INSERT', schema: 'public', table, filter: 'priority=like.7', id: expect.any(Number) }] } });
+    const { reply } = await raw.join(topic, { postgres_changes: [{ event: 'INSERT', schema: 'public', table, filter: 'priority=foo.7' }] });
+    expect(reply.payload).toMatchObject({ status: 'ok', response: { postgres_changes: [{ event: 'INSERT', schema: 'public', table, filter: 'priority=foo.7', id: expect.any(Number) }] } });
     const frames = await raw.frames.until((xs) => xs.some((f) => f.event === 'system'));
-    expect(frames.find((f) => f.event === 'system')!.payload).toMatchObject({ extension: 'postgres_changes', status: 'error', message: expect.stringContaining('filter') });
+    expect(frames.find((f) => f.event === 'system')!.payload).toMatchObject({
+      extension: 'postgres_changes',
+      status: 'error',
+      message: 'Error parsing `filter` params: ["foo","7"]',
+    });
+
+    // a filter value that does not fit the column type, and an unknown filter column
+    for (const [filter, expected] of [
+      ['priority=eq.abc', 'invalid input syntax for type integer'],
+      ['nope=eq.1', 'invalid column for filter nope'],
+    ]) {
+      const sys = new Inbox<Record<string, unknown>>();
+      const c = alice.client.channel(topicName('pg-badvalue')).on('postgres_changes', { event: '*', schema: 'public', table, filter }, () => undefined).on('system', {}, sys.push);
+      await subscribe(c);
+      const [m] = await sys.count(1);
+      expect(m).toMatchObject({ extension: 'postgres_changes', status: 'error', message: expect.stringContaining(expected!) });
+    }
+  });
+
+  it('limits the payload to the selected columns (plus the primary key)', async () => {
+    const alice = await userClient();
+    const inbox = new Inbox<Record<string, unknown>>();
+    const ch = alice.client.channel(topicName('pg-select')).on('postgres_changes', { event: 'INSERT', schema: 'public', table, select: ['body'] }, inbox.push);
+    await subscribe(ch);
+    await db.query(`insert into public.${table} (owner, body, priority) values ($1, 'nur body', 5)`, [alice.sub]);
+    const [m] = await inbox.count(1);
+    expect(Object.keys(m!.new as object).sort()).toEqual(['body', 'id']);
+    expect((m!.new as { body: string }).body).toBe('nur body');
   });
 });
 

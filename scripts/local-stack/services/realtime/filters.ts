@@ -1,12 +1,14 @@
 /**
  * postgres_changes `filter` strings, as realtime-js sends them: `column=op.value`, several
  * conditions joined by commas (AND), optional `not.` prefix, values optionally double-quoted
- * PostgREST-style. Operators: eq, neq, lt, lte, gt, gte, in (`in.(a,b,"c,d")`), is
- * (`is.null|true|false`). Values compare with the column's type (numbers numerically,
- * booleans as booleans, everything else as text).
+ * PostgREST-style. Operators as Realtime supports them: eq, neq, lt, lte, gt, gte,
+ * in (`in.(a,b,"c,d")`), like, ilike (SQL patterns), match, imatch (regular expressions),
+ * is (`is.null|true|false`), isdistinct (NULL-safe "not equal"). Values compare with the
+ * column's type (numbers numerically, booleans as booleans, everything else as text).
+ * Source: Realtime `Extensions.PostgresCdcRls.Subscriptions.parse_subscription_params`.
  */
 
-export type FilterOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'is';
+export type FilterOp = 'eq' | 'neq' | 'lt' | 'lte' | 'gt' | 'gte' | 'in' | 'is' | 'like' | 'ilike' | 'match' | 'imatch' | 'isdistinct';
 
 export interface FilterCondition {
   column: string;
@@ -14,11 +16,26 @@ export interface FilterCondition {
   negate: boolean;
   /** One value, or the list for `in`. */
   values: string[];
+  /** Compiled pattern for like/ilike/match/imatch. */
+  regex?: RegExp;
 }
 
 export class FilterError extends Error {}
 
-const OPS = new Set<FilterOp>(['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'is']);
+const OPS = new Set<FilterOp>(['eq', 'neq', 'lt', 'lte', 'gt', 'gte', 'in', 'is', 'like', 'ilike', 'match', 'imatch', 'isdistinct']);
+
+/** SQL LIKE pattern → anchored RegExp (`%` any run, `_` one char, `\\` escapes). */
+function likeToRegex(pattern: string, flags: string): RegExp {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) re += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (c === '%') re += '[\\s\\S]*';
+    else if (c === '_') re += '[\\s\\S]';
+    else re += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`, flags);
+}
 export const NUMERIC_TYPES = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'oid']);
 
 /** Splits on `sep` outside double quotes and parentheses. */
@@ -75,14 +92,24 @@ export function parseFilter(filter: string): FilterCondition[] {
       rest = rest.slice(4);
     }
     const dot = rest.indexOf('.');
-    if (dot <= 0) throw new FilterError(`expected operator.value in "${part}"`);
+    if (dot <= 0) throw new FilterError(JSON.stringify([column, rest]));
     const op = rest.slice(0, dot) as FilterOp;
-    if (!OPS.has(op)) throw new FilterError(`unsupported filter operator "${rest.slice(0, dot)}"`);
     const value = rest.slice(dot + 1);
+    if (!OPS.has(op)) throw new FilterError(JSON.stringify([rest.slice(0, dot), value]));
     if (op === 'in') {
       const m = /^\((.*)\)$/s.exec(value.trim());
-      if (!m) throw new FilterError(`"in" expects a list like in.(a,b), got "${value}"`);
+      if (!m) throw new FilterError('`in` filter value must be wrapped by parentheses');
       out.push({ column, op, negate, values: m[1]!.trim() === '' ? [] : splitTop(m[1]!, ',').map(unquote) });
+    } else if (op === 'like' || op === 'ilike' || op === 'match' || op === 'imatch') {
+      const v = unquote(value);
+      const flags = op === 'ilike' || op === 'imatch' ? 'i' : '';
+      let regex: RegExp;
+      try {
+        regex = op === 'like' || op === 'ilike' ? likeToRegex(v, flags) : new RegExp(v, flags);
+      } catch {
+        throw new FilterError(`invalid regular expression ${JSON.stringify(v)}`);
+      }
+      out.push({ column, op, negate, values: [v], regex });
     } else {
       if (op === 'is' && !['null', 'true', 'false'].includes(value.toLowerCase())) {
         throw new FilterError(`"is" expects null, true or false, got "${value}"`);
@@ -111,6 +138,12 @@ function compare(type: string, actual: unknown, expected: string): number | null
 }
 
 function holds(cond: FilterCondition, type: string, actual: unknown): boolean {
+  if (cond.regex) return cond.regex.test(typeof actual === 'string' ? actual : JSON.stringify(actual));
+  if (cond.op === 'isdistinct') {
+    const v = cond.values[0]!;
+    if (actual === null || actual === undefined) return v.toLowerCase() !== 'null';
+    return v.toLowerCase() === 'null' || compare(type, actual, v) !== 0;
+  }
   if (cond.op === 'is') {
     const v = cond.values[0]!.toLowerCase();
     if (v === 'null') return actual === null || actual === undefined;
@@ -132,6 +165,8 @@ function holds(cond: FilterCondition, type: string, actual: unknown): boolean {
       return c > 0;
     case 'gte':
       return c >= 0;
+    default:
+      return false;
   }
 }
 
@@ -145,7 +180,7 @@ export function matchesFilter(conds: FilterCondition[], record: Record<string, u
     if (!(cond.column in record)) continue;
     const actual = record[cond.column];
     // SQL semantics: any comparison with NULL (negated or not) is not true.
-    if ((actual === null || actual === undefined) && cond.op !== 'is') return false;
+    if ((actual === null || actual === undefined) && cond.op !== 'is' && cond.op !== 'isdistinct') return false;
     const ok = holds(cond, types.get(cond.column) ?? 'text', actual);
     if (ok === cond.negate) return false;
   }

@@ -1,10 +1,17 @@
 /**
  * postgres_changes: the bindings a channel asks for in `phx_join`
- * (`config.postgres_changes: [{event, schema, table, filter}]`), their validation against the
- * `supabase_realtime` publication, and delivery of row changes to matching channels, each change
- * only to subscribers allowed to select the row under RLS (checked as the subscriber).
- * Payload shape: `{ids: [binding ids], data: {schema, table, commit_timestamp, type, columns,
- * record, old_record, errors}}`, as Realtime's Postgres CDC RLS extension sends it.
+ * (`config.postgres_changes: [{event, schema, table, filter, select}]`), their validation against
+ * the `supabase_realtime` publication and the tables' columns, and delivery of row changes to
+ * the matching channels. Semantics follow Realtime's `realtime.apply_rls`:
+ * - INSERT/UPDATE on a table with RLS enabled reach a subscriber only if it may select the row
+ *   (checked as the subscriber: `select 1 from <table> where <pk> = ...`); without RLS, all;
+ * - DELETE is not filtered by RLS, but its `old_record` is cut to the primary key when RLS is on;
+ * - payloads only hold columns the subscriber's role may select (and the `select` list if given);
+ * - tables without primary key give `errors: ['Error 400: Bad Request, no primary key']`, a role
+ *   that cannot select the primary key `['Error 401: Unauthorized']`, records over 1 MiB
+ *   `['Error 413: Payload Too Large']` (values over 64 bytes dropped).
+ * Payload: `{ids: [binding ids], data: {schema, table, commit_timestamp, type, columns, record,
+ * old_record, errors}}`.
  */
 import type pg from 'pg';
 import { withClaims, type JwtClaims } from '../../db.ts';
@@ -17,9 +24,11 @@ export interface PgBinding {
   id: number;
   event: PgEvent;
   schema: string;
-  /** undefined or '*' = every published table of the schema. */
-  table: string | undefined;
+  /** '*' = every published table of the schema. */
+  table: string;
   filter: FilterCondition[];
+  /** Column selection (`select: [...]`), null = all columns. */
+  select: string[] | null;
   /** The entry as the client sent it (echoed in the join reply with its id). */
   params: Record<string, unknown>;
 }
@@ -45,83 +54,116 @@ export function bindingId(params: Record<string, unknown>): number {
   return (h >>> 0) & 0x7ffffff;
 }
 
-const describe = (p: Record<string, unknown>): string =>
-  `[event: ${String(p.event)}, schema: ${String(p.schema)}, table: ${String(p.table ?? '*')}, filters: [${p.filter === undefined ? '' : String(p.filter)}]]`;
+const describe = (b: { event: string; schema: string; table: string; params: Record<string, unknown>; select: string[] | null }): string =>
+  `[event: ${b.event}, schema: ${b.schema}, table: ${b.table}, filters: ${JSON.stringify(b.params.filter ?? [])}, select: ${b.select ? JSON.stringify(b.select) : 'nil'}]`;
+
+const UNABLE = 'Unable to subscribe to changes with given parameters.';
 
 /**
- * Parses `config.postgres_changes`. Returns the bindings and the reply entries; `error` is set
- * (and bindings are empty) when an entry is malformed, as Realtime refuses the whole set.
+ * Parses `config.postgres_changes`. Returns the bindings and the join reply entries; `error` is
+ * set (and bindings are empty) when an entry cannot be parsed, as Realtime then subscribes none.
  */
 export function parseBindings(raw: unknown): { bindings: PgBinding[]; reply: Record<string, unknown>[]; error: string | null } {
   if (raw === undefined || raw === null) return { bindings: [], reply: [], error: null };
-  if (!Array.isArray(raw)) return { bindings: [], reply: [], error: 'postgres_changes must be a list' };
+  if (!Array.isArray(raw)) return { bindings: [], reply: [], error: `Error parsing \`postgres_changes\` params: expected a list, got ${JSON.stringify(raw)}` };
   const bindings: PgBinding[] = [];
   const reply: Record<string, unknown>[] = [];
   let error: string | null = null;
   for (const entry of raw) {
     if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-      error ??= 'Error parsing `postgres_changes` params: each entry must be an object';
+      error ??= `No subscription params provided. Please provide at least a \`schema\` or \`table\` to subscribe to: ${JSON.stringify(entry)}`;
       continue;
     }
     const params = entry as Record<string, unknown>;
     const id = bindingId(params);
     reply.push({ ...params, id });
-    const event = typeof params.event === 'string' ? params.event.toUpperCase() : '';
-    if (!['*', 'INSERT', 'UPDATE', 'DELETE'].includes(event)) {
-      error ??= `Error parsing \`event\` params: ${JSON.stringify(params.event)} is not one of *, INSERT, UPDATE, DELETE`;
+    const ev = typeof params.event === 'string' ? params.event.toUpperCase() : '*';
+    const event: PgEvent = ev === 'INSERT' || ev === 'UPDATE' || ev === 'DELETE' ? ev : '*';
+    let select: string[] | null = null;
+    if (Array.isArray(params.select)) {
+      const cols = params.select.filter((c): c is string => typeof c === 'string');
+      select = cols.length > 0 ? cols : null;
+    } else if (typeof params.select === 'string') {
+      error ??= 'Error parsing `select` params: expected a list of column name strings, e.g. select: ["col1", "col2"]';
       continue;
     }
-    if (typeof params.schema !== 'string' || params.schema === '') {
-      error ??= `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: ${describe(params)}`;
-      continue;
-    }
-    if (params.table !== undefined && typeof params.table !== 'string') {
-      error ??= `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: ${describe(params)}`;
-      continue;
-    }
+    const has = (k: string) => params[k] !== undefined && params[k] !== null;
+    let schema: string;
+    let table: string;
     let filter: FilterCondition[] = [];
-    if (params.filter !== undefined && params.filter !== null && params.filter !== '') {
-      if (typeof params.filter !== 'string') {
-        error ??= 'Error parsing `filter` params: filter must be a string';
-        continue;
+    if (typeof params.schema === 'string' && typeof params.table === 'string' && typeof params.filter === 'string') {
+      schema = params.schema;
+      table = params.table;
+      if (params.filter.trim() !== '') {
+        try {
+          filter = parseFilter(params.filter.trim());
+        } catch (err) {
+          error ??= `Error parsing \`filter\` params: ${(err as FilterError).message}`;
+          continue;
+        }
       }
-      try {
-        filter = parseFilter(params.filter);
-      } catch (err) {
-        error ??= `Error parsing \`filter\` params: ${(err as FilterError).message}`;
-        continue;
-      }
+    } else if (typeof params.schema === 'string' && typeof params.table === 'string' && !has('filter')) {
+      schema = params.schema;
+      table = params.table;
+    } else if (typeof params.schema === 'string' && !has('table') && !has('filter')) {
+      schema = params.schema;
+      table = '*';
+    } else if (typeof params.table === 'string' && !has('schema') && !has('filter')) {
+      schema = 'public';
+      table = params.table;
+    } else {
+      error ??= `No subscription params provided. Please provide at least a \`schema\` or \`table\` to subscribe to: ${JSON.stringify(params)}`;
+      continue;
     }
-    bindings.push({ id, event: event as PgEvent, schema: params.schema, table: params.table as string | undefined, filter, params });
+    if (select && (schema === '*' || table === '*')) {
+      error ??= 'Column selection is not supported for wildcard subscriptions. Provide an explicit schema and table name.';
+      continue;
+    }
+    bindings.push({ id, event, schema, table, filter, select, params });
   }
   return error ? { bindings: [], reply, error } : { bindings, reply, error: null };
 }
 
+const likeAll = (v: string) => (v === '*' ? '%' : v);
+
 /**
- * Checks the bindings against the publication and the tables' columns.
+ * Checks the bindings against the publication and the tables' columns (filter and select
+ * columns must exist, filter values must cast to the column type).
  * Returns null when all are valid, else Realtime's error message.
  */
 export async function validateBindings(pool: pg.Pool, bindings: PgBinding[]): Promise<string | null> {
-  const published = await pool.query<{ schemaname: string; tablename: string }>(
-    'select schemaname, tablename from pg_publication_tables where pubname = $1',
-    [CHANGES_PUBLICATION],
-  );
   for (const b of bindings) {
-    const wildcardTable = b.table === undefined || b.table === '*';
-    const matches = published.rows.filter(
-      (r) => (b.schema === '*' || r.schemaname === b.schema) && (wildcardTable || r.tablename === b.table),
+    const tables = await pool.query<{ oid: number }>(
+      `select format('%I.%I', schemaname, tablename)::regclass::oid as oid from pg_publication_tables
+        where pubname = $1 and schemaname like $2 escape '' and tablename like $3 escape ''`,
+      [CHANGES_PUBLICATION, likeAll(b.schema), likeAll(b.table)],
     );
-    if (matches.length === 0) {
-      return `Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: ${describe(b.params)}`;
+    if (tables.rowCount === 0) {
+      return `${UNABLE} Please check Realtime is enabled for the given connect parameters: ${describe(b)}`;
     }
-    if (b.filter.length > 0 && !wildcardTable && b.schema !== '*') {
-      const cols = await pool.query<{ attname: string }>(
-        `select attname from pg_attribute where attrelid = (quote_ident($1) || '.' || quote_ident($2))::regclass and attnum > 0 and not attisdropped`,
-        [b.schema, b.table],
+    if (b.filter.length === 0 && !b.select) continue;
+    for (const { oid } of tables.rows) {
+      const cols = await pool.query<{ attname: string; type: string }>(
+        `select attname, format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = $1 and attnum > 0 and not attisdropped`,
+        [oid],
       );
-      const names = new Set(cols.rows.map((r) => r.attname));
-      const bad = b.filter.find((f) => !names.has(f.column));
-      if (bad) return `Unable to subscribe to changes with given parameters. invalid column for filter ${bad.column}`;
+      const types = new Map(cols.rows.map((r) => [r.attname, r.type]));
+      const fail = (msg: string) => `${UNABLE} An exception happened so please check your connect parameters: ${describe(b)}. Exception: ${msg}`;
+      for (const f of b.filter) {
+        const type = types.get(f.column);
+        if (!type) return fail(`invalid column for filter ${f.column}`);
+        if (f.op === 'is' || f.op === 'like' || f.op === 'ilike' || f.op === 'match' || f.op === 'imatch') continue;
+        for (const v of f.values) {
+          if (f.op === 'isdistinct' && v.toLowerCase() === 'null') continue;
+          try {
+            // `type` comes from format_type() of the catalog, not from the client.
+            await pool.query(`select cast($1::text as ${type})`, [v]);
+          } catch (err) {
+            return fail((err as Error).message);
+          }
+        }
+      }
+      for (const c of b.select ?? []) if (!types.has(c)) return fail(`invalid column for select ${c}`);
     }
   }
   return null;
@@ -130,30 +172,39 @@ export async function validateBindings(pool: pg.Pool, bindings: PgBinding[]): Pr
 function bindingMatches(b: PgBinding, change: RowChange): boolean {
   if (b.event !== '*' && b.event !== change.type) return false;
   if (b.schema !== '*' && b.schema !== change.schema) return false;
-  if (b.table !== undefined && b.table !== '*' && b.table !== change.table) return false;
+  if (b.table !== '*' && b.table !== change.table) return false;
   if (b.filter.length === 0) return true;
   const record = change.type === 'DELETE' ? (change.oldRecord ?? {}) : (change.record ?? {});
   return matchesFilter(b.filter, record, change.types);
 }
 
 const ident = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+const CACHE_MS = 1000;
+const MAX_RECORD_BYTES = 1024 * 1024;
+
+interface TableInfo {
+  rls: boolean;
+  pk: string[];
+}
 
 /** Delivers row changes in commit order; see module doc. */
 export class PgChangesDispatcher {
   private chain: Promise<void> = Promise.resolve();
+  private readonly tables = new Map<string, { at: number; info: Promise<TableInfo> }>();
+  private readonly columns = new Map<string, { at: number; cols: Promise<Set<string>> }>();
 
   constructor(
     private readonly pool: pg.Pool,
     private readonly log: (message: string, extra?: unknown) => void,
   ) {}
 
-  /** Queues `change` for delivery to the matching `subscribers` (evaluated now). */
+  /** Queues `change` for delivery to the matching `subscribers` (matched now, in commit order). */
   dispatch(change: RowChange, subscribers: Iterable<PgSubscriber>): void {
-    const targets: { sub: PgSubscriber; ids: number[] }[] = [];
+    const targets: { sub: PgSubscriber; bindings: PgBinding[] }[] = [];
     for (const sub of subscribers) {
       if (!sub.pgActive || sub.pgBindings.length === 0) continue;
-      const ids = [...new Set(sub.pgBindings.filter((b) => bindingMatches(b, change)).map((b) => b.id))];
-      if (ids.length > 0) targets.push({ sub, ids });
+      const bindings = sub.pgBindings.filter((b) => bindingMatches(b, change));
+      if (bindings.length > 0) targets.push({ sub, bindings });
     }
     if (targets.length === 0) return;
     this.chain = this.chain
@@ -161,47 +212,116 @@ export class PgChangesDispatcher {
       .catch((err: unknown) => this.log(`postgres_changes delivery failed: ${(err as Error).message}`));
   }
 
-  private async deliver(change: RowChange, targets: { sub: PgSubscriber; ids: number[] }[]): Promise<void> {
+  private tableInfo(change: RowChange): Promise<TableInfo> {
+    const key = `${change.schema}.${change.table}`;
+    const hit = this.tables.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
+    const info = this.pool
+      .query<{ rls: boolean; pk: string[] | null }>(
+        `select c.relrowsecurity as rls,
+                (select array_agg(a.attname::text order by a.attnum) from pg_index i
+                   join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                  where i.indrelid = c.oid and i.indisprimary) as pk
+           from pg_class c where c.oid = (quote_ident($1) || '.' || quote_ident($2))::regclass`,
+        [change.schema, change.table],
+      )
+      .then((r) => ({ rls: r.rows[0]?.rls === true, pk: r.rows[0]?.pk ?? [] }));
+    this.tables.set(key, { at: Date.now(), info });
+    return info;
+  }
+
+  private selectableColumns(role: string, change: RowChange): Promise<Set<string>> {
+    const key = `${role}\u0000${change.schema}.${change.table}`;
+    const hit = this.columns.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.cols;
+    const cols = this.pool
+      .query<{ attname: string }>(
+        `select attname from pg_attribute
+          where attrelid = (quote_ident($2) || '.' || quote_ident($3))::regclass and attnum > 0 and not attisdropped
+            and has_column_privilege($1, attrelid, attname, 'SELECT')`,
+        [role, change.schema, change.table],
+      )
+      .then((r) => new Set(r.rows.map((x) => x.attname)))
+      .catch(() => new Set<string>());
+    this.columns.set(key, { at: Date.now(), cols });
+    return cols;
+  }
+
+  private async deliver(change: RowChange, targets: { sub: PgSubscriber; bindings: PgBinding[] }[]): Promise<void> {
+    const info = await this.tableInfo(change);
+    const rlsVerdicts = new Map<string, Promise<boolean>>();
+    const base = { schema: change.schema, table: change.table, type: change.type };
+    for (const { sub, bindings } of targets) {
+      const role = typeof sub.claims.role === 'string' ? sub.claims.role : 'anon';
+      const ids = [...new Set(bindings.map((b) => b.id))];
+      if (change.type !== 'DELETE' && info.pk.length === 0) {
+        sub.pushPostgresChange({ ids, data: { ...base, errors: ['Error 400: Bad Request, no primary key'] } });
+        continue;
+      }
+      const selectable = await this.selectableColumns(role, change);
+      if (change.type !== 'DELETE' && !info.pk.every((c) => selectable.has(c))) {
+        sub.pushPostgresChange({ ids, data: { ...base, errors: ['Error 401: Unauthorized'] } });
+        continue;
+      }
+      if (info.rls && change.type !== 'DELETE') {
+        const key = JSON.stringify(sub.claims);
+        let verdict = rlsVerdicts.get(key);
+        if (!verdict) {
+          verdict = this.rlsAllows(change, info.pk, sub.claims);
+          rlsVerdicts.set(key, verdict);
+        }
+        if (!(await verdict)) continue;
+      }
+      // one message per distinct column selection among the matched bindings
+      const groups = new Map<string, { select: string[] | null; ids: number[] }>();
+      for (const b of bindings) {
+        const k = b.select ? JSON.stringify([...b.select].sort()) : '*';
+        const g = groups.get(k) ?? { select: b.select, ids: [] };
+        if (!g.ids.includes(b.id)) g.ids.push(b.id);
+        groups.set(k, g);
+      }
+      for (const g of groups.values()) sub.pushPostgresChange({ ids: g.ids, data: this.payload(change, info, selectable, g.select) });
+    }
+  }
+
+  private payload(change: RowChange, info: TableInfo, selectable: Set<string>, select: string[] | null): Record<string, unknown> {
+    const allowed = (name: string) => selectable.has(name) && (select === null || select.includes(name) || info.pk.includes(name));
+    const oversized = JSON.stringify(change.record ?? change.oldRecord ?? {}).length > MAX_RECORD_BYTES;
+    const pick = (rec: Record<string, unknown> | null, extra: (n: string) => boolean = () => true) => {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(rec ?? {})) {
+        if (!allowed(k) || !extra(k)) continue;
+        if (oversized && JSON.stringify(v ?? null).length > 64) continue;
+        out[k] = v;
+      }
+      return out;
+    };
     const data: Record<string, unknown> = {
       schema: change.schema,
       table: change.table,
       commit_timestamp: change.commitTimestamp,
       type: change.type,
-      columns: change.columns,
-      errors: null,
+      columns: change.columns.filter((c) => allowed(c.name)),
+      errors: oversized ? ['Error 413: Payload Too Large'] : null,
     };
-    if (change.type !== 'DELETE') data.record = change.record;
-    if (change.type !== 'INSERT') data.old_record = change.oldRecord;
-    const verdicts = new Map<string, Promise<boolean>>();
-    for (const { sub, ids } of targets) {
-      const key = JSON.stringify(sub.claims);
-      let verdict = verdicts.get(key);
-      if (!verdict) {
-        verdict = this.visible(change, sub.claims);
-        verdicts.set(key, verdict);
-      }
-      if (await verdict) sub.pushPostgresChange({ ids, data });
-    }
+    if (change.type !== 'DELETE') data.record = pick(change.record);
+    if (change.type === 'UPDATE') data.old_record = pick(change.oldRecord);
+    if (change.type === 'DELETE') data.old_record = pick(change.oldRecord, (n) => !info.rls || info.pk.includes(n));
+    return data;
   }
 
-  /** Whether the subscriber with `claims` may see the change (RLS for rows, table privilege for deletes). */
-  private async visible(change: RowChange, claims: JwtClaims): Promise<boolean> {
+  /** RLS check as the subscriber: can it select the row by primary key? */
+  private async rlsAllows(change: RowChange, pk: string[], claims: JwtClaims): Promise<boolean> {
     const table = `${ident(change.schema)}.${ident(change.table)}`;
+    const values = pk.map((c) => change.rawRecord[c]);
+    if (values.some((v) => v === undefined || v === null)) return false;
+    const where = pk.map((c, i) => `${ident(c)} = $${i + 1}`).join(' and ');
     try {
-      if (change.type === 'DELETE') {
-        const role = typeof claims.role === 'string' ? claims.role : 'anon';
-        const res = await this.pool.query<{ ok: boolean }>(`select has_table_privilege($1, $2, 'SELECT') as ok`, [role, table]);
-        return res.rows[0]?.ok === true;
-      }
-      const cols = Object.keys(change.identity);
-      if (cols.length === 0) return false;
-      const pk = change.keyColumns.length > 0;
-      const where = cols.map((c, i) => (pk ? `${ident(c)} = $${i + 1}` : `${ident(c)}::text = $${i + 1}`)).join(' and ');
       return await withClaims(
         this.pool,
         claims,
         async (client) => {
-          const res = await client.query(`select 1 from ${table} where ${where} limit 1`, cols.map((c) => change.identity[c]));
+          const res = await client.query(`select 1 from ${table} where ${where} limit 1`, values);
           return (res.rowCount ?? 0) > 0;
         },
         { rollback: true },

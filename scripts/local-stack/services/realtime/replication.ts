@@ -33,8 +33,8 @@ export interface RowChange {
   keyColumns: string[];
   record: Record<string, unknown> | null;
   oldRecord: Record<string, unknown> | null;
-  /** Text values identifying the row (primary key, or all columns without one). */
-  identity: Record<string, string>;
+  /** The new tuple (old/key tuple for deletes) as text, to look the row up by primary key. */
+  rawRecord: Record<string, string | null>;
 }
 
 /** A row inserted into realtime.messages (realtime.send / broadcast_changes). */
@@ -276,12 +276,8 @@ export class ReplicationListener {
       else oldRecord = {};
     }
     const source = newRaw ?? oldRaw ?? keyRaw ?? {};
-    const identity: Record<string, string> = {};
-    const idCols = keyColumns.length > 0 ? keyColumns : columns.map((c) => c.name);
-    for (const name of idCols) {
-      const v = source[name];
-      if (typeof v === 'string') identity[name] = v;
-    }
+    const rawRecord: Record<string, string | null> = {};
+    for (const [k, v] of Object.entries(source)) if (v !== undefined) rawRecord[k] = v;
     this.handlers.onChange({
       type,
       schema: relation.schema,
@@ -292,7 +288,7 @@ export class ReplicationListener {
       keyColumns,
       record: newRaw ? typed(newRaw) : null,
       oldRecord,
-      identity,
+      rawRecord,
     });
   }
 
