@@ -58,12 +58,12 @@ function filesUnder(dir: string): Record<string, string> {
 }
 
 /** Everything stored for a bucket: rows (name, version, eTag) and files on disk (path → md5). */
-async function snapshot(bucketId: string): Promise<{ rows: unknown[]; files: Record<string, string>; all: Record<string, string> }> {
+async function snapshot(bucketId: string): Promise<{ rows: unknown[]; files: Record<string, string> }> {
   const r = await db.query(
     `select name, version, metadata->>'eTag' as etag, owner_id from storage.objects where bucket_id = $1 order by name`,
     [bucketId],
   );
-  return { rows: r.rows, files: filesUnder(path.join(STORAGE_ROOT, bucketId)), all: filesUnder(STORAGE_ROOT) };
+  return { rows: r.rows, files: filesUnder(path.join(STORAGE_ROOT, bucketId)) };
 }
 
 async function objectRow(bucketId: string, name: string): Promise<Record<string, unknown> | undefined> {
@@ -273,6 +273,23 @@ describe('objects', () => {
     const dl = await f.download('dup/a.txt');
     expect(await dl.data!.text()).toBe('v4');
     expect((await objectRow(b, 'dup/a.txt'))!.metadata).toMatchObject({ eTag: `"${md5('v4')}"`, size: 2 });
+  });
+
+  it('keeps row and bytes consistent under concurrent uploads to one key', async () => {
+    const f = admin.storage.from(b);
+    const bodies = Array.from({ length: 6 }, (_, i) => `concurrent body ${i}`);
+    const plain = await Promise.all(bodies.map((body) => f.upload('race/plain.txt', new Blob([body], { type: 'text/plain' }))));
+    expect(plain.filter((r) => r.error === null)).toHaveLength(1);
+    expect(plain.filter((r) => r.error?.message === 'The resource already exists')).toHaveLength(5);
+    const upserts = await Promise.all(bodies.map((body) => f.upload('race/upsert.txt', new Blob([body], { type: 'text/plain' }), { upsert: true })));
+    expect(upserts.every((r) => r.error === null)).toBe(true);
+    for (const name of ['race/plain.txt', 'race/upsert.txt']) {
+      const row = await objectRow(b, name);
+      const bytes = fs.readFileSync(diskPath(b, name));
+      expect((row!.metadata as { eTag: string }).eTag).toBe(`"${md5(bytes)}"`);
+      expect(bodies).toContain(bytes.toString());
+    }
+    expect(fs.readdirSync(path.join(STORAGE_ROOT, b, 'race')).sort()).toEqual(['plain.txt', 'upsert.txt']);
   });
 
   it('downloads, reports info and existence', async () => {

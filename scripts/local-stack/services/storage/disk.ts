@@ -42,6 +42,7 @@ export class DiskStore {
     this.tmpDir = path.join(dataDir, 'storage-tmp');
   }
 
+  /** Creates the storage and temp folders (idempotent). */
   async init(): Promise<void> {
     await fsp.mkdir(this.root, { recursive: true });
     await fsp.mkdir(this.tmpDir, { recursive: true });
@@ -61,6 +62,7 @@ export class DiskStore {
     return p;
   }
 
+  /** Absolute path of a bucket's folder. */
   bucketPath(bucket: string): string {
     return path.join(this.root, bucket);
   }

@@ -114,7 +114,10 @@ export async function sendObject(
   stream.pipe(res);
 }
 
-/** HEAD/info headers (info renderer): JSON content type, ETag, Last-Modified, Cache-Control. */
+/**
+ * The body of GET /object/info/* (storage-api's info renderer): system metadata flattened to
+ * size/content_type/cache_control/etag, `metadata` = the user metadata, dates as stored.
+ */
 export function infoBody(row: ObjectRow): Record<string, unknown> {
   const md = row.metadata ?? {};
   return {
