@@ -21,17 +21,18 @@ const STYLE = `
   .empty { color: #495057; }
 `;
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, refreshSeconds?: number): string {
+  const refresh = refreshSeconds ? `<meta http-equiv="refresh" content="${refreshSeconds}">` : '';
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${refresh}
 <title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body><header><a href="/">Teamwerk local mailbox</a></header><main>${body}</main></body></html>`;
 }
 
-/** The list page: subject (linking to the message), recipients, sender, time. */
+/** The list page: subject (linking to the message), recipients, sender, time; reloads every 5 s. */
 export function listPage(messages: StoredMessage[]): string {
   if (messages.length === 0) {
-    return layout('Mailbox', '<h1>Mailbox</h1><p class="empty">No messages yet.</p>');
+    return layout('Mailbox', '<h1>Mailbox</h1><p class="empty">No messages yet.</p>', 5);
   }
   const rows = messages
     .map(
@@ -45,6 +46,7 @@ export function listPage(messages: StoredMessage[]): string {
     `<h1>Mailbox</h1><p>${messages.length} message(s), newest first.</p>
 <table><thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">From</th><th scope="col">Received</th></tr></thead>
 <tbody>${rows}</tbody></table>`,
+    5,
   );
 }
 
