@@ -111,6 +111,7 @@ export async function invoke(
   name: string,
   body: unknown,
   options: { token?: string | null; apikey?: string; method?: string } = {},
+  // deno-lint-ignore no-explicit-any -- test answers are inspected field by field
 ): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json', apikey: options.apikey ?? stack.anonKey };
   if (options.token !== null) headers.Authorization = `Bearer ${options.token ?? stack.anonKey}`;
@@ -158,6 +159,7 @@ export function post(body: unknown, headers: Record<string, string> = {}): Reque
 }
 
 /** Reads a handler's JSON answer. */
+  // deno-lint-ignore no-explicit-any -- test answers are inspected field by field
 export async function answer(res: Response): Promise<{ status: number; body: any }> {
   return { status: res.status, body: await res.json() };
 }

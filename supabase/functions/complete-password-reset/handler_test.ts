@@ -178,7 +178,7 @@ Deno.test({
         Promise.resolve({ ok: true, session: { access_token: 'tok', refresh_token: 'r', expires_in: 3600, token_type: 'bearer', user: {} } });
       const user = await createConfirmedUser('login-revoke');
       await withDb((db) => db.query(`insert into public.account_suspensions (user_id) values ($1)`, [user.id]));
-      const handler = createLoginCheckHandler({ ...deps, signIn, revoke: async (t) => void revoked.push(t), queueDelayMs: 0 } as LoginCheckDeps);
+      const handler = createLoginCheckHandler({ ...deps, signIn, revoke: (t) => { revoked.push(t); return Promise.resolve(); }, queueDelayMs: 0 } as LoginCheckDeps);
       const res = await answer(await handler(post({ email: user.email, password: 'x' })));
       assertEquals([res.status, revoked], [403, ['tok']]);
     });

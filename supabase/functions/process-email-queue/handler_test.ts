@@ -90,7 +90,7 @@ Deno.test({
         const evil = { firstname: '<script>alert(1)</script>', lastname: 'O\'Neil & "Co"' };
         const [deId] = await enqueue([de], 'welcome_email', 'de', evil);
         const [enId] = await enqueue([en], 'welcome_email', 'en', { firstname: 'Jane', lastname: 'Doe' });
-        const handler = createProcessEmailQueueHandler({ authorize: async () => null, store, sender: mailboxSender, options });
+        const handler = createProcessEmailQueueHandler({ authorize: () => Promise.resolve(null), store, sender: mailboxSender, options });
         const res = await answer(await handler(post({})));
         assertEquals(res.status, 200);
         assertEquals(res.body, { processed: 2, sent: 2, failed: 0, dead: 0 });

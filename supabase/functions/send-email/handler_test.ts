@@ -51,10 +51,10 @@ Deno.test({
         const res = await invoke('send-email', body, service);
         assertEquals([res.status, res.body.error?.code], [400, 'validation_failed'], JSON.stringify(body));
       }
-      const down = createSendEmailHandler({ authorize: async () => null, sender: resendSender(stack.resendApiKey, 'http://127.0.0.1:9') });
+      const down = createSendEmailHandler({ authorize: () => Promise.resolve(null), sender: resendSender(stack.resendApiKey, 'http://127.0.0.1:9') });
       const res = await answer(await down(post({ to: uniqueEmail('down'), subject: 's', html: 'h' })));
       assertEquals([res.status, res.body.error.code], [502, 'email_send_failed']);
-      const badKey = createSendEmailHandler({ authorize: async () => null, sender: resendSender('re_wrong', stack.mailboxUrl) });
+      const badKey = createSendEmailHandler({ authorize: () => Promise.resolve(null), sender: resendSender('re_wrong', stack.mailboxUrl) });
       const res2 = await answer(await badKey(post({ to: uniqueEmail('down'), subject: 's', html: 'h' })));
       assertEquals(res2.status, 502);
       assert(/API key is invalid/.test(res2.body.error.message), res2.body.error.message);
