@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonClient, config, nodeClientOptions, serviceClient, superuserDb, uniqueEmail } from '../../test-support/clients.ts';
 import type { OutgoingMail } from '../types.ts';
 import { createAuthHandler } from '../services/auth/index.ts';
-import { WindowLimiter } from '../services/auth/ratelimit.ts';
+import { IntervalGate, WindowLimiter } from '../services/auth/ratelimit.ts';
 import { authSettings, type AuthSettings } from '../services/auth/settings.ts';
 
 const AUTH_URL = `${config.apiUrl}/auth/v1`;
@@ -726,6 +726,7 @@ describe('in-process handler with other settings', () => {
       mailer: { deliver: async (m) => (sent.push(m), { id: randomUUID() }) },
       now: () => new Date(),
       limiter: new WindowLimiter(60_000),
+      unknownAddressGate: new IntervalGate(),
       log: (scope, message) => console.error(scope, message),
     });
   }
@@ -791,6 +792,11 @@ describe('in-process handler with other settings', () => {
     expect(second.error?.status).toBe(429);
     expect(second.error?.code).toBe('over_email_send_rate_limit');
     expect(sent.filter((m) => m.to.includes(u.email)).length).toBe(1);
+    // An address without an account answers the same way, so the limit reveals nothing.
+    const ghost = uniqueEmail('ghost');
+    expect((await client.auth.resetPasswordForEmail(ghost)).error).toBeNull();
+    expect((await client.auth.resetPasswordForEmail(ghost)).error?.code).toBe('over_email_send_rate_limit');
+    expect(sent.filter((m) => m.to.includes(ghost))).toEqual([]);
     expect(sent.at(-1)?.text).toContain(`${url}/auth/v1/verify?token=`);
   });
 });

@@ -35,6 +35,26 @@ export class WindowLimiter {
   }
 }
 
+/**
+ * Remembers when a key was last let through; used to give unknown e-mail addresses the same
+ * per-address mail interval as known ones, so /recover's answers do not reveal which
+ * addresses have accounts.
+ */
+export class IntervalGate {
+  private last = new Map<string, number>();
+
+  /** Returns the ms to wait when `key` passed less than `intervalMs` ago, else records it and returns 0. */
+  wait(key: string, intervalMs: number, now: number): number {
+    const prev = this.last.get(key);
+    if (prev !== undefined && now - prev < intervalMs) return intervalMs - (now - prev);
+    this.last.set(key, now);
+    if (this.last.size > 10_000) {
+      for (const [k, t] of this.last) if (now - t >= intervalMs) this.last.delete(k);
+    }
+    return 0;
+  }
+}
+
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
 /**

@@ -10,7 +10,7 @@ import { JwtError, verifyJwt } from '../../jwt.ts';
 import type { JwtClaims } from '../../db.ts';
 import type { Mailer } from '../../types.ts';
 import { AuthApiError, badRequest, forbidden } from './errors.ts';
-import { clientIp, type WindowLimiter } from './ratelimit.ts';
+import { clientIp, type IntervalGate, type WindowLimiter } from './ratelimit.ts';
 import type { AuthSettings } from './settings.ts';
 import { findUserById, type UserRow } from './store.ts';
 import { findSession } from './tokens.ts';
@@ -22,6 +22,8 @@ export interface AuthDeps {
   /** Clock (injectable for tests). */
   now: () => Date;
   limiter: WindowLimiter;
+  /** Per-address mail interval for addresses without an account (see IntervalGate). */
+  unknownAddressGate: IntervalGate;
   log: (scope: string, message: string, extra?: unknown) => void;
 }
 

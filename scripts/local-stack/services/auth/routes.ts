@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { sendJson } from '../../http.ts';
-import { badRequest, forbidden, notFound, unprocessable, validationFailed } from './errors.ts';
+import { badRequest, forbidden, notFound, tooManyRequests, unprocessable, validationFailed } from './errors.ts';
 import {
   checkPasswordStrength,
   confirmUser,
@@ -318,6 +318,9 @@ export async function updateUserRoute(ctx: Ctx): Promise<void> {
   const password = typeof body.password === 'string' ? body.password : null;
   if (password !== null) checkPasswordStrength(ctx.deps, password);
   if (body.app_metadata !== undefined) throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
+  if (auth.user.is_anonymous && password && email === '') {
+    throw unprocessable('validation_failed', 'Updating password of an anonymous user without an email or phone is not allowed');
+  }
   if (str(body, 'phone') !== '') throw badRequest('phone_provider_disabled', 'Phone logins are disabled');
   const flow = pkceFlow(body);
   let user = auth.user;
@@ -431,7 +434,14 @@ export async function recover(ctx: Ctx): Promise<void> {
   const redirectTo = referrer(ctx.deps.settings, ctx.query.get('redirect_to'));
   await transaction(ctx.deps.pool, async (db) => {
     const user = await findUserByEmail(db, email, true);
-    if (!user) return;
+    if (!user) {
+      // Same interval as for accounts (recovery_sent_at), so a 429 does not reveal accounts.
+      const waitMs = ctx.deps.unknownAddressGate.wait(`recover:${email}`, ctx.deps.settings.emailMaxFrequencySeconds * 1000, ctx.now.getTime());
+      if (waitMs > 0) {
+        throw tooManyRequests('over_email_send_rate_limit', `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`);
+      }
+      return;
+    }
     if (flow.pkce) {
       await createFlowState(db, { providerType: 'recovery', authMethod: 'recovery', challenge: flow.challenge, challengeMethod: flow.method, userId: user.id, now: ctx.now });
     }
