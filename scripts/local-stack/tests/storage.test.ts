@@ -292,6 +292,47 @@ describe('objects', () => {
     expect(fs.readdirSync(path.join(STORAGE_ROOT, b, 'race')).sort()).toEqual(['plain.txt', 'upsert.txt']);
   });
 
+  it('rolls back the row when the bytes cannot be placed, and the bytes when the commit fails', async () => {
+    const f = admin.storage.from(b);
+    expect((await f.upload('layout/file', new Blob(['a file'], { type: 'text/plain' }))).error).toBeNull();
+    expect((await f.upload('layout/dir/inner.txt', new Blob(['inner'], { type: 'text/plain' }))).error).toBeNull();
+    const before = await snapshot(b);
+    // the local disk layout cannot hold both `x` and `x/y`: refused, and the row is rolled back
+    const under = await f.upload('layout/file/child.txt', new Blob(['x'], { type: 'text/plain' }));
+    expect(under.error).toMatchObject({ statusCode: '400', message: 'Invalid key: layout/file/child.txt' });
+    const over = await f.upload('layout/dir', new Blob(['x'], { type: 'text/plain' }));
+    expect(over.error).toMatchObject({ statusCode: '400' });
+    expect(await snapshot(b)).toEqual(before);
+
+    // a deferred constraint trigger fails at commit: the placed bytes are taken back
+    const fn = `fail_at_commit_${RUN}`;
+    await db.query(`create function public.${fn}() returns trigger language plpgsql as $$
+      begin raise exception 'refused at commit' using errcode = 'check_violation'; end $$`);
+    await db.query(`create constraint trigger ${fn} after insert or update on storage.objects deferrable initially deferred
+      for each row when (new.name like '%fail-at-commit%') execute function public.${fn}()`);
+    try {
+      const fresh = await f.upload('layout/fail-at-commit.txt', new Blob(['new'], { type: 'text/plain' }));
+      expect(fresh.error).toMatchObject({ status: 500, statusCode: '500' });
+      expect(fs.existsSync(diskPath(b, 'layout/fail-at-commit.txt'))).toBe(false);
+      expect(await snapshot(b)).toEqual(before);
+    } finally {
+      await db.query(`drop trigger ${fn} on storage.objects; drop function public.${fn}()`);
+    }
+    expect((await f.upload('layout/fail-at-commit-2.txt', new Blob(['old'], { type: 'text/plain' }))).error).toBeNull();
+    await db.query(`create function public.${fn}() returns trigger language plpgsql as $$
+      begin raise exception 'refused at commit' using errcode = 'check_violation'; end $$`);
+    await db.query(`create constraint trigger ${fn} after update on storage.objects deferrable initially deferred
+      for each row when (new.name like '%fail-at-commit%') execute function public.${fn}()`);
+    try {
+      const replaced = await f.upload('layout/fail-at-commit-2.txt', new Blob(['replacement'], { type: 'text/plain' }), { upsert: true });
+      expect(replaced.error).toMatchObject({ status: 500 });
+      expect(fs.readFileSync(diskPath(b, 'layout/fail-at-commit-2.txt'), 'utf8')).toBe('old');
+      expect((await objectRow(b, 'layout/fail-at-commit-2.txt'))!.metadata).toMatchObject({ eTag: `"${md5('old')}"` });
+    } finally {
+      await db.query(`drop trigger ${fn} on storage.objects; drop function public.${fn}()`);
+    }
+  });
+
   it('downloads, reports info and existence', async () => {
     const f = admin.storage.from(b);
     await f.upload('info/doc.txt', new Blob(['document body'], { type: 'text/plain' }), { metadata: { lang: 'de' } });

@@ -30,8 +30,10 @@ export class StorageError extends Error {
     /** Backwards-compatible `error` field (defaults to the code). */
     readonly errorName?: string,
     httpStatus?: number,
+    /** The underlying failure (logged for 5xx answers). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, { cause });
     this.httpStatus = httpStatus ?? (statusCode >= 500 ? 500 : 400);
   }
 
@@ -94,8 +96,8 @@ export function fromPgError(err: unknown): StorageError {
       case '22P02':
         return new StorageError(400, 'InvalidParameter', err.message || 'Invalid value format or type conversion failed');
       default:
-        return new StorageError(500, 'DatabaseError', `database error, code: ${err.code ?? 'unknown'}`, 'DatabaseError');
+        return new StorageError(500, 'DatabaseError', `database error, code: ${err.code ?? 'unknown'}`, 'DatabaseError', undefined, err);
     }
   }
-  return ERRORS.internal();
+  return new StorageError(500, 'InternalError', 'Internal server error', 'Internal', undefined, err);
 }

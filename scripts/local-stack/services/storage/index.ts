@@ -32,12 +32,10 @@ export async function createStorageService(ctx: StackContext): Promise<HttpServi
       try {
         await route(sctx, r, req.method ?? 'GET', subpath);
       } catch (err) {
-        let error: StorageError;
-        if (err instanceof StorageError) {
-          error = err;
-        } else {
-          error = fromPgError(err);
-          if (error.statusCode >= 500) ctx.log('storage', `${req.method} ${subpath} failed: ${(err as Error)?.stack ?? String(err)}`);
+        const error = err instanceof StorageError ? err : fromPgError(err);
+        if (error.statusCode >= 500) {
+          const cause = error.cause ?? err;
+          ctx.log('storage', `${req.method} ${subpath} failed: ${(cause as Error)?.stack ?? String(cause)}`);
         }
         await drain(req).catch(() => undefined);
         if (res.headersSent) res.destroy();
