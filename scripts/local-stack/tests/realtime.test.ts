@@ -563,6 +563,38 @@ describe('broadcast from database', () => {
     expect(v2.items).toHaveLength(1);
   });
 
+  it('replays recent private messages on join (config.broadcast.replay) without delivering them twice', async () => {
+    const owner = await userClient();
+    const topic = `inbox:${owner.sub}`;
+    const since = Date.now() - 60_000;
+    await db.query(`select realtime.send('{"n":1}'::jsonb, 'old', $1, true)`, [topic]);
+    await db.query(`select realtime.send('{"n":2}'::jsonb, 'old', $1, true)`, [topic]);
+    const inbox = new Inbox<Record<string, unknown>>();
+    const system = new Inbox<Record<string, unknown>>();
+    const ch = owner.client
+      .channel(topic, { config: { private: true, broadcast: { replay: { since, limit: 10 }, replication_ready: true } } })
+      .on('broadcast', { event: '*' }, inbox.push)
+      .on('system', {}, system.push);
+    await subscribe(ch);
+    await inbox.count(2);
+    expect(inbox.items.map((m) => [m.event, (m.payload as { n: number }).n, (m.meta as { replayed: boolean }).replayed])).toEqual([
+      ['old', 1, true],
+      ['old', 2, true],
+    ]);
+    const [ready] = await system.count(1);
+    expect(ready).toMatchObject({ extension: 'system', status: 'ok', message: 'Replication connection established' });
+    await db.query(`select realtime.send('{"n":3}'::jsonb, 'new', $1, true)`, [topic]);
+    await inbox.count(3);
+    await sleep(300);
+    expect(inbox.items).toHaveLength(3);
+    expect(inbox.items[2]).toMatchObject({ event: 'new', payload: { n: 3 }, meta: { id: expect.any(String) } });
+
+    // replay is refused on public channels
+    const raw = await RawSocket.open('1.0.0');
+    const { reply } = await raw.join(`realtime:${topicName('public-replay')}`, { broadcast: { replay: { since } } });
+    expect(reply.payload).toEqual({ status: 'error', response: { reason: 'UnableToReplayMessages: Replay is not allowed for public channels' } });
+  });
+
   it('delivers realtime.broadcast_changes() from a trigger to authorised private subscribers only', async () => {
     const owner = await userClient();
     const other = await userClient();

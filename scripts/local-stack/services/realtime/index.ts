@@ -53,6 +53,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<HttpServ
     hub: new Hub<Channel>(),
     presence: new PresenceRegistry<Channel>(),
     maxPayloadBytes: maxPayloadKb * 1024,
+    replicationReady: () => replication.streaming,
   };
   const connections = new Set<Connection>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false });
@@ -65,7 +66,7 @@ export async function createRealtimeService(ctx: StackContext): Promise<HttpServ
       rt.hub.publish(
         hubKey(m.topic, m.private),
         { kind: 'user', userEvent: m.event, encoding: m.encoding, body: m.body, metadata: { id: m.id } },
-        { accept: (s) => s.canReadBroadcast() },
+        { accept: (s) => s.canReadBroadcast() && !s.replayed?.has(m.id) },
       );
     },
   });

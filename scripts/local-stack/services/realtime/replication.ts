@@ -93,6 +93,8 @@ export class ReplicationListener {
   private readonly typeNames = new Map<number, string>();
   private commitTime = Date.now();
   private closing = false;
+  /** True while the replication stream runs (Realtime's "replication connection established"). */
+  streaming = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private retries = 0;
   readonly slotName: string;
@@ -169,6 +171,7 @@ export class ReplicationListener {
       let started = false;
       service.once('start', () => {
         started = true;
+        this.streaming = true;
         this.retries = 0;
         resolve();
       });
@@ -186,6 +189,7 @@ export class ReplicationListener {
   }
 
   private scheduleRetry(reason: string): void {
+    this.streaming = false;
     if (this.closing || this.retryTimer) return;
     const delay = Math.min(10_000, 500 * 2 ** this.retries++);
     this.handlers.log(`${reason}; reconnecting in ${delay} ms`);
@@ -295,6 +299,7 @@ export class ReplicationListener {
   /** Stops streaming and drops the slot. */
   async close(): Promise<void> {
     this.closing = true;
+    this.streaming = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.service?.destroy().catch(() => undefined);
     this.service = null;

@@ -11,7 +11,7 @@ import type { WebSocket } from 'ws';
 import type pg from 'pg';
 import type { JwtClaims } from '../../db.ts';
 import type { StackConfig } from '../../config.ts';
-import { decodeFrame, encodeMessage, encodeReply, ProtocolError, type Inbound, type PhxMessage, type UserBroadcastPush, type Vsn } from './protocol.ts';
+import { decodeFrame, encodeMessage, encodeReply, encodeUserBroadcast, ProtocolError, type Inbound, type PhxMessage, type UserBroadcastPush, type Vsn } from './protocol.ts';
 import { hubKey, type Hub, type Outbound, type Subscriber } from './fanout.ts';
 import type { PresenceDiff, PresenceRegistry } from './presence.ts';
 import { checkToken, readPolicies, writePolicies, type Extension, type ReadPolicies } from './authz.ts';
@@ -26,11 +26,22 @@ export interface RealtimeRuntime {
   presence: PresenceRegistry<Channel>;
   /** Largest accepted broadcast / presence payload in bytes (Realtime's tenant payload limit). */
   maxPayloadBytes: number;
+  /** Whether the logical replication stream (Broadcast from Database, postgres_changes) runs. */
+  replicationReady: () => boolean;
 }
+
+const REPLAY_HARD_LIMIT = 25;
+const REPLICATION_READY_TIMEOUT_MS = 10_000;
 
 const TOKEN_RECHECK_MS = 5 * 60_000;
 
 type Obj = Record<string, unknown>;
+interface ReplayRow {
+  id: string;
+  event: string;
+  payload: string | null;
+  binary_payload: Buffer | null;
+}
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const truthy = (v: unknown): boolean => v === true || v === 'true';
 
@@ -45,6 +56,8 @@ export class Channel implements Subscriber, PgSubscriber {
   pgActive = false;
   tokenTimer: NodeJS.Timeout | null = null;
   closed = false;
+  /** Ids of the database messages replayed at join (not delivered a second time live). */
+  replayed: Set<string> | null = null;
 
   constructor(
     readonly conn: Connection,
@@ -208,6 +221,13 @@ export class Connection {
     );
     ch.pgBindings = parsed.bindings;
 
+    const replay = broadcast.replay;
+    if (replay !== undefined && replay !== null) {
+      if (!isPrivate) return fail('UnableToReplayMessages: Replay is not allowed for public channels');
+      if (!isObj(replay) || !Number.isInteger(replay.since) || (replay.limit !== undefined && !Number.isInteger(replay.limit))) {
+        return fail('UnableToReplayMessages: Replay params are not valid');
+      }
+    }
     if (isPrivate) {
       try {
         ch.read = await readPolicies(this.rt.pool, ch.claims, subTopic, presenceEnabled);
@@ -219,6 +239,17 @@ export class Connection {
         return fail(`Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`);
       }
     }
+    let replayRows: ReplayRow[] = [];
+    if (isObj(replay)) {
+      if (!ch.read?.broadcast) return fail(`Unauthorized: You do not have permissions to read from this Channel topic: ${subTopic}`);
+      try {
+        replayRows = await this.replayMessages(subTopic, replay.since as number, (replay.limit as number | undefined) ?? REPLAY_HARD_LIMIT);
+      } catch (err) {
+        this.rt.log(`UnableToReplayMessages on ${topic}: ${(err as Error).message}`);
+        return fail('UnableToReplayMessages: Realtime was unable to replay messages');
+      }
+      ch.replayed = new Set(replayRows.map((r) => r.id));
+    }
     if (this.closed) return;
     const raced = this.channels.get(topic);
     if (raced) this.closeChannel(raced, true);
@@ -226,8 +257,10 @@ export class Connection {
     this.channels.set(topic, ch);
     this.rt.hub.add(ch.key, ch);
     this.reply(joinRef, ref, topic, 'ok', { postgres_changes: parsed.reply });
+    for (const row of replayRows) this.pushReplayed(ch, row);
     if (presenceEnabled && ch.canReadPresence()) ch.push('presence_state', this.rt.presence.state(ch.key));
     this.scheduleTokenCheck(ch);
+    if (truthy(broadcast.replication_ready)) this.notifyReplicationReady(ch, Date.now() + REPLICATION_READY_TIMEOUT_MS);
 
     if (parsed.error) {
       ch.push('system', { extension: 'postgres_changes', status: 'error', message: parsed.error, channel: subTopic });
@@ -246,6 +279,42 @@ export class Connection {
         message: problem ?? 'Subscribed to PostgreSQL',
         channel: subTopic,
       });
+    }
+  }
+
+  /**
+   * The last `limit` (1..25) broadcast messages of a private topic since `since` (ms epoch),
+   * oldest first (Realtime `Realtime.Messages.replay`).
+   */
+  private async replayMessages(topic: string, since: number, limit: number): Promise<ReplayRow[]> {
+    const res = await this.rt.pool.query<ReplayRow>(
+      `select id::text, event, payload::text as payload, binary_payload from realtime.messages
+        where topic = $1 and private is true and extension = 'broadcast'
+          and inserted_at >= to_timestamp($2 / 1000.0)::timestamp and inserted_at < now()::timestamp + interval '1 minute'
+        order by inserted_at desc limit $3`,
+      [topic, since, Math.max(1, Math.min(limit, REPLAY_HARD_LIMIT))],
+    );
+    return res.rows.reverse();
+  }
+
+  private pushReplayed(ch: Channel, row: ReplayRow): void {
+    const meta = { replayed: true, id: row.id };
+    if (row.payload !== null) {
+      ch.push('broadcast', { payload: JSON.parse(row.payload) as unknown, event: row.event, type: 'broadcast', meta });
+    } else if (row.binary_payload && this.vsn === '2.0.0') {
+      this.send(encodeUserBroadcast(ch.topic, row.event, meta, 'binary', row.binary_payload));
+    }
+  }
+
+  /** `config.broadcast.replication_ready`: a system message once the replication stream runs. */
+  private notifyReplicationReady(ch: Channel, deadline: number): void {
+    if (ch.closed) return;
+    if (this.rt.replicationReady()) {
+      ch.push('system', { extension: 'system', status: 'ok', message: 'Replication connection established', channel: ch.subTopic });
+    } else if (Date.now() >= deadline) {
+      this.shutdown(ch, 'Replication connection was not established in time');
+    } else {
+      setTimeout(() => this.notifyReplicationReady(ch, deadline), 500).unref();
     }
   }
 
