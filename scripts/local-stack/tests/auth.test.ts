@@ -369,6 +369,24 @@ describe('user: get and update', () => {
     expect(data.user?.new_email).toBeUndefined();
   });
 
+  it('resends the e-mail change mails and confirms both sides with OTPs through verifyOtp', async () => {
+    const u = await createConfirmedUser();
+    const client = anonClient();
+    await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const newEmail = uniqueEmail('otpchange');
+    expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await client.auth.resend({ type: 'email_change', email: u.email })).error).toBeNull();
+    expect((await mailsTo(newEmail)).length).toBe(2);
+    const first = await client.auth.verifyOtp({ email: u.email, token: otpOf(await latestMail(u.email, 'Confirm your new email address')), type: 'email_change' });
+    expect(first.error).toBeNull();
+    expect(first.data.session).toBeNull();
+    const second = await client.auth.verifyOtp({ email: newEmail, token: otpOf(await latestMail(newEmail)), type: 'email_change' });
+    expect(second.error).toBeNull();
+    expect(second.data.user?.email).toBe(newEmail);
+    expect((await anonClient().auth.signInWithPassword({ email: newEmail, password: PASSWORD })).error).toBeNull();
+  });
+
   it('rejects forged, expired and missing JWTs with GoTrue statuses', async () => {
     const u = await createConfirmedUser();
     const forged = await new SignJWT({ sub: u.id, role: 'authenticated', aud: 'authenticated' })
@@ -451,6 +469,23 @@ describe('password recovery with PKCE', () => {
     const wrongVerifier = await raw('POST', '/token?grant_type=pkce', { body: JSON.stringify({ auth_code: code, code_verifier: 'x'.repeat(43) }) });
     expect(wrongVerifier.status).toBe(404);
     expect(wrongVerifier.json).toMatchObject({ error_code: 'flow_state_not_found' });
+  });
+
+  it('accepts the plain code_challenge_method and rejects a wrong verifier with 400 bad_code_verifier', async () => {
+    const u = await createConfirmedUser();
+    const verifier = `plain-${randomUUID()}-${randomUUID()}`;
+    const rec = await raw('POST', '/recover', { body: JSON.stringify({ email: u.email, code_challenge: verifier, code_challenge_method: 'plain' }) });
+    expect(rec.status).toBe(200);
+    const code = new URL((await location(linkOf(await latestMail(u.email, 'Reset your password')))).location).searchParams.get('code')!;
+    const wrong = await raw('POST', '/token?grant_type=pkce', { body: JSON.stringify({ auth_code: code, code_verifier: `${verifier}x` }) });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json).toMatchObject({ error_code: 'bad_code_verifier' });
+    const ok = await raw('POST', '/token?grant_type=pkce', { body: JSON.stringify({ auth_code: code, code_verifier: verifier }) });
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ token_type: 'bearer', user: { id: u.id } });
+    const short = await raw('POST', '/recover', { body: JSON.stringify({ email: u.email, code_challenge: 'short', code_challenge_method: 'plain' }) });
+    expect(short.status).toBe(400);
+    expect(short.json).toMatchObject({ error_code: 'validation_failed' });
   });
 
   it('answers 200 for unknown addresses without sending mail, accepts captcha_token, and validates input', async () => {
