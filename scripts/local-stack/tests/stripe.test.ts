@@ -268,6 +268,45 @@ describe('authentication and errors', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('leaves nothing changed when a request fails half-way through its checks', async () => {
+    const productsBefore = (await stripe.products.list({ limit: 100 })).data.length;
+    const neg = await stripe.prices
+      .create({ product_data: { name: 'Should not exist' }, unit_amount: -1, currency: 'eur' })
+      .catch((e: unknown) => e);
+    expect((neg as Stripe.errors.StripeError).param).toBe('unit_amount');
+    const dupKey = await stripe.prices
+      .create({ product_data: { name: 'Should not exist either' }, unit_amount: 100, currency: 'eur', lookup_key: 'basic_monthly' })
+      .catch((e: unknown) => e);
+    expect((dupKey as Stripe.errors.StripeError).param).toBe('lookup_key');
+    const badDefault = await stripe.products
+      .create({ name: 'No default', default_price_data: { currency: 'eur', unit_amount: -5 } })
+      .catch((e: unknown) => e);
+    expect((badDefault as Stripe.errors.StripeError).param).toBe('default_price_data[unit_amount]');
+    expect((await stripe.products.list({ limit: 100 })).data.length).toBe(productsBefore);
+
+    const declined = await stripe.customers.create({ email: 'declined-pm@example.com', payment_method: 'pm_card_chargeDeclined' }).catch((e: unknown) => e);
+    expect(declined).toBeInstanceOf(Stripe.errors.StripeCardError);
+    expect((await stripe.customers.list({ email: 'declined-pm@example.com' })).data).toHaveLength(0);
+
+    const c = await stripe.customers.create({ email: 'atomic@example.com', payment_method: 'pm_card_chargeCustomerFail' });
+    const strict = await stripe.subscriptions
+      .create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_chargeCustomerFail', payment_behavior: 'error_if_incomplete' })
+      .catch((e: unknown) => e);
+    expect((strict as Stripe.errors.StripeError).statusCode).toBe(402);
+    expect((await stripe.subscriptions.list({ customer: c.id, status: 'all' })).data).toHaveLength(0);
+    expect((await stripe.invoices.list({ customer: c.id })).data).toHaveLength(0);
+
+    const sub = await stripe.subscriptions.create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_visa', metadata: { v: '1' } });
+    const bad = await stripe.subscriptions.update(sub.id, { metadata: { v: '2' }, default_payment_method: 'pm_missing' }).catch((e: unknown) => e);
+    expect((bad as Stripe.errors.StripeError).message).toBe("No such PaymentMethod: 'pm_missing'");
+    const badItem = await stripe.subscriptions.update(sub.id, { metadata: { v: '3' }, items: [{ id: sub.items.data[0]!.id, price: 'price_missing' }] }).catch((e: unknown) => e);
+    expect((badItem as Stripe.errors.StripeError).param).toBe('items[0][price]');
+    const after = await stripe.subscriptions.retrieve(sub.id);
+    expect(after.metadata).toEqual({ v: '1' });
+    expect(after.items.data[0]!.price.id).toBe(basicPrice.id);
+    expect(after.default_payment_method).toBe(sub.default_payment_method);
+  });
+
   it('answers unknown endpoints with 404 "Unrecognized request URL"', async () => {
     const err = await stripe.rawRequest('GET', '/v1/foo', {}).catch((e: unknown) => e);
     expect((err as Stripe.errors.StripeError).statusCode).toBe(404);

@@ -138,6 +138,10 @@ export class Engine {
     let clockId: string | null = null;
     if (p.test_clock) clockId = this.require('test clock', 'test_helpers.test_clock', p.test_clock, 'test_clock').id as string;
     const now = clockId ? (this.store.get(clockId)!.frozen_time as number) : this.store.now();
+    // Validate everything before storing anything.
+    const attachPm = p.payment_method ? this.preparePaymentMethod(p.payment_method as string, null, 'payment_method') : null;
+    const dpm = (p.invoice_settings as Obj | undefined)?.default_payment_method as string | undefined;
+    const attachDefault = dpm && dpm !== p.payment_method ? this.preparePaymentMethod(dpm, null, 'invoice_settings[default_payment_method]') : null;
     const id = this.store.newId('cus');
     const c: Obj = {
       id,
@@ -164,18 +168,25 @@ export class Engine {
       test_clock: clockId,
     };
     this.store.put(c);
-    if (p.payment_method) this.attachPaymentMethod(p.payment_method as string, c, 'payment_method');
-    const dpm = (p.invoice_settings as Obj | undefined)?.default_payment_method;
-    if (dpm) {
-      const pm = this.attachPaymentMethod(dpm as string, c, 'invoice_settings[default_payment_method]');
-      c.invoice_settings.default_payment_method = pm.id;
-    }
+    const attached = attachPm ? attachPm(c) : null;
+    if (dpm) c.invoice_settings.default_payment_method = (attachDefault ? attachDefault(c) : attached!).id;
     this.emit('customer.created', c, { req, at: now });
     return c;
   }
 
   updateCustomer(id: string, p: Params, req: RequestInfo): Obj {
     const c = this.require('customer', 'customer', id);
+    const newDefault = (p.invoice_settings as Obj | undefined)?.default_payment_method;
+    if (newDefault) {
+      const pm = this.require('PaymentMethod', 'payment_method', newDefault, 'invoice_settings[default_payment_method]');
+      if (pm.customer !== c.id) {
+        throw invalidRequest(
+          `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`,
+          'invoice_settings[default_payment_method]',
+          'resource_missing',
+        );
+      }
+    }
     const before = this.snapshot(c);
     for (const k of ['email', 'name', 'description', 'phone', 'address'] as const) if (k in p) c[k] = p[k] ?? null;
     if ('preferred_locales' in p) c.preferred_locales = p.preferred_locales ?? [];
@@ -183,18 +194,7 @@ export class Engine {
     if (p.invoice_settings) {
       const is = p.invoice_settings as Obj;
       if ('default_payment_method' in is) {
-        if (is.default_payment_method === null) c.invoice_settings.default_payment_method = null;
-        else {
-          const pm = this.require('PaymentMethod', 'payment_method', is.default_payment_method, 'invoice_settings[default_payment_method]');
-          if (pm.customer !== c.id) {
-            throw invalidRequest(
-              `The customer does not have a payment method with the ID ${pm.id}. The payment method must be attached to the customer.`,
-              'invoice_settings[default_payment_method]',
-              'resource_missing',
-            );
-          }
-          c.invoice_settings.default_payment_method = pm.id;
-        }
+        c.invoice_settings.default_payment_method = is.default_payment_method ?? null;
       }
     }
     const prev = this.diff(before, c);
@@ -247,24 +247,40 @@ export class Engine {
     return this.store.put(pm);
   }
 
-  /** Attaches a payment method (or one of Stripe's magic `pm_card_*` ids) to a customer. */
-  attachPaymentMethod(pmId: string, customer: Obj, param: string): Obj {
-    let pm = this.store.get(pmId);
-    if (!pm && TEST_PAYMENT_METHODS[pmId]) {
-      const number = TEST_PAYMENT_METHODS[pmId]!;
-      pm = this.createCardPaymentMethod({ number, expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' }, { name: null, email: null }, this.nowFor(customer.id as string));
-    }
-    if (!pm || pm.object !== 'payment_method') throw noSuch('PaymentMethod', pmId, param);
-    if (pm.customer && pm.customer !== customer.id) {
+  /**
+   * Checks that a payment method (or one of Stripe's magic `pm_card_*` ids) can be attached to a
+   * customer, without changing anything. Output: a function that attaches it. Errors: 404 for an
+   * unknown id, 400 when attached elsewhere, 402 card_error for a card that declines on attach.
+   */
+  preparePaymentMethod(pmId: string, customerId: string | null, param: string): (customer: Obj) => Obj {
+    const existing = this.store.get(pmId);
+    const magic = !existing ? TEST_PAYMENT_METHODS[pmId] : undefined;
+    if (!magic && (!existing || existing.object !== 'payment_method')) throw noSuch('PaymentMethod', pmId, param);
+    if (existing?.customer && existing.customer !== customerId) {
       throw invalidRequest('The payment method you provided has already been attached to a customer.', param, 'payment_method_unexpected_state');
     }
-    if (pm._behavior !== 'succeed' && pm._behavior !== 'fail_after_attach') {
-      const f = FAILURES[pm._behavior as keyof typeof FAILURES];
+    const behavior = existing ? (existing._behavior as string) : cardBehavior(magic!);
+    if (behavior !== 'succeed' && behavior !== 'fail_after_attach') {
+      const f = FAILURES[behavior as keyof typeof FAILURES];
       throw new StripeError(402, 'card_error', f.message.en, { code: f.code, decline_code: f.decline_code, param });
     }
-    pm.customer = customer.id;
-    this.store.save();
-    return pm;
+    return (customer: Obj) => {
+      const pm =
+        existing ??
+        this.createCardPaymentMethod(
+          { number: magic!, expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvc: '123' },
+          { name: null, email: null },
+          this.nowFor(customer.id as string),
+        );
+      pm.customer = customer.id;
+      this.store.save();
+      return pm;
+    };
+  }
+
+  /** Attaches a payment method to a customer (see preparePaymentMethod for the checks). */
+  attachPaymentMethod(pmId: string, customer: Obj, param: string): Obj {
+    return this.preparePaymentMethod(pmId, customer.id as string, param)(customer);
   }
 
   /**
@@ -286,6 +302,7 @@ export class Engine {
   createProduct(p: Params, req: RequestInfo): Obj {
     const id = (p.id as string | undefined) ?? this.store.newId('prod');
     if (this.store.get(id)) throw invalidRequest('Product already exists.', 'id', 'resource_already_exists');
+    if (p.default_price_data) this.checkPriceData(p.default_price_data as Obj, 'default_price_data');
     const now = this.store.now();
     const prod: Obj = {
       id,
@@ -322,20 +339,17 @@ export class Engine {
 
   updateProduct(id: string, p: Params, req: RequestInfo): Obj {
     const prod = this.require('product', 'product', id);
+    if (p.default_price) {
+      const price = this.require('price', 'price', p.default_price, 'default_price');
+      if (price.product !== prod.id) throw invalidRequest('The default price must belong to this product.', 'default_price');
+    }
     const before = this.snapshot(prod);
     for (const k of ['active', 'description', 'name', 'statement_descriptor', 'tax_code', 'unit_label', 'url'] as const) {
       if (k in p) prod[k] = p[k] ?? (k === 'active' ? prod.active : null);
     }
     if ('images' in p) prod.images = p.images ?? [];
     if ('metadata' in p) prod.metadata = mergeMetadata(prod.metadata as Obj, p.metadata);
-    if ('default_price' in p) {
-      if (p.default_price === null) prod.default_price = null;
-      else {
-        const price = this.require('price', 'price', p.default_price, 'default_price');
-        if (price.product !== prod.id) throw invalidRequest('The default price must belong to this product.', 'default_price');
-        prod.default_price = price.id;
-      }
-    }
+    if ('default_price' in p) prod.default_price = p.default_price ?? null;
     prod.updated = this.store.now();
     this.store.save();
     this.emit('product.updated', prod, { prev: this.diff(before, prod), req });
@@ -354,30 +368,34 @@ export class Engine {
     return this.store.state.objects[id]!;
   }
 
-  createPrice(p: Params, req: RequestInfo): Obj {
-    let productId: string;
-    if (p.product && p.product_data) throw invalidRequest('You may only specify one of these parameters: product, product_data.', 'product');
-    if (p.product) productId = this.require('product', 'product', p.product, 'product').id as string;
-    else if (p.product_data) productId = this.createProduct(p.product_data as Obj, req).id as string;
-    else throw invalidRequest('Missing required param: product.', 'product', 'parameter_missing');
+  /**
+   * Validates price data (currency, amount, recurring, lookup key) without changing anything.
+   * `base` prefixes the error's param (e.g. `default_price_data`). Output: normalized fields.
+   */
+  private checkPriceData(
+    p: Params,
+    base = '',
+  ): { currency: string; unitAmount: number; recurring: Obj | null; lookupKey: string | null; lookupHolder: Obj | null } {
+    const name = (k: string) => (base ? `${base}[${k}]` : k);
+    const countParam = base ? `${base}[recurring][interval_count]` : 'recurring[interval_count]';
     const currency = String(p.currency).toLowerCase();
-    if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${p.currency}.`, 'currency', 'parameter_invalid_string');
+    if (!/^[a-z]{3}$/.test(currency)) throw invalidRequest(`Invalid currency: ${p.currency}.`, name('currency'), 'parameter_invalid_string');
     let unitAmount = p.unit_amount as number | undefined | null;
     if ((unitAmount === undefined || unitAmount === null) && typeof p.unit_amount_decimal === 'string') {
       const d = Number(p.unit_amount_decimal);
-      if (!Number.isFinite(d)) throw invalidRequest(`Invalid decimal: ${p.unit_amount_decimal}`, 'unit_amount_decimal', 'parameter_invalid_string');
+      if (!Number.isFinite(d)) throw invalidRequest(`Invalid decimal: ${p.unit_amount_decimal}`, name('unit_amount_decimal'), 'parameter_invalid_string');
       unitAmount = Math.round(d);
     }
-    if (unitAmount === undefined || unitAmount === null) throw invalidRequest('Missing required param: unit_amount.', 'unit_amount', 'parameter_missing');
-    if (unitAmount < 0) throw invalidRequest('This value must be greater than or equal to 0.', 'unit_amount', 'parameter_invalid_integer');
+    if (unitAmount === undefined || unitAmount === null) throw invalidRequest(`Missing required param: ${name('unit_amount')}.`, name('unit_amount'), 'parameter_missing');
+    if (unitAmount < 0) throw invalidRequest('This value must be greater than or equal to 0.', name('unit_amount'), 'parameter_invalid_integer');
     let recurring: Obj | null = null;
     if (p.recurring) {
       const r = p.recurring as Obj;
-      const count = (r.interval_count as number | undefined) ?? 1;
-      if (count < 1) throw invalidRequest('This value must be greater than or equal to 1.', 'recurring[interval_count]', 'parameter_invalid_integer');
+      const count = (r.interval_count as number | undefined | null) ?? 1;
+      if (count < 1) throw invalidRequest('This value must be greater than or equal to 1.', countParam, 'parameter_invalid_integer');
       const maxByInterval: Record<string, number> = { day: 1095, week: 156, month: 36, year: 3 };
       if (count > maxByInterval[r.interval as string]!) {
-        throw invalidRequest('The maximum billing interval is 3 years (3 years, 36 months, or 156 weeks).', 'recurring[interval_count]');
+        throw invalidRequest('The maximum billing interval is 3 years (3 years, 36 months, or 156 weeks).', countParam);
       }
       recurring = {
         aggregate_usage: null,
@@ -389,33 +407,46 @@ export class Engine {
       };
     }
     const lookupKey = (p.lookup_key as string | null | undefined) ?? null;
+    let lookupHolder: Obj | null = null;
     if (lookupKey) {
-      const holder = this.store.all('price').find((x) => x.lookup_key === lookupKey);
-      if (holder) {
-        if (!p.transfer_lookup_key) throw invalidRequest(`A price (\`${holder.id}\`) already uses that lookup key.`, 'lookup_key', 'lookup_key_already_used');
-        holder.lookup_key = null;
+      lookupHolder = this.store.all('price').find((x) => x.lookup_key === lookupKey) ?? null;
+      if (lookupHolder && !p.transfer_lookup_key) {
+        throw invalidRequest(`A price (\`${lookupHolder.id}\`) already uses that lookup key.`, name('lookup_key'), 'lookup_key_already_used');
       }
     }
+    return { currency, unitAmount, recurring, lookupKey, lookupHolder };
+  }
+
+  createPrice(p: Params, req: RequestInfo): Obj {
+    if (p.product && p.product_data) throw invalidRequest('You may only specify one of these parameters: product, product_data.', 'product');
+    if (!p.product && !p.product_data) throw invalidRequest('Missing required param: product.', 'product', 'parameter_missing');
+    if (p.product) this.require('product', 'product', p.product, 'product');
+    if (p.product_data && (p.product_data as Obj).id && this.store.get((p.product_data as Obj).id as string)) {
+      throw invalidRequest('Product already exists.', 'product_data[id]', 'resource_already_exists');
+    }
+    const data = this.checkPriceData(p);
+    const productId = p.product ? (p.product as string) : (this.createProduct(p.product_data as Obj, req).id as string);
+    if (data.lookupHolder) data.lookupHolder.lookup_key = null;
     const price: Obj = {
       id: this.store.newId('price'),
       object: 'price',
       active: p.active ?? true,
       billing_scheme: 'per_unit',
       created: this.store.now(),
-      currency,
+      currency: data.currency,
       custom_unit_amount: null,
       livemode: false,
-      lookup_key: lookupKey,
+      lookup_key: data.lookupKey,
       metadata: cleanMetadata(p.metadata),
       nickname: p.nickname ?? null,
       product: productId,
-      recurring,
+      recurring: data.recurring,
       tax_behavior: p.tax_behavior ?? 'unspecified',
       tiers_mode: null,
       transform_quantity: null,
-      type: recurring ? 'recurring' : 'one_time',
-      unit_amount: unitAmount,
-      unit_amount_decimal: String(unitAmount),
+      type: data.recurring ? 'recurring' : 'one_time',
+      unit_amount: data.unitAmount,
+      unit_amount_decimal: String(data.unitAmount),
     };
     this.store.put(price);
     this.emit('price.created', price, { req });
@@ -424,20 +455,18 @@ export class Engine {
 
   updatePrice(id: string, p: Params, req: RequestInfo): Obj {
     const price = this.require('price', 'price', id);
+    const key = 'lookup_key' in p ? ((p.lookup_key as string | null) ?? null) : undefined;
+    const holder = key ? this.store.all('price').find((x) => x.lookup_key === key && x.id !== id) : undefined;
+    if (holder && !p.transfer_lookup_key) {
+      throw invalidRequest(`A price (\`${holder.id}\`) already uses that lookup key.`, 'lookup_key', 'lookup_key_already_used');
+    }
     const before = this.snapshot(price);
     if ('active' in p && p.active !== null) price.active = p.active;
     if ('nickname' in p) price.nickname = p.nickname ?? null;
     if ('tax_behavior' in p && p.tax_behavior) price.tax_behavior = p.tax_behavior;
     if ('metadata' in p) price.metadata = mergeMetadata(price.metadata as Obj, p.metadata);
-    if ('lookup_key' in p) {
-      const key = (p.lookup_key as string | null) ?? null;
-      if (key) {
-        const holder = this.store.all('price').find((x) => x.lookup_key === key && x.id !== id);
-        if (holder) {
-          if (!p.transfer_lookup_key) throw invalidRequest(`A price (\`${holder.id}\`) already uses that lookup key.`, 'lookup_key', 'lookup_key_already_used');
-          holder.lookup_key = null;
-        }
-      }
+    if (key !== undefined) {
+      if (holder) holder.lookup_key = null;
       price.lookup_key = key;
     }
     this.store.save();
@@ -939,11 +968,6 @@ export class Engine {
     } else {
       const paid = this.attemptInvoice(invoice, args.paymentMethod ?? this.paymentMethodFor(sub), now, args.first, req);
       if (paid) sub.status = 'active';
-      else if (args.paymentBehavior === 'error_if_incomplete') {
-        const f = invoice._last_failure as Obj;
-        this.store.save();
-        throw new StripeError(402, 'card_error', f.message as string, { code: f.code as string, decline_code: f.decline_code as string | undefined });
-      }
     }
     this.materialize(sub);
     this.store.save();
@@ -956,14 +980,30 @@ export class Engine {
     const customer = this.require('customer', 'customer', p.customer, 'customer');
     const items = (p.items as Obj[] | undefined) ?? [];
     if (items.length === 0) throw invalidRequest('Missing required param: items.', 'items', 'parameter_missing');
-    items.forEach((it, i) => {
+    const prices = items.map((it, i) => {
       if (!it.price) throw invalidRequest(`Missing required param: items[${i}][price].`, `items[${i}][price]`, 'parameter_missing');
+      const price = this.require('price', 'price', it.price, `items[${i}][price]`);
+      if (!price.active) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', `items[${i}][price]`);
+      return price;
     });
-    let pm: Obj | undefined;
-    if (p.default_payment_method) {
-      pm = this.attachPaymentMethod(p.default_payment_method as string, customer, 'default_payment_method');
+    this.checkItemPrices(prices, 'items');
+    const paymentBehavior = (p.payment_behavior as string | undefined) ?? 'allow_incomplete';
+    const attach = p.default_payment_method ? this.preparePaymentMethod(p.default_payment_method as string, customer.id as string, 'default_payment_method') : null;
+    const trialEnd = p.trial_end === 'now' ? null : (p.trial_end as number | undefined);
+    const hasTrial = (typeof p.trial_period_days === 'number' && p.trial_period_days > 0) || (typeof trialEnd === 'number' && trialEnd > this.nowFor(customer.id as string));
+    if (paymentBehavior === 'error_if_incomplete' && !hasTrial) {
+      // Stripe creates nothing when the first payment of such a subscription fails.
+      const pmId = (p.default_payment_method as string | undefined) ?? (customer.invoice_settings?.default_payment_method as string | null);
+      const behavior = pmId ? ((this.store.get(pmId)?._behavior as string | undefined) ?? cardBehavior(TEST_PAYMENT_METHODS[pmId] ?? '')) : null;
+      if (behavior !== 'succeed') {
+        const f = behavior ? FAILURES[behavior as keyof typeof FAILURES] : undefined;
+        throw new StripeError(402, 'card_error', f?.message.en ?? 'The customer has no default payment method.', {
+          code: f?.code ?? 'invoice_no_customer_payment_method',
+          decline_code: f?.decline_code,
+        });
+      }
     }
-    const trialEnd = p.trial_end === 'now' ? null : typeof p.trial_end === 'string' ? Number(p.trial_end) : (p.trial_end as number | undefined);
+    const pm = attach ? attach(customer) : undefined;
     const { sub } = this.createSubscriptionInternal(
       {
         customer,
@@ -974,13 +1014,10 @@ export class Engine {
         trialEnd: trialEnd ?? null,
         paymentMethod: pm,
         first: false,
-        paymentBehavior: (p.payment_behavior as string | undefined) ?? 'allow_incomplete',
+        paymentBehavior,
       },
       req,
     );
-    if (sub.status === 'incomplete' && sub.default_payment_method === null && pm === undefined) {
-      // Stripe keeps the subscription incomplete when there is nothing to charge.
-    }
     return sub;
   }
 
@@ -996,6 +1033,10 @@ export class Engine {
       const bad = Object.keys(p).find((k) => !allowed.has(k));
       if (bad) throw invalidRequest('A canceled subscription can only update its cancellation_details and metadata.', bad);
     }
+    // Checks that can fail come before any change.
+    const attachPm =
+      typeof p.default_payment_method === 'string' ? this.preparePaymentMethod(p.default_payment_method, sub.customer as string, 'default_payment_method') : null;
+    if (typeof p.cancel_at === 'number' && p.cancel_at <= at) throw invalidRequest('cancel_at must be in the future.', 'cancel_at');
     const before = this.snapshot(sub);
     const oldInterval = this.subInterval(sub);
     if (p.items) {
@@ -1034,13 +1075,8 @@ export class Engine {
       const cd = p.cancellation_details as Obj;
       sub.cancellation_details = { ...sub.cancellation_details, ...('comment' in cd ? { comment: cd.comment } : {}), ...('feedback' in cd ? { feedback: cd.feedback } : {}) };
     }
-    if (p.default_payment_method !== undefined) {
-      if (p.default_payment_method === null) sub.default_payment_method = null;
-      else {
-        const customer = this.store.get(sub.customer as string)!;
-        sub.default_payment_method = this.attachPaymentMethod(p.default_payment_method as string, customer, 'default_payment_method').id;
-      }
-    }
+    if (p.default_payment_method === null) sub.default_payment_method = null;
+    else if (attachPm) sub.default_payment_method = attachPm(this.store.get(sub.customer as string)!).id;
     if (p.cancel_at_period_end !== undefined && p.cancel_at_period_end !== null) {
       if (p.cancel_at_period_end) {
         sub.cancel_at_period_end = true;
@@ -1061,7 +1097,6 @@ export class Engine {
         sub.cancel_at_period_end = false;
       } else {
         const t = p.cancel_at as number;
-        if (t <= at) throw invalidRequest('cancel_at must be in the future.', 'cancel_at');
         sub.cancel_at = t;
         sub.canceled_at = at;
         sub.cancel_at_period_end = t === sub.current_period_end;
