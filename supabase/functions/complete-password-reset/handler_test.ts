@@ -152,9 +152,15 @@ Deno.test({
       assertEquals([s.status, s.body.error.code, s.body.error.message], [403, 'suspended', 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.']);
       const sEn = await invoke('login-check', { email: suspended.email, password: STRONG_PASSWORD, locale: 'en' });
       assertEquals(sEn.body.error.message, LOGIN_MESSAGES.suspended.en);
-      // Without the password the suspension is not revealed.
+      // The suspension bans the auth user: Auth itself refuses the sign-in, whatever the password.
+      const direct = await anonClient().auth.signInWithPassword({ email: suspended.email, password: STRONG_PASSWORD });
+      assertEquals([direct.data.session, (direct.error as { code?: string } | null)?.code], [null, 'user_banned']);
       const sWrong = await invoke('login-check', { email: suspended.email, password: 'Wrong-Password-1' });
-      assertEquals(sWrong.body.error.code, 'invalid_credentials');
+      assertEquals(sWrong.body.error.code, 'suspended');
+      // Lifting the suspension lifts the ban.
+      await withDb((db) => db.query(`delete from public.account_suspensions where user_id = $1`, [suspended.id]));
+      assertEquals((await invoke('login-check', { email: suspended.email, password: STRONG_PASSWORD })).status, 200);
+      await withDb((db) => db.query(`insert into public.account_suspensions (user_id, reason) values ($1, 'test')`, [suspended.id]));
 
       const email = uniqueEmail('login-unconf');
       const created = await serviceClient().auth.admin.createUser({ email, password: STRONG_PASSWORD, email_confirm: false, user_metadata: { firstname: 'U' } });
@@ -177,7 +183,11 @@ Deno.test({
       const signIn = (): Promise<PasswordSignIn> =>
         Promise.resolve({ ok: true, session: { access_token: 'tok', refresh_token: 'r', expires_in: 3600, token_type: 'bearer', user: {} } });
       const user = await createConfirmedUser('login-revoke');
-      await withDb((db) => db.query(`insert into public.account_suspensions (user_id) values ($1)`, [user.id]));
+      // Suspended in the profile data but (say, restored from a backup) not banned in Auth.
+      await withDb(async (db) => {
+        await db.query(`insert into public.account_suspensions (user_id) values ($1)`, [user.id]);
+        await db.query(`update auth.users set banned_until = null where id = $1`, [user.id]);
+      });
       const handler = createLoginCheckHandler({ ...deps, signIn, revoke: (t) => { revoked.push(t); return Promise.resolve(); }, queueDelayMs: 0 } as LoginCheckDeps);
       const res = await answer(await handler(post({ email: user.email, password: 'x' })));
       assertEquals([res.status, revoked], [403, ['tok']]);

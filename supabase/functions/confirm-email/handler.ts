@@ -5,7 +5,7 @@
  * POST `{ token }` (or GET `?token=`) → verifies the signed confirm token (HMAC, valid
  * TOKEN_TTL_SECONDS, default 5 min), then `confirm_user_email`: auth e-mail confirmed,
  * profiles.authenticated = 1 and (database trigger) welcome_email queued in the user's language;
- * the queue is processed right away.
+ * the queue is processed right away in the background.
  * → 200 `{ confirmed: true, already_confirmed: boolean }` (a second click is harmless).
  * Errors: 400 `token_expired` 'This link has expired or is invalid' for an expired, forged,
  * undecodable or wrong-purpose token or a deleted user (spec §5: undecodable counts as expired);
@@ -15,7 +15,7 @@ import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { verifyToken } from '../_shared/tokens.ts';
 import { findProfileById } from '../_shared/users.ts';
-import type { AccountDeps } from '../_shared/account-deps.ts';
+import { background, type AccountDeps } from '../_shared/account-deps.ts';
 
 const Body = z.object({ token: z.string().min(1).max(2048) });
 
@@ -39,7 +39,7 @@ export function createConfirmEmailHandler(deps: AccountDeps): (req: Request) => 
     const { data, error } = await deps.admin.rpc('confirm_user_email', { p_user_id: userId });
     if (error) throw new Error(`confirm_user_email: ${error.message}`);
     const newlyConfirmed = data === true;
-    if (newlyConfirmed) await deps.kickQueue();
+    if (newlyConfirmed) background(deps.kickQueue());
     return json({ confirmed: true, already_confirmed: !newlyConfirmed });
   });
 }

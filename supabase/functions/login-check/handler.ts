@@ -5,8 +5,11 @@
  *
  * POST `{ email, password, locale?: 'en'|'de' (default en, the site default) }`
  * The function signs in with the password grant (the same Auth call the SPA would make) and:
- * - 403 `suspended` — password correct and the account is suspended
- *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.'); the new session is revoked;
+ * - 403 `suspended` — the account is suspended
+ *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.'). A suspension also
+ *   bans the auth user (migration 20261121009400), and Auth answers `user_banned` before it
+ *   checks the password (as GoTrue does), so this state is the one revealed without it; a
+ *   session opened for a suspended account without a ban is revoked;
  * - 409 `password_update_required` — the account is a legacy `old_user` (legacy accounts have
  *   no usable password, so this answer does not need it; the SPA redirects to /password-reset,
  *   from where the reset mail leads to /password-update);
@@ -77,8 +80,10 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
     const [profile, signIn] = await Promise.all([findProfileByEmail(deps.admin, email), deps.signIn(email, password)]);
     const session = signIn.ok ? signIn.session : undefined;
     // Auth answers these codes only after the password matched.
-    const passwordProven = signIn.ok || signIn.code === 'email_not_confirmed' || signIn.code === 'user_banned';
+    const passwordProven = signIn.ok || signIn.code === 'email_not_confirmed';
 
+    // Auth refuses banned (= suspended) users before the password check: nothing more to hide.
+    if (!signIn.ok && signIn.code === 'user_banned') throw await refuse(403, 'suspended');
     if (profile && passwordProven && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended', session);
     if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required', session);
     if ((profile && passwordProven && profile.authenticated === 0) || (!signIn.ok && signIn.code === 'email_not_confirmed')) {

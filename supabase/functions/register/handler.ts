@@ -6,7 +6,8 @@
  * → 201 `{ user_id, email, confirmation_sent: true }`: the auth user exists (unconfirmed), the
  *   database trigger created the profile (role free, authenticated 0), and confirm_email was
  *   queued in `locale` with the link `${SITE_URL}[/de]/confirm-email?token=…` (valid
- *   TOKEN_TTL_SECONDS, default 5 min) and sent right away (the queue is processed before answering).
+ *   TOKEN_TTL_SECONDS, default 5 min); the queue is processed right away in the background
+ *   (EdgeRuntime.waitUntil), the minute cron job being the safety net.
  * Errors (`{ error: { code, message } }`):
  * - 400 `validation_failed` / `bad_json` (fields), 400 `terms_not_accepted` (Nutzungsvereinbarung
  *   or Datenschutzhinweise not accepted), 400 `weak_password` (message names the failing rules:
@@ -19,7 +20,7 @@ import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { assertStrongPassword, emailSchema, localizedUrl } from '../_shared/accounts.ts';
 import { signToken } from '../_shared/tokens.ts';
 import { enqueueEmail } from '../_shared/email/enqueue.ts';
-import type { AccountDeps } from '../_shared/account-deps.ts';
+import { background, type AccountDeps } from '../_shared/account-deps.ts';
 
 const RegisterBody = z.object({
   firstname: z.string().trim().min(1).max(100),
@@ -84,7 +85,7 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
       await deps.admin.auth.admin.deleteUser(user.id).catch(() => undefined);
       throw err;
     }
-    await deps.kickQueue();
+    background(deps.kickQueue());
     return json({ user_id: user.id, email: body.email, confirmation_sent: true }, 201);
   });
 }
