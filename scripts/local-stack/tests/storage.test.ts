@@ -252,6 +252,18 @@ describe('objects', () => {
     expect(buf.error).toBeNull();
     expect(await objectRow(b, 'buffer/data.bin')).toMatchObject({ user_metadata: { source: 'test' } });
     expect(fs.readFileSync(diskPath(b, 'buffer/data.bin'), 'utf8')).toBe('raw bytes');
+
+    // a streamed body (chunked transfer, no content-length)
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const part of ['chunk-1;', 'chunk-2;', 'chunk-3']) controller.enqueue(new TextEncoder().encode(part));
+        controller.close();
+      },
+    });
+    const streamed = await f.upload('stream/body.txt', stream, { contentType: 'text/plain' });
+    expect(streamed.error).toBeNull();
+    expect(fs.readFileSync(diskPath(b, 'stream/body.txt'), 'utf8')).toBe('chunk-1;chunk-2;chunk-3');
+    expect((await objectRow(b, 'stream/body.txt'))!.metadata).toMatchObject({ size: 23 });
   });
 
   it('refuses a duplicate without upsert (409, nothing changes) and replaces with upsert/update', async () => {
