@@ -3,25 +3,32 @@
  * (`Stripe.createFetchHttpClient()`, API version 2023-10-16, 2 retries) and webhook verification
  * with `constructEventAsync` + `Stripe.createSubtleCryptoProvider()`.
  *
- * Run by scripts/local-stack/tests/stripe-deno.test.ts, which starts a sandbox and passes
- * STRIPE_SANDBOX_PORT, STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.
+ * scripts/local-stack/tests/stripe-deno.test.ts runs it against a sandbox started in Node (the
+ * daemon's runtime) and passes STRIPE_SANDBOX_PORT. Run alone
+ * (`node_modules/.bin/deno test --allow-all scripts/local-stack/tests/deno/stripe_sdk_test.ts`),
+ * it starts its own sandbox in-process.
  */
 import Stripe from 'npm:stripe@^23';
 import assert from 'node:assert/strict';
+import { stackConfig, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../../config.ts';
+import { createStripeSandbox } from '../../services/stripe/index.ts';
 
-const port = Number(Deno.env.get('STRIPE_SANDBOX_PORT'));
-const secretKey = Deno.env.get('STRIPE_SECRET_KEY')!;
-const webhookSecret = Deno.env.get('STRIPE_WEBHOOK_SECRET')!;
-
-const stripe = new Stripe(secretKey, {
-  host: '127.0.0.1',
-  port,
-  protocol: 'http',
-  apiVersion: '2023-10-16' as Stripe.LatestApiVersion,
-  maxNetworkRetries: 2,
-  httpClient: Stripe.createFetchHttpClient(),
-});
+const secretKey = STRIPE_SECRET_KEY;
+const webhookSecret = STRIPE_WEBHOOK_SECRET;
 const crypto = Stripe.createSubtleCryptoProvider();
+let port = Number(Deno.env.get('STRIPE_SANDBOX_PORT') ?? '0');
+let stripe: Stripe;
+
+function client(): Stripe {
+  return new Stripe(secretKey, {
+    host: '127.0.0.1',
+    port,
+    protocol: 'http',
+    apiVersion: '2023-10-16' as Stripe.LatestApiVersion,
+    maxNetworkRetries: 2,
+    httpClient: Stripe.createFetchHttpClient(),
+  });
+}
 
 interface Hit {
   body: string;
@@ -40,7 +47,7 @@ async function waitFor<T>(fn: () => T | undefined, what: string, ms = 8000): Pro
   }
 }
 
-Deno.test('stripe SDK over fetch: customers, prices, checkout with hosted page, subscription, errors', async () => {
+async function sdkFlow(): Promise<void> {
   const customer = await stripe.customers.create({ email: 'deno@example.com', name: 'Deno User', metadata: { userId: 'd-1' } });
   assert.match(customer.id, /^cus_/);
   const found = await stripe.customers.search({ query: "email:'deno@example.com'" });
@@ -97,9 +104,9 @@ Deno.test('stripe SDK over fetch: customers, prices, checkout with hosted page, 
   );
   const badKey = new Stripe('sk_test_wrong', { host: '127.0.0.1', port, protocol: 'http', httpClient: Stripe.createFetchHttpClient() });
   await assert.rejects(() => badKey.customers.list(), (e: unknown) => e instanceof Stripe.errors.StripeAuthenticationError);
-});
+}
 
-Deno.test('webhooks verify with constructEventAsync and SubtleCrypto; tampered and stale fail', async () => {
+async function webhookFlow(): Promise<void> {
   const hits: Hit[] = [];
   const ac = new AbortController();
   const server = Deno.serve({ hostname: '127.0.0.1', port: 0, signal: ac.signal, onListen: () => {} }, async (req) => {
@@ -138,5 +145,24 @@ Deno.test('webhooks verify with constructEventAsync and SubtleCrypto; tampered a
     await stripe.webhookEndpoints.del(endpoint.id);
     ac.abort();
     await server.finished;
+  }
+}
+
+Deno.test('stripe SDK in Deno against the sandbox', async (t) => {
+  let sandbox: { close(): Promise<void>; port: number } | null = null;
+  let dataDir: string | null = null;
+  if (!port) {
+    dataDir = Deno.makeTempDirSync({ prefix: 'stripe-sandbox-deno-' });
+    const config = { ...stackConfig({ TEAMWERK_STACK_OFFSET: '5000' }), dataDir };
+    sandbox = await createStripeSandbox({ config, pool: undefined as never, mailer: undefined as never, log: () => {} }, { port: 0, webhookUrl: null });
+    port = sandbox.port;
+  }
+  stripe = client();
+  try {
+    await t.step('fetch HTTP client: customers, prices, checkout with the hosted page, subscription, errors', sdkFlow);
+    await t.step('webhooks verify with constructEventAsync and SubtleCrypto; tampered and stale fail', webhookFlow);
+  } finally {
+    await sandbox?.close();
+    if (dataDir) Deno.removeSync(dataDir, { recursive: true });
   }
 });
