@@ -339,6 +339,62 @@ describe('authentication and errors', () => {
     expect((await stripe.prices.retrieve(basicPrice.id)).id).toBe(basicPrice.id);
   });
 
+  it('never answers 500 to garbage parameters on any endpoint', async () => {
+    const auth = { authorization: `Bearer ${STRIPE_SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' };
+    const paths: [string, string][] = [
+      ['POST', '/v1/customers'],
+      ['POST', '/v1/products'],
+      ['POST', '/v1/prices'],
+      ['POST', '/v1/checkout/sessions'],
+      ['POST', '/v1/subscriptions'],
+      ['POST', '/v1/billing_portal/sessions'],
+      ['POST', '/v1/test_helpers/test_clocks'],
+      ['POST', '/v1/webhook_endpoints'],
+      ['GET', '/v1/customers'],
+      ['GET', '/v1/prices'],
+      ['GET', '/v1/events'],
+      ['GET', '/v1/customers/search'],
+      ['GET', '/v1/subscriptions'],
+      ['GET', '/v1/invoices'],
+    ];
+    const garbage = [
+      'metadata[a][b]=c',
+      'line_items=abc',
+      'expand=abc',
+      'limit=abc',
+      'limit=-1',
+      'created[gte]=x',
+      'items[0]=x',
+      'recurring=1',
+      'a[b][c][d][e][f][g]=1',
+      'email[]=x',
+      'query=%27',
+      'query=email:',
+      'frozen_time=99999999999999999999',
+      'starting_after=cus_nope',
+      `metadata[${'k'.repeat(50)}]=v`,
+      Array.from({ length: 60 }, (_, i) => `metadata[k${i}]=v`).join('&'),
+    ];
+    for (const [method, p] of paths) {
+      for (const g of garbage) {
+        const res =
+          method === 'GET'
+            ? await fetch(`${sandbox.url}${p}?${g}`, { headers: auth })
+            : await fetch(`${sandbox.url}${p}`, { method, headers: auth, body: g });
+        expect(res.status, `${method} ${p} ${g}`).toBeLessThan(500);
+        if (res.status >= 400) {
+          const body = (await res.json()) as { error?: { type?: string; message?: string } };
+          expect(body.error?.type, `${method} ${p} ${g}`).toBeTruthy();
+        } else {
+          await res.arrayBuffer();
+        }
+      }
+    }
+    const huge = await fetch(`${sandbox.url}/v1/customers`, { method: 'POST', headers: auth, body: `description=${'x'.repeat(1024 * 1024 + 10)}` });
+    expect(huge.status).toBe(413);
+    expect((await stripe.prices.retrieve(basicPrice.id)).id).toBe(basicPrice.id);
+  });
+
   it('honours Idempotency-Key: same key → same response, other params → idempotency_error', async () => {
     const key = `idem-${Date.now()}`;
     const a = await stripe.customers.create({ email: 'idem@example.com' }, { idempotencyKey: key });
