@@ -178,6 +178,21 @@ Deno.test({
       assertEquals(both.body.error.code, 'suspended');
     });
 
+    await t.step('the seeded demo accounts (README) answer with their rule', async () => {
+      const seeded = await withDb(async (db) => Number((await db.query(`select count(*) from auth.users where email like '%@teamwerk.test'`)).rows[0].count));
+      if (seeded === 0) return; // stack without seed data
+      const expect: [string, number, string | undefined][] = [
+        ['free', 200, undefined],
+        ['suspended', 403, 'suspended'],
+        ['olduser', 409, 'password_update_required'],
+        ['unconfirmed', 403, 'email_not_confirmed'],
+      ];
+      for (const [who, status, code] of expect) {
+        const res = await invoke('login-check', { email: `${who}@teamwerk.test`, password: 'Teamwerk!2026', locale: 'de' });
+        assertEquals([res.status, res.body.error?.code], [status, code], who);
+      }
+    });
+
     await t.step('login-check revokes the session it opened for a refused login', async () => {
       const revoked: string[] = [];
       const signIn = (): Promise<PasswordSignIn> =>
