@@ -17,8 +17,11 @@ export interface Subscriber {
   /** The joined topic, e.g. `realtime:room-1`. */
   readonly topic: string;
   readonly vsn: Vsn;
-  /** Sends an encoded frame on the channel's socket (no-op when the socket is closed). */
-  sendFrame(frame: string | Buffer): void;
+  /**
+   * Sends an encoded frame on the channel's socket (no-op when the socket is closed); `binary`
+   * tells whether a Buffer goes out as a binary or a text frame.
+   */
+  sendFrame(frame: string | Buffer, binary?: boolean): void;
 }
 
 /**
@@ -79,8 +82,9 @@ export class Hub<S extends Subscriber> {
   publish(key: string, out: Outbound, opts: { except?: S; accept?: (s: S) => boolean } = {}): number {
     const set = this.topics.get(key);
     if (!set) return 0;
-    // Every subscriber of a key joined the same topic string, so one frame per version suffices.
-    const cache: Partial<Record<Vsn, string | Buffer | null>> = {};
+    // Every subscriber of a key joined the same topic string, so one frame per version suffices;
+    // text frames are turned into bytes once too.
+    const cache: Partial<Record<Vsn, { data: Buffer; binary: boolean } | null>> = {};
     let sent = 0;
     for (const sub of set) {
       if (sub === opts.except) continue;
@@ -88,14 +92,15 @@ export class Hub<S extends Subscriber> {
       let frame = cache[sub.vsn];
       if (frame === undefined) {
         try {
-          frame = frameFor(sub.vsn, sub.topic, out);
+          const encoded = frameFor(sub.vsn, sub.topic, out);
+          frame = encoded === null ? null : typeof encoded === 'string' ? { data: Buffer.from(encoded, 'utf8'), binary: false } : { data: encoded, binary: true };
         } catch {
           frame = null;
         }
         cache[sub.vsn] = frame;
       }
       if (frame === null) continue;
-      sub.sendFrame(frame);
+      sub.sendFrame(frame.data, frame.binary);
       sent++;
     }
     return sent;

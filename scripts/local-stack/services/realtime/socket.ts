@@ -81,8 +81,8 @@ export class Channel implements Subscriber, PgSubscriber {
     return this.conn.vsn;
   }
 
-  sendFrame(frame: string | Buffer): void {
-    this.conn.send(frame);
+  sendFrame(frame: string | Buffer, binary?: boolean): void {
+    this.conn.send(frame, binary);
   }
 
   /** Pushes a channel message (carries this channel's join_ref, as Phoenix channel pushes do). */
@@ -121,9 +121,11 @@ export class Connection {
     readonly idleTimeoutMs: number,
   ) {}
 
-  send(frame: string | Buffer): void {
+  /** Sends a frame; strings go out as text, Buffers as binary unless `binary` is false. */
+  send(frame: string | Buffer, binary?: boolean): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
-    this.ws.send(frame);
+    if (binary === undefined) this.ws.send(frame);
+    else this.ws.send(frame, { binary });
   }
 
   private reply(joinRef: string | null, ref: string | null, topic: string, status: 'ok' | 'error', response: unknown): void {
