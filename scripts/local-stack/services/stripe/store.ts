@@ -54,6 +54,7 @@ export class Store {
   state: State;
   private file: string;
   private timer: NodeJS.Timeout | null = null;
+  private lastWriteMs = 0;
 
   constructor(dir: string) {
     fs.mkdirSync(dir, { recursive: true });
@@ -117,13 +118,18 @@ export class Store {
     return strip(obj) as Obj;
   }
 
-  /** Schedules an atomic write of the state file (coalesced). */
+  /**
+   * Schedules an atomic write of the state file (coalesced). The delay grows with the cost of the
+   * last write (10×, between 50 ms and 2 s) so a large state does not hog the CPU under load;
+   * close() always flushes.
+   */
   save(): void {
     if (this.timer) return;
+    const delay = Math.min(2000, Math.max(50, this.lastWriteMs * 10));
     this.timer = setTimeout(() => {
       this.timer = null;
       this.flush();
-    }, 50);
+    }, delay);
     this.timer.unref?.();
   }
 
@@ -135,9 +141,11 @@ export class Store {
     }
     const cutoff = Math.floor(Date.now() / 1000) - IDEMPOTENCY_TTL;
     for (const [k, r] of Object.entries(this.state.idempotency)) if (r.created < cutoff) delete this.state.idempotency[k];
+    const started = Date.now();
     const tmp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(this.state));
     fs.renameSync(tmp, this.file);
+    this.lastWriteMs = Date.now() - started;
   }
 
   /** Forgets everything (sandbox reset endpoint). */
