@@ -24,7 +24,7 @@
  */
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { emailSchema } from '../_shared/accounts.ts';
+import { clientIp, emailSchema } from '../_shared/accounts.ts';
 import { findProfileByEmail, isSuspended } from '../_shared/users.ts';
 import { background, type AccountDeps } from '../_shared/account-deps.ts';
 
@@ -59,8 +59,11 @@ export type PasswordSignIn =
 
 /** Dependencies of login-check beyond the account ones. */
 export interface LoginCheckDeps extends AccountDeps {
-  /** The Auth password grant (anon key), as the SPA's signInWithPassword. */
-  signIn: (email: string, password: string) => Promise<PasswordSignIn>;
+  /**
+   * The Auth password grant (anon key), as the SPA's signInWithPassword. `clientIp` is passed on
+   * as X-Forwarded-For so Auth's per-IP sign-in rate limit counts the browser, not this function.
+   */
+  signIn: (email: string, password: string, clientIp: string | null) => Promise<PasswordSignIn>;
   /** Revokes a session created only to check the password. Never throws. */
   revoke: (accessToken: string) => Promise<void>;
   /** Milliseconds before the post-login queue run (spec §4: 2 s). */
@@ -77,7 +80,7 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       return new HttpError(status, code, LOGIN_MESSAGES[code][locale]);
     };
 
-    const [profile, signIn] = await Promise.all([findProfileByEmail(deps.admin, email), deps.signIn(email, password)]);
+    const [profile, signIn] = await Promise.all([findProfileByEmail(deps.admin, email), deps.signIn(email, password, clientIp(req))]);
     const session = signIn.ok ? signIn.session : undefined;
     // Auth answers these codes only after the password matched.
     const passwordProven = signIn.ok || signIn.code === 'email_not_confirmed';

@@ -10,8 +10,11 @@ const anonOptions = { auth: { persistSession: false, autoRefreshToken: false, de
 Deno.serve(
   createLoginCheckHandler({
     ...base,
-    async signIn(email, password): Promise<PasswordSignIn> {
-      const client = createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), anonOptions);
+    async signIn(email, password, clientIp): Promise<PasswordSignIn> {
+      const client = createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+        ...anonOptions,
+        ...(clientIp ? { global: { headers: { 'X-Forwarded-For': clientIp } } } : {}),
+      });
       const { data, error } = await client.auth.signInWithPassword({ email, password });
       if (error || !data.session) {
         return { ok: false, code: (error as { code?: string } | null)?.code ?? 'invalid_credentials', status: error?.status ?? 400, message: error?.message ?? 'Login failed' };
