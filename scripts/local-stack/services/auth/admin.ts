@@ -137,7 +137,7 @@ async function createUser(ctx: Ctx, admin: { sub?: string }): Promise<void> {
     if (id === '00000000-0000-0000-0000-000000000000') throw validationFailed('ID cannot be a nil uuid');
   }
   const ban = banUntil(ctx, str(body, 'ban_duration'));
-  const encrypted = passwordHash !== '' ? passwordHash : await hashPassword(password ?? crypto.randomBytes(24).toString('base64url'));
+  const encrypted = passwordHash !== '' ? passwordHash : await hashPassword(ctx.deps.pool, password ?? crypto.randomBytes(24).toString('base64url'));
   const result = await transaction(ctx.deps.pool, async (db) => {
     if (await findUserByEmail(db, email)) throw unprocessable('email_exists', 'A user with this email address has already been registered');
     if (id !== '' && (await findUserById(db, id))) throw unprocessable('user_already_exists', 'User already exists');
@@ -181,7 +181,7 @@ async function updateUserById(ctx: Ctx, id: string): Promise<void> {
   const password = typeof body.password === 'string' ? body.password : null;
   if (password !== null) checkPasswordStrength(ctx.deps, password);
   const ban = banUntil(ctx, str(body, 'ban_duration'));
-  const newHash = password !== null ? await hashPassword(password) : null;
+  const newHash = password !== null ? await hashPassword(ctx.deps.pool, password) : null;
   const result = await transaction(ctx.deps.pool, async (db) => {
     let user = await loadTarget(db, id, true);
     if (email !== '' && email !== user.email) {
@@ -255,6 +255,8 @@ async function generateLink(ctx: Ctx, admin: { sub?: string }): Promise<void> {
   const data = (body.data as Record<string, unknown> | undefined) ?? {};
   const valid = ['signup', 'magiclink', 'recovery', 'invite', 'email_change_current', 'email_change_new'];
   if (!valid.includes(type)) throw validationFailed(`Invalid email action link type requested: ${type}`);
+  if (type === 'signup' && password !== '') checkPasswordStrength(ctx.deps, password);
+  const signupHash = type === 'signup' && password !== '' ? await hashPassword(ctx.deps.pool, password) : '';
   const result = await transaction(ctx.deps.pool, async (db) => {
     let user = await findUserByEmail(db, email, true);
     if (!user) {
@@ -283,11 +285,8 @@ async function generateLink(ctx: Ctx, admin: { sub?: string }): Promise<void> {
       case 'signup': {
         if (user && user.email_confirmed_at) throw unprocessable('email_exists', 'A user with this email address has already been registered');
         if (!user) {
-          if (type === 'signup') {
-            if (password === '') throw validationFailed('Signup requires a valid password');
-            checkPasswordStrength(ctx.deps, password);
-          }
-          user = await createEmailUser(db, { email, password: type === 'signup' ? password : null, data, confirmed: false, now: ctx.now });
+          if (type === 'signup' && password === '') throw validationFailed('Signup requires a valid password');
+          user = await createEmailUser(db, { email, encryptedPassword: signupHash, data, confirmed: false, now: ctx.now });
         } else if (type === 'signup' && Object.keys(data).length) {
           user = await updateUser(db, user.id, { raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, data) }, ctx.now);
         }
@@ -343,7 +342,7 @@ async function invite(ctx: Ctx, admin: { sub?: string }): Promise<void> {
     let user = await findUserByEmail(db, email, true);
     if (user && user.email_confirmed_at) throw unprocessable('email_exists', 'A user with this email address has already been registered');
     if (!user) {
-      user = await createEmailUser(db, { email, password: null, data: (body.data as Record<string, unknown>) ?? {}, confirmed: false, now: ctx.now });
+      user = await createEmailUser(db, { email, encryptedPassword: '', data: (body.data as Record<string, unknown>) ?? {}, confirmed: false, now: ctx.now });
     }
     await audit(db, { id: admin.sub ?? '00000000-0000-0000-0000-000000000000', email: 'service_role' }, 'user_invited', ctx.ip, { user_id: user.id, user_email: email }, ctx.now);
     user = await sendConfirmation({ db, deps: ctx.deps, user, redirectTo, pkce: false, now: ctx.now, kind: 'invite' });

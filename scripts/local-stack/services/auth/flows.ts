@@ -46,14 +46,35 @@ export function checkPasswordStrength(deps: AuthDeps, password: string): void {
   }
 }
 
-/** bcrypt hash (cost 10, GoTrue's default). */
-export function hashPassword(password: string): Promise<string> {
+/**
+ * bcrypt hash (cost 10, GoTrue's default; `$2a$` like Go's bcrypt). Computed by pgcrypto's
+ * `crypt()` in a Postgres backend, so the work runs in parallel and off the daemon's event
+ * loop; bcryptjs when that fails (e.g. pgcrypto missing, NUL bytes in the password).
+ */
+export async function hashPassword(db: Queryable, password: string): Promise<string> {
+  try {
+    const r = await db.query<{ h: string }>("select extensions.crypt($1, extensions.gen_salt('bf', 10)) as h", [password]);
+    if (r.rows[0]?.h?.startsWith('$2a$')) return r.rows[0].h;
+  } catch {
+    // fall through to bcryptjs
+  }
   return bcrypt.hash(password, 10);
 }
 
-/** Compares a password with a stored bcrypt hash; false for empty/unknown hashes. */
-export async function passwordMatches(password: string, hash: string | null): Promise<boolean> {
-  if (!hash || !hash.startsWith('$2')) return false;
+/**
+ * Compares a password with a stored bcrypt hash (`$2a$`, `$2b$`, `$2y$`; identical for
+ * passwords up to 72 bytes); false for empty or non-bcrypt hashes. Uses pgcrypto like
+ * hashPassword, bcryptjs as the fallback.
+ */
+export async function passwordMatches(db: Queryable, password: string, hash: string | null): Promise<boolean> {
+  if (!hash || !/^\$2[abxy]\$\d\d\$/.test(hash)) return false;
+  const normalized = `$2a$${hash.slice(4)}`;
+  try {
+    const r = await db.query<{ ok: boolean }>('select extensions.crypt($1, $2) = $2 as ok', [password, normalized]);
+    if (typeof r.rows[0]?.ok === 'boolean') return r.rows[0].ok;
+  } catch {
+    // fall through to bcryptjs
+  }
   try {
     return await bcrypt.compare(password, hash);
   } catch {
@@ -141,7 +162,8 @@ export async function createEmailUser(
   db: Queryable,
   p: {
     email: string;
-    password: string | null;
+    /** bcrypt hash from hashPassword (computed before the transaction), or '' for none. */
+    encryptedPassword: string;
     data: Record<string, unknown>;
     appMetadata?: Record<string, unknown>;
     confirmed: boolean;
@@ -156,7 +178,7 @@ export async function createEmailUser(
     {
       id,
       email: p.email,
-      encryptedPassword: p.password ? await hashPassword(p.password) : '',
+      encryptedPassword: p.encryptedPassword,
       appMetadata: { ...providerAppMetadata('email'), ...(p.appMetadata ?? {}) },
       userMetadata: identityData,
       invitedAt: p.invitedAt ?? null,

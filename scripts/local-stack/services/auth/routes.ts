@@ -86,6 +86,7 @@ interface SignupInput {
 async function signupCore(ctx: Ctx, input: SignupInput): Promise<AccessTokenResponse | Record<string, unknown>> {
   const s = ctx.deps.settings;
   const pkce = input.challenge !== '';
+  const encryptedPassword = await hashPassword(ctx.deps.pool, input.password);
   return transaction(ctx.deps.pool, async (db) => {
     let user = await findUserByEmail(db, input.email, true);
     if (user && user.email_confirmed_at) {
@@ -108,7 +109,7 @@ async function signupCore(ctx: Ctx, input: SignupInput): Promise<AccessTokenResp
       };
     }
     if (!user) {
-      user = await createEmailUser(db, { email: input.email, password: input.password, data: input.data, confirmed: false, now: ctx.now });
+      user = await createEmailUser(db, { email: input.email, encryptedPassword, data: input.data, confirmed: false, now: ctx.now });
     }
     if (!s.enableConfirmations) {
       await audit(db, user, 'user_signedup', ctx.ip, { provider: 'email' }, ctx.now);
@@ -197,7 +198,7 @@ async function passwordGrant(ctx: Ctx): Promise<void> {
   const user = await findUserByEmail(ctx.deps.pool, email);
   if (!user || !user.encrypted_password) throw invalid();
   if (isBanned(user, ctx.now)) throw badRequest('user_banned', 'User is banned');
-  if (!(await passwordMatches(password, user.encrypted_password))) throw invalid();
+  if (!(await passwordMatches(ctx.deps.pool, password, user.encrypted_password))) throw invalid();
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
   const token = await transaction(ctx.deps.pool, async (db) => {
     await audit(db, user, 'login', ctx.ip, { provider: 'email' }, ctx.now);
@@ -330,10 +331,10 @@ export async function updateUserRoute(ctx: Ctx): Promise<void> {
   }
   let newHash: string | null = null;
   if (password !== null && password !== '') {
-    if (user.encrypted_password && (await passwordMatches(password, user.encrypted_password))) {
+    if (user.encrypted_password && (await passwordMatches(ctx.deps.pool, password, user.encrypted_password))) {
       throw unprocessable('same_password', 'New password should be different from the old password.');
     }
-    newHash = await hashPassword(password);
+    newHash = await hashPassword(ctx.deps.pool, password);
   }
   const result = await transaction(ctx.deps.pool, async (db: Queryable) => {
     if (newHash !== null) {
