@@ -23,6 +23,8 @@ import { anonClient, clientWithToken, config, serviceClient } from '../../test-s
 const functionsUrl = `${config.apiUrl}/functions/v1`;
 const probeName = `contract-probe-${randomUUID().slice(0, 8)}`;
 const probeDir = path.join(ROOT_DIR, 'supabase', 'functions', probeName);
+const brokenName = `${probeName}-broken`;
+const brokenDir = path.join(ROOT_DIR, 'supabase', 'functions', brokenName);
 
 function probeSource(version: string): string {
   return `// Temporary function written by scripts/local-stack/tests/functions.test.ts.
@@ -34,6 +36,7 @@ const Greeting = z.object({ greeting: z.string().min(1) });
 Deno.serve(async (req: Request) => {
   const url = new URL(req.url);
   if (url.pathname.endsWith('/throw')) throw new Error('boom from the contract probe');
+  if (url.pathname.endsWith('/exit')) Deno.exit(3);
   if (url.pathname.endsWith('/length')) {
     const bytes = new Uint8Array(await req.arrayBuffer());
     return Response.json({ length: bytes.byteLength, last: bytes[bytes.byteLength - 1] ?? null });
@@ -98,6 +101,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rm(probeDir, { recursive: true, force: true });
+  await rm(brokenDir, { recursive: true, force: true });
 });
 
 describe('functions.invoke', () => {
@@ -210,6 +214,25 @@ describe('runtime behaviour', () => {
     const res = await fetch(`${functionsUrl}/${probeName}/throw`, { headers: { authorization: `Bearer ${config.anonKey}` } });
     expect(res.status).toBe(500);
     expect(await res.json()).toMatchObject({ code: 'EDGE_FUNCTION_ERROR' });
+    const { data, error } = await anonClient().functions.invoke('health');
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ status: 'ok' });
+  });
+
+  it('answers Deno.exit in a function with 500 instead of stopping the runtime', async () => {
+    const res = await fetch(`${functionsUrl}/${probeName}/exit`, { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ code: 'EDGE_FUNCTION_ERROR' });
+    const after = await fetch(`${functionsUrl}/${probeName}`, { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(after.status).toBe(200);
+  });
+
+  it('answers a function that fails at load time with 503 BOOT_ERROR; other functions keep working', async () => {
+    await mkdir(brokenDir, { recursive: true });
+    await writeFile(path.join(brokenDir, 'index.ts'), "throw new Error('boot failure');\nDeno.serve(() => new Response('never'));\n");
+    const res = await fetch(`${functionsUrl}/${brokenName}`, { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ code: 'BOOT_ERROR' });
     const { data, error } = await anonClient().functions.invoke('health');
     expect(error).toBeNull();
     expect(data).toMatchObject({ status: 'ok' });

@@ -75,8 +75,9 @@ class RunnerProcess {
   private restartAgain = false;
   private inflight = 0;
   private idle: (() => void)[] = [];
-  private readyPromise!: Promise<void>;
-  private markReady!: () => void;
+  private readyPromise: Promise<void> | null = null;
+  private isReady = false;
+  private markReady: () => void = () => undefined;
 
   constructor(
     private readonly ctx: StackContext,
@@ -85,8 +86,16 @@ class RunnerProcess {
     this.resetReady();
   }
 
+  /** Makes `ready()` wait again; a still pending promise is kept so earlier waiters are woken too. */
   private resetReady(): void {
-    this.readyPromise = new Promise<void>((resolve) => (this.markReady = resolve));
+    if (!this.isReady && this.readyPromise) return;
+    this.isReady = false;
+    this.readyPromise = new Promise<void>((resolve) => {
+      this.markReady = () => {
+        this.isReady = true;
+        resolve();
+      };
+    });
   }
 
   start(): void {
@@ -113,7 +122,7 @@ class RunnerProcess {
     const child = spawn(DENO_BIN, args, { cwd: ROOT_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     const onLine = (line: string) => {
-      if (line.includes(`functions runner ready on ${this.port}`)) this.markReady();
+      if (line.includes(`functions runner ready on ${this.port}`) && this.child === child) this.markReady();
       if (line.trim()) this.ctx.log('functions', line);
     };
     createInterface({ input: child.stdout! }).on('line', onLine);
@@ -135,7 +144,7 @@ class RunnerProcess {
   ready(timeoutMs: number): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([
-      this.readyPromise,
+      this.readyPromise!,
       new Promise<void>((_, reject) => {
         timer = setTimeout(() => reject(new Error('functions runner not ready')), timeoutMs);
       }),

@@ -84,6 +84,10 @@ function capturingServe(...args: unknown[]): unknown {
 }
 
 deno.serve = capturingServe;
+// A function may not end the runtime for everyone (the edge runtime ends only its own worker).
+deno.exit = ((code?: number) => {
+  throw new Error(`Deno.exit(${code ?? ''}) is not supported in Edge Functions`);
+}) as DenoLike['exit'];
 
 async function fileExists(path: string): Promise<boolean> {
   try {
