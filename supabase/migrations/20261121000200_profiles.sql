@@ -52,12 +52,12 @@ create table public.profiles (
   updated_at timestamptz not null default now(),
   search_de tsvector generated always as (
     setweight(to_tsvector('private.teamwerk_de'::regconfig, (firstname || ' ' || lastname)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (coalesce(headline, '') || ' ' || private.join_words(skills))), 'B')
+    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (coalesce(headline, '') || ' ' || private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
     || setweight(to_tsvector('private.teamwerk_de'::regconfig, (coalesce(bio, '') || ' ' || coalesce(looking_for, '') || ' ' || coalesce(offering, ''))), 'C')
   ) stored,
   search_en tsvector generated always as (
     setweight(to_tsvector('private.teamwerk_en'::regconfig, (firstname || ' ' || lastname)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (coalesce(headline, '') || ' ' || private.join_words(skills))), 'B')
+    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (coalesce(headline, '') || ' ' || private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
     || setweight(to_tsvector('private.teamwerk_en'::regconfig, (coalesce(bio, '') || ' ' || coalesce(looking_for, '') || ' ' || coalesce(offering, ''))), 'C')
   ) stored
 );
@@ -87,6 +87,7 @@ comment on column public.profiles.search_en is 'Generated English tsvector (unac
 create index profiles_visible_idx on public.profiles (created_at desc) where authenticated = 1 and profile_visibility = 1;
 create index profiles_city_idx on public.profiles (city);
 create index profiles_user_role_idx on public.profiles (user_role);
+create index profiles_listed_idx on public.profiles (id) include (user_role) where authenticated = 1 and profile_visibility = 1;
 create index profiles_search_de_idx on public.profiles using gin (search_de);
 create index profiles_search_en_idx on public.profiles using gin (search_en);
 create index profiles_name_trgm_idx on public.profiles
@@ -362,6 +363,107 @@ $$;
 comment on function private.audit_suspension() is 'Writes account.suspended / account.unsuspended to audit_log.';
 create trigger account_suspensions_audit after insert or delete on public.account_suspensions
   for each row execute function private.audit_suspension();
+
+-- -----------------------------------------------------------------------------
+-- Owner flags on content (projects, portfolios, events): owner_listed = owner confirmed,
+-- visible and not suspended; owner_premium = premium/enterprise. Denormalised so search and
+-- lists filter and rank without joining profiles; kept current by the triggers below.
+-- -----------------------------------------------------------------------------
+create or replace function private.owner_listed(p_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.profiles p
+    where p.id = p_user_id and p.authenticated = 1 and p.profile_visibility = 1
+      and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))
+$$;
+comment on function private.owner_listed(uuid) is 'Owner is confirmed, visible and not suspended (content may appear in search).';
+
+create or replace function private.owner_premium(p_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from public.profiles where id = p_user_id and user_role in ('premium', 'enterprise'))
+$$;
+comment on function private.owner_premium(uuid) is 'Owner has a premium or enterprise plan (search preference, spec §6).';
+
+-- BEFORE INSERT OR UPDATE on content tables; TG_ARGV[0] names the owner column.
+create or replace function private.set_owner_flags()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  owner_id uuid := (pg_catalog.to_jsonb(new) ->> tg_argv[0])::uuid;
+begin
+  new.owner_listed := private.owner_listed(owner_id);
+  new.owner_premium := private.owner_premium(owner_id);
+  return new;
+end;
+$$;
+comment on function private.set_owner_flags() is 'Recomputes owner_listed/owner_premium on content rows from the owner''s profile.';
+
+-- Pushes a changed owner state to all their content rows.
+create or replace function private.refresh_owner_flags(p_user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  listed boolean := private.owner_listed(p_user_id);
+  premium boolean := private.owner_premium(p_user_id);
+begin
+  -- tables are created in later migrations; skip the ones that do not exist yet
+  if pg_catalog.to_regclass('public.projects') is not null then
+    update public.projects set owner_listed = listed, owner_premium = premium
+    where owner_id = p_user_id and (owner_listed, owner_premium) is distinct from (listed, premium);
+  end if;
+  if pg_catalog.to_regclass('public.portfolios') is not null then
+    update public.portfolios set owner_listed = listed, owner_premium = premium
+    where owner_id = p_user_id and (owner_listed, owner_premium) is distinct from (listed, premium);
+  end if;
+  if pg_catalog.to_regclass('public.events') is not null then
+    update public.events set owner_listed = listed, owner_premium = premium
+    where organizer_id = p_user_id and (owner_listed, owner_premium) is distinct from (listed, premium);
+  end if;
+end;
+$$;
+comment on function private.refresh_owner_flags(uuid) is 'Updates owner_listed/owner_premium on the user''s projects, portfolios and events.';
+
+create or replace function private.on_owner_state_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'profiles' then
+    perform private.refresh_owner_flags(new.id);
+  elsif tg_op = 'DELETE' then
+    perform private.refresh_owner_flags(old.user_id);
+  else
+    perform private.refresh_owner_flags(new.user_id);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.on_owner_state_changed() is 'AFTER trigger: profile visibility/confirmation/role or suspension changed -> refresh content flags.';
+
+create trigger profiles_owner_state after update of authenticated, profile_visibility, user_role on public.profiles
+  for each row
+  when ((old.authenticated, old.profile_visibility, old.user_role) is distinct from (new.authenticated, new.profile_visibility, new.user_role))
+  execute function private.on_owner_state_changed();
+create trigger account_suspensions_owner_state after insert or delete on public.account_suspensions
+  for each row execute function private.on_owner_state_changed();
 
 -- -----------------------------------------------------------------------------
 -- Row-level security

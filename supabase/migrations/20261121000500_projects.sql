@@ -27,16 +27,18 @@ create table public.projects (
   images text[] not null default '{}' check (cardinality(images) <= 12),
   status public.project_status not null default 'draft',
   published_at timestamptz,
+  owner_listed boolean not null default false,
+  owner_premium boolean not null default false,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   search_de tsvector generated always as (
     setweight(to_tsvector('private.teamwerk_de'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (summary || ' ' || private.join_words(roles_sought))), 'B')
+    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (summary || ' ' || private.join_words(roles_sought) || ' ' || coalesce(city, ''))), 'B')
     || setweight(to_tsvector('private.teamwerk_de'::regconfig, (description)), 'C')
   ) stored,
   search_en tsvector generated always as (
     setweight(to_tsvector('private.teamwerk_en'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (summary || ' ' || private.join_words(roles_sought))), 'B')
+    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (summary || ' ' || private.join_words(roles_sought) || ' ' || coalesce(city, ''))), 'B')
     || setweight(to_tsvector('private.teamwerk_en'::regconfig, (description)), 'C')
   ) stored,
   constraint projects_category_kind check (
@@ -54,6 +56,11 @@ comment on column public.projects.latitude is 'WGS84 latitude of the city.';
 comment on column public.projects.longitude is 'WGS84 longitude of the city.';
 comment on column public.projects.search_de is 'Generated German tsvector (unaccented).';
 comment on column public.projects.search_en is 'Generated English tsvector (unaccented).';
+
+comment on column public.projects.owner_listed is 'Owner confirmed, visible and not suspended; maintained by trigger (search filter).';
+comment on column public.projects.owner_premium is 'Owner on premium/enterprise; maintained by trigger (search preference, spec §6).';
+create trigger projects_owner_flags before insert or update on public.projects
+  for each row execute function private.set_owner_flags('owner_id');
 
 create index projects_owner_idx on public.projects (owner_id, created_at desc);
 create index projects_published_idx on public.projects (published_at desc, id desc) where status = 'published';

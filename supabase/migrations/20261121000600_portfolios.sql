@@ -22,16 +22,18 @@ create table public.portfolios (
   file_access public.file_access not null default 'members',
   status public.content_status not null default 'draft',
   published_at timestamptz,
+  owner_listed boolean not null default false,
+  owner_premium boolean not null default false,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   search_de tsvector generated always as (
     setweight(to_tsvector('private.teamwerk_de'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (private.join_words(skills))), 'B')
+    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
     || setweight(to_tsvector('private.teamwerk_de'::regconfig, (description_de)), 'C')
   ) stored,
   search_en tsvector generated always as (
     setweight(to_tsvector('private.teamwerk_en'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (private.join_words(skills))), 'B')
+    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
     || setweight(to_tsvector('private.teamwerk_en'::regconfig, (description_en)), 'C')
   ) stored
 );
@@ -41,6 +43,11 @@ comment on column public.portfolios.images is 'Object paths in the portfolio-fil
 comment on column public.portfolios.file_access is 'Who may download the supporting files (signed URLs are issued through storage RLS).';
 comment on column public.portfolios.search_de is 'Generated German tsvector over title, skills, description_de.';
 comment on column public.portfolios.search_en is 'Generated English tsvector over title, skills, description_en.';
+
+comment on column public.portfolios.owner_listed is 'Owner confirmed, visible and not suspended; maintained by trigger (search filter).';
+comment on column public.portfolios.owner_premium is 'Owner on premium/enterprise; maintained by trigger (search preference, spec §6).';
+create trigger portfolios_owner_flags before insert or update on public.portfolios
+  for each row execute function private.set_owner_flags('owner_id');
 
 create index portfolios_owner_idx on public.portfolios (owner_id, created_at desc);
 create index portfolios_published_idx on public.portfolios (published_at desc, id desc) where status = 'published';

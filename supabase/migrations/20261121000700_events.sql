@@ -55,6 +55,8 @@ create table public.events (
   going_count integer not null default 0 check (going_count >= 0),
   waitlist_count integer not null default 0 check (waitlist_count >= 0),
   image text,
+  owner_listed boolean not null default false,
+  owner_premium boolean not null default false,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   search_de tsvector generated always as (
@@ -81,6 +83,11 @@ comment on column public.events.going_count is 'Maintained by the attendee trigg
 comment on column public.events.waitlist_count is 'Maintained by the attendee trigger.';
 comment on column public.events.search_de is 'Generated German tsvector (unaccented).';
 comment on column public.events.search_en is 'Generated English tsvector (unaccented).';
+
+comment on column public.events.owner_listed is 'Owner confirmed, visible and not suspended; maintained by trigger (search filter).';
+comment on column public.events.owner_premium is 'Owner on premium/enterprise; maintained by trigger (search preference, spec §6).';
+create trigger events_owner_flags before insert or update on public.events
+  for each row execute function private.set_owner_flags('organizer_id');
 
 create index events_organizer_idx on public.events (organizer_id, starts_at desc);
 create index events_listed_idx on public.events (starts_at, id) where status in ('published', 'upcoming', 'ongoing');

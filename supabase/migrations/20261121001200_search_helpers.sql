@@ -58,6 +58,21 @@ comment on view public.visible_profiles is
 revoke all on public.visible_profiles from anon, authenticated, service_role;
 grant select on public.visible_profiles to anon, authenticated, service_role;
 
+-- Counting through the view would evaluate the profiles policy per row; this counts the same
+-- set (confirmed, visible, not suspended, not in a block with the caller) straight from the index.
+create or replace function private.visible_profiles_count()
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*) from public.profiles p
+  where p.authenticated = 1 and p.profile_visibility = 1 and not (p.id = any ((select private.hidden_user_ids())::uuid[]))
+$$;
+comment on function private.visible_profiles_count() is 'Implementation of public.visible_profiles_count.';
+grant execute on function private.visible_profiles_count() to anon, authenticated, service_role;
+
 /* Number of users in the visible-users list for the caller (spec §6). */
 create or replace function public.visible_profiles_count()
 returns bigint
@@ -65,7 +80,7 @@ language sql
 stable
 set search_path = ''
 as $$
-  select count(*) from public.visible_profiles
+  select private.visible_profiles_count()
 $$;
 comment on function public.visible_profiles_count() is 'Spec §6: count of authenticated = 1 and profile_visibility = 1 users visible to the caller.';
 grant execute on function public.visible_profiles_count() to anon, authenticated, service_role;
@@ -74,6 +89,8 @@ grant execute on function public.visible_profiles_count() to anon, authenticated
 -- Search
 -- -----------------------------------------------------------------------------
 
+-- Matching: German and English full-text search (unaccented stems); only when that finds nothing,
+-- trigram word similarity on titles/names (typos). Ranking: ts_rank_cd (or the similarity).
 -- Premium preference (spec §6): relevance x 1.25 for content of premium/enterprise members,
 -- and at equal score premium first. Content counts only when its owner is confirmed,
 -- visible, not suspended and not in a block relation with the caller.
@@ -100,6 +117,7 @@ declare
   v_to timestamptz := ((date_to + 1)::timestamp at time zone 'Europe/Berlin');
   tq_de tsquery;
   tq_en tsquery;
+  v_fuzzy boolean := false;
   result jsonb;
 begin
   if v_types <@ array['project', 'portfolio', 'event', 'profile'] is not true then
@@ -113,53 +131,59 @@ begin
     tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
   end if;
 
+  <<attempt>>
+  loop
   with matches as materialized (
     select 'project'::text as type, p.id::text as id, p.slug, p.title,
            p.summary || E'\n' || p.description as body,
            coalesce(p.category::text, p.private_category::text) as category, p.city, p.published_at as date,
-           o.user_role in ('premium', 'enterprise') as premium, o.id as owner_id,
-           case when v_q is null then 0::real else
-             pg_catalog.ts_rank_cd(p.search_de, tq_de) + pg_catalog.ts_rank_cd(p.search_en, tq_en)
-             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(p.title))) * 0.1 end as relevance
-    from public.projects p join public.profiles o on o.id = p.owner_id
-    where p.status = 'published' and o.authenticated = 1 and o.profile_visibility = 1 and not (p.owner_id = any (v_hidden))
-      and (v_q is null or p.search_de @@ tq_de or p.search_en @@ tq_en
-           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(p.title)))
+           p.owner_premium as premium, p.owner_id,
+           case when v_q is null then 0::real
+                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(p.title)))
+                else pg_catalog.ts_rank_cd(p.search_de, tq_de) + pg_catalog.ts_rank_cd(p.search_en, tq_en) end as relevance
+    from public.projects p
+    where p.status = 'published' and p.owner_listed and not (p.owner_id = any (v_hidden))
+      and (v_q is null
+           or (not v_fuzzy and (p.search_de @@ tq_de or p.search_en @@ tq_en))
+           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(p.title))))
       and (v_from is null or p.published_at >= v_from) and (v_to is null or p.published_at < v_to)
     union all
     select 'portfolio', f.id::text, f.slug, f.title, f.description_de || E'\n' || f.description_en,
-           f.category::text, f.city, f.published_at, o.user_role in ('premium', 'enterprise'), o.id,
-           case when v_q is null then 0::real else
-             pg_catalog.ts_rank_cd(f.search_de, tq_de) + pg_catalog.ts_rank_cd(f.search_en, tq_en)
-             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(f.title))) * 0.1 end
-    from public.portfolios f join public.profiles o on o.id = f.owner_id
-    where f.status = 'published' and o.authenticated = 1 and o.profile_visibility = 1 and not (f.owner_id = any (v_hidden))
-      and (v_q is null or f.search_de @@ tq_de or f.search_en @@ tq_en
-           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(f.title)))
+           f.category::text, f.city, f.published_at, f.owner_premium, f.owner_id,
+           case when v_q is null then 0::real
+                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(f.title)))
+                else pg_catalog.ts_rank_cd(f.search_de, tq_de) + pg_catalog.ts_rank_cd(f.search_en, tq_en) end
+    from public.portfolios f
+    where f.status = 'published' and f.owner_listed and not (f.owner_id = any (v_hidden))
+      and (v_q is null
+           or (not v_fuzzy and (f.search_de @@ tq_de or f.search_en @@ tq_en))
+           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(f.title))))
       and (v_from is null or f.published_at >= v_from) and (v_to is null or f.published_at < v_to)
     union all
     select 'event', e.id::text, e.slug, e.title, e.summary || E'\n' || e.description,
-           e.category::text, e.city, e.starts_at, o.user_role in ('premium', 'enterprise'), o.id,
-           case when v_q is null then 0::real else
-             pg_catalog.ts_rank_cd(e.search_de, tq_de) + pg_catalog.ts_rank_cd(e.search_en, tq_en)
-             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(e.title))) * 0.1 end
-    from public.events e join public.profiles o on o.id = e.organizer_id
-    where e.status in ('published', 'upcoming', 'ongoing') and o.authenticated = 1 and o.profile_visibility = 1
+           e.category::text, e.city, e.starts_at, e.owner_premium, e.organizer_id,
+           case when v_q is null then 0::real
+                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(e.title)))
+                else pg_catalog.ts_rank_cd(e.search_de, tq_de) + pg_catalog.ts_rank_cd(e.search_en, tq_en) end
+    from public.events e
+    where e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
       and not (e.organizer_id = any (v_hidden))
-      and (v_q is null or e.search_de @@ tq_de or e.search_en @@ tq_en
-           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(e.title)))
+      and (v_q is null
+           or (not v_fuzzy and (e.search_de @@ tq_de or e.search_en @@ tq_en))
+           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(e.title))))
       and (v_from is null or e.starts_at >= v_from) and (v_to is null or e.starts_at < v_to)
     union all
     select 'profile', o.id::text, o.slug, public.display_name(o), coalesce(o.headline, '') || E'\n' || coalesce(o.bio, ''),
            o.categories[1]::text, o.city, o.created_at, o.user_role in ('premium', 'enterprise'), o.id,
-           case when v_q is null then 0::real else
-             pg_catalog.ts_rank_cd(o.search_de, tq_de) + pg_catalog.ts_rank_cd(o.search_en, tq_en)
-             + extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname))) * 0.1 end
+           case when v_q is null then 0::real
+                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname)))
+                else pg_catalog.ts_rank_cd(o.search_de, tq_de) + pg_catalog.ts_rank_cd(o.search_en, tq_en) end
     from public.profiles o
     where o.authenticated = 1 and o.profile_visibility = 1 and not (o.id = any (v_hidden))
       and v_from is null and v_to is null
-      and (v_q is null or o.search_de @@ tq_de or o.search_en @@ tq_en
-           or v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname)))
+      and (v_q is null
+           or (not v_fuzzy and (o.search_de @@ tq_de or o.search_en @@ tq_en))
+           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname))))
       and (v_cat is null or v_cat = any (o.categories::text[]))
   ),
   scoped as materialized (
@@ -201,6 +225,11 @@ begin
         order by r.score desc, r.premium desc, r.date desc nulls last, r.type, r.id)
       from page_rows r), '[]'::jsonb)
   ) into result;
+  -- typo tolerance: when full-text search finds nothing, retry with trigram word similarity
+  exit attempt when v_q is null or v_fuzzy or (result ->> 'total')::integer > 0
+                    or (result -> 'facets' -> 'types') <> '{}'::jsonb;
+  v_fuzzy := true;
+  end loop;
   return result;
 end;
 $$;

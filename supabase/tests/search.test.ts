@@ -69,6 +69,19 @@ describe('search()', () => {
     expect(found).toEqual(expect.arrayContaining([ids.premium, ids.basic, ids.science, ids.event]));
   });
 
+  test('an owner who later hides the profile, or is suspended, drops out of search (and comes back)', async () => {
+    const owner = (await db.sql<{ owner_id: string }>(`select owner_id from public.projects where id = $1`, [ids.basic]))[0]!.owner_id;
+    const found = async () => (await search(anon, { q: 'Zeltverleih', types: ['project'], page_size: 50 })).results.map((h) => h.id);
+    await db.sql(`update public.profiles set profile_visibility = 0 where id = $1`, [owner]);
+    expect(await found()).not.toContain(ids.basic);
+    await db.sql(`update public.profiles set profile_visibility = 1 where id = $1`, [owner]);
+    expect(await found()).toContain(ids.basic);
+    await db.sql(`insert into public.account_suspensions (user_id) values ($1)`, [owner]);
+    expect(await found()).not.toContain(ids.basic);
+    await db.sql(`delete from public.account_suspensions where user_id = $1`, [owner]);
+    expect(await found()).toContain(ids.basic);
+  });
+
   test('blocked users do not find each other', async () => {
     const asViewer = await search(viewer, { q: 'Zeltverleih', types: ['project'] });
     const asBlocked = await search(blockedViewer, { q: 'Zeltverleih', types: ['project'] });

@@ -1,0 +1,229 @@
+/**
+ * Benchmark (not part of `npm test`): the product's list and filter queries on a large data set,
+ * through PostgREST (the gateway at config.apiUrl, anon key or a user JWT), with their plans.
+ *
+ * Loads (generate_series, as postgres) 50k profiles (auth.users + the signup trigger), 100k
+ * projects, 30k portfolios and 10k events on top of the demo seed, then runs every query
+ * `RUNS` times after a warm-up and prints p50/p95 in ms, plus `EXPLAIN (ANALYZE)` of the same
+ * query run as the same role with the same claims (so RLS is part of the plan).
+ * Target (issue 4): p95 <= 20 ms on 2 cores.
+ *
+ * Usage: `npx tsx scripts/bench/db-queries.ts [--keep] [--reuse] [--no-plans]`
+ * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder), and
+ * stops it at the end unless --keep is given. --reuse skips reset and load when that stack
+ * already runs with the data set (from an earlier --keep run).
+ */
+process.env.TEAMWERK_STACK_OFFSET ??= '6100';
+const { stackConfig } = await import('../local-stack/config.ts');
+const { startStack, stopStack } = await import('../local-stack/cli.ts');
+const { signJwt } = await import('../local-stack/jwt.ts');
+const { default: pg } = await import('pg');
+const { default: fs } = await import('node:fs');
+
+const config = stackConfig();
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const keep = process.argv.includes('--keep');
+const reuse = process.argv.includes('--reuse');
+const plans = !process.argv.includes('--no-plans');
+
+/** SQL that loads the large data set; deterministic (no random()). */
+const LOAD_SQL = `
+set statement_timeout = 0;
+insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
+  raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new, email_change)
+select '00000000-0000-0000-0000-000000000000',
+       ('b0000000-0000-4000-8000-' || lpad(to_hex(g), 12, '0'))::uuid, 'authenticated', 'authenticated',
+       'bench' || g || '@bench.teamwerk.test', '', now() - (g || ' minutes')::interval,
+       '{"provider":"email","providers":["email"]}',
+       jsonb_build_object('firstname', (array['Anna','Jonas','Lea','Paul','Mia','Felix','Emma','Noah','Sofia','Elias'])[1 + g % 10],
+                          'lastname', (array['Müller','Schmidt','Schneider','Fischer','Weber','Meyer','Wagner','Becker','Schulz','Hoffmann','Krüger','Wolf'])[1 + (g / 10) % 12] || ' ' || g,
+                          'preferred_language', case when g % 4 = 0 then 'en' else 'de' end),
+       now() - (g || ' minutes')::interval, now(), '', '', '', ''
+from generate_series(1, 50000) g;
+
+update public.profiles p set
+  user_role = (case when b.g % 10 < 3 then 'premium' when b.g % 10 < 5 then 'basic' else 'free' end)::public.user_role,
+  profile_visibility = case when b.g % 7 = 0 then 0 else 1 end,
+  city = (array['Berlin','Hamburg','München','Köln','Frankfurt am Main','Stuttgart','Düsseldorf','Leipzig','Dortmund','Essen','Bremen','Dresden','Hannover','Nürnberg','Münster'])[1 + b.g % 15],
+  headline = (array['Softwareentwicklerin','UX-Designer','Gründerin','Produktmanager','Data Scientist','Marketing-Managerin'])[1 + b.g % 6] || ' aus der Region',
+  created_at = now() - (b.g || ' minutes')::interval
+from (select id, ('x' || right(id::text, 12))::bit(48)::bigint as g from auth.users where email like 'bench%') b
+where p.id = b.id;
+
+create temporary table bench_owners as
+  select row_number() over (order by id) as n, id from public.profiles where user_role = 'premium' and email like 'bench%';
+
+insert into public.projects (owner_id, title, summary, description, category, is_private, private_category, city, latitude, longitude, roles_sought, stage, status, published_at, created_at)
+select o.id,
+       (array['App','Plattform','Netzwerk','Werkstatt','Initiative','Marktplatz','Labor','Café','Festival','Podcast'])[1 + g % 10]
+         || ' für ' || (array['Nachbarschaftshilfe','nachhaltige Mode','Gründerinnen','Schulen','Senioren','Stadtbäume','Handwerk','Kunst','Gesundheit','Radverkehr','Ehrenamt','Musik'])[1 + (g / 10) % 12]
+         || ' ' || g,
+       'Wir suchen Mitstreiter für unser Projekt Nummer ' || g || '.',
+       'Eine ausführliche Beschreibung mit Zielen, Zeitplan und Rollen. Projekt ' || g || ' sucht Unterstützung in Entwicklung, Design und Vertrieb.',
+       case when g % 7 = 0 then null else (array['education','technology','business','art','community','environment','health','science','social','other'])[1 + g % 10]::public.project_category end,
+       g % 7 = 0,
+       case when g % 7 = 0 then (array['socializing','movement','creative','learning_exchange','cooking_eating','family_children','volunteer','testing_idea','finding_partners','gaining_visibility'])[1 + g % 10]::public.private_project_category end,
+       (array['Berlin','Hamburg','München','Köln','Frankfurt am Main','Stuttgart','Düsseldorf','Leipzig','Dortmund','Essen','Bremen','Dresden','Hannover','Nürnberg','Münster'])[1 + g % 15],
+       52.52, 13.40, array['Entwicklung','Design'], 'idea',
+       (case when g % 10 = 0 then 'draft' else 'published' end)::public.project_status,
+       case when g % 10 = 0 then null else now() - (g || ' minutes')::interval end,
+       now() - (g || ' minutes')::interval
+from generate_series(1, 100000) g
+join bench_owners o on o.n = 1 + g % (select count(*) from bench_owners);
+
+insert into public.portfolios (owner_id, title, description_de, description_en, skills, category, city, status, published_at, created_at)
+select o.id, 'Arbeitsproben ' || g, 'Ausgewählte Arbeiten aus Projekt ' || g, 'Selected work from project ' || g, array['Design','React'],
+       (array['education','technology','business','art','community','environment','health','science','social','other'])[1 + g % 10]::public.project_category,
+       (array['Berlin','Hamburg','München','Köln','Leipzig'])[1 + g % 5],
+       (case when g % 9 = 0 then 'draft' else 'published' end)::public.content_status,
+       case when g % 9 = 0 then null else now() - (g || ' minutes')::interval end, now() - (g || ' minutes')::interval
+from generate_series(1, 30000) g
+join bench_owners o on o.n = 1 + (g * 7) % (select count(*) from bench_owners);
+
+insert into public.events (organizer_id, title, slug, summary, category, status, starts_at, ends_at, city, capacity, created_at)
+select o.id, 'Meetup ' || g, 'bench-meetup-' || g, 'Treffen Nummer ' || g,
+       (array['education','technology','business','art','community','environment','health','science','social','other'])[1 + g % 10]::public.project_category,
+       (array['published','upcoming','upcoming','ongoing','finished','finished','cancelled','draft'])[1 + g % 8]::public.event_status,
+       now() + ((g % 400) - 200 || ' days')::interval, now() + ((g % 400) - 200 || ' days')::interval + interval '2 hours',
+       (array['Berlin','Hamburg','München','Köln','Leipzig','Dresden'])[1 + g % 6], 50, now() - (g || ' minutes')::interval
+from generate_series(1, 10000) g
+join bench_owners o on o.n = 1 + (g * 13) % (select count(*) from bench_owners);
+
+analyze;
+`;
+
+interface BenchQuery {
+  name: string;
+  /** Path under /rest/v1. */
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  as: 'anon' | 'user';
+  /** The same query in SQL, for EXPLAIN (run as the same role and claims). */
+  sql: string;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function main(): Promise<void> {
+  const stateDir = config.dataDir;
+  if (!reuse && fs.existsSync(stateDir)) {
+    await stopStack(config).catch(() => undefined);
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+  console.log(`starting ${reuse ? 'the' : 'a fresh'} stack at offset ${config.offset} ...`);
+  await startStack(config);
+  const admin = new pg.Client({ connectionString: config.dbUrl });
+  await admin.connect();
+  try {
+    const t0 = Date.now();
+    const loaded = Number((await admin.query(`select count(*) as n from public.profiles where email like 'bench%'`)).rows[0].n) >= 50000;
+    if (!loaded) await admin.query(LOAD_SQL);
+    const counts = (await admin.query(`select (select count(*) from public.profiles) profiles, (select count(*) from public.projects) projects,
+      (select count(*) from public.portfolios) portfolios, (select count(*) from public.events) events`)).rows[0];
+    console.log(`loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s:`, counts);
+
+    const user = (await admin.query(`select id, email from public.profiles where user_role = 'premium' and email like 'bench%' order by id limit 1`)).rows[0] as { id: string; email: string };
+    const userJwt = await signJwt({ sub: user.id, role: 'authenticated', aud: 'authenticated', email: user.email }, config.jwtSecret, 3600);
+    const now = new Date().toISOString();
+    const slug = (await admin.query(`select slug from public.profiles where email like 'bench%' and profile_visibility = 1 limit 1 offset 777`)).rows[0].slug as string;
+    const projectId = (await admin.query(`select id from public.projects where status = 'published' order by id limit 1 offset 5000`)).rows[0].id as number;
+
+    const cols = 'id,title,slug,summary,category,private_category,city,published_at,owner_id';
+    const queries: BenchQuery[] = [
+      { name: 'projects: newest published', as: 'anon', path: `/projects?select=${cols}&status=eq.published&order=published_at.desc&limit=20`,
+        sql: `select ${cols} from public.projects where status = 'published' order by published_at desc limit 20` },
+      { name: 'projects: by category', as: 'anon', path: `/projects?select=${cols}&status=eq.published&category=eq.technology&order=published_at.desc&limit=20`,
+        sql: `select ${cols} from public.projects where status = 'published' and category = 'technology' order by published_at desc limit 20` },
+      { name: 'projects: by private category', as: 'anon', path: `/projects?select=${cols}&status=eq.published&private_category=eq.volunteer&order=published_at.desc&limit=20`,
+        sql: `select ${cols} from public.projects where status = 'published' and private_category = 'volunteer' order by published_at desc limit 20` },
+      { name: 'projects: by city', as: 'anon', path: `/projects?select=${cols}&status=eq.published&city=eq.Leipzig&order=published_at.desc&limit=20`,
+        sql: `select ${cols} from public.projects where status = 'published' and city = 'Leipzig' order by published_at desc limit 20` },
+      { name: 'projects: page 50 (offset 1000)', as: 'anon', path: `/projects?select=${cols}&status=eq.published&order=published_at.desc&limit=20&offset=1000`,
+        sql: `select ${cols} from public.projects where status = 'published' order by published_at desc limit 20 offset 1000` },
+      { name: 'projects: detail by id', as: 'anon', path: `/projects?select=*,owner:profiles!projects_owner_id_fkey(slug,firstname,lastname,profile_img)&id=eq.${projectId}`,
+        sql: `select p.*, (select row(o.slug, o.firstname, o.lastname) from public.profiles o where o.id = p.owner_id) from public.projects p where id = ${projectId}` },
+      { name: 'projects: my projects (user)', as: 'user', path: `/projects?select=${cols},status&owner_id=eq.${user.id}&order=created_at.desc`,
+        sql: `select ${cols}, status from public.projects where owner_id = '${user.id}' order by created_at desc` },
+      { name: 'projects: newest published (user, RLS with blocks)', as: 'user', path: `/projects?select=${cols}&status=eq.published&order=published_at.desc&limit=20`,
+        sql: `select ${cols} from public.projects where status = 'published' order by published_at desc limit 20` },
+      { name: 'portfolios: newest published', as: 'anon', path: `/portfolios?select=id,title,slug,category,city,published_at,owner_id&status=eq.published&order=published_at.desc&limit=20`,
+        sql: `select id,title,slug,category,city,published_at,owner_id from public.portfolios where status = 'published' order by published_at desc limit 20` },
+      { name: 'portfolios: by category', as: 'anon', path: `/portfolios?select=id,title,slug,category,city,published_at&status=eq.published&category=eq.art&order=published_at.desc&limit=20`,
+        sql: `select id,title,slug,category,city,published_at from public.portfolios where status = 'published' and category = 'art' order by published_at desc limit 20` },
+      { name: 'events: upcoming', as: 'anon', path: `/events?select=id,title,slug,starts_at,city,is_paid,going_count,capacity&status=in.(published,upcoming,ongoing)&starts_at=gte.${now}&order=starts_at.asc&limit=20`,
+        sql: `select id,title,slug,starts_at,city,is_paid,going_count,capacity from public.events where status in ('published','upcoming','ongoing') and starts_at >= '${now}' order by starts_at limit 20` },
+      { name: 'events: upcoming in a city', as: 'anon', path: `/events?select=id,title,slug,starts_at,city&status=in.(published,upcoming,ongoing)&city=eq.Köln&starts_at=gte.${now}&order=starts_at.asc&limit=20`,
+        sql: `select id,title,slug,starts_at,city from public.events where status in ('published','upcoming','ongoing') and city = 'Köln' and starts_at >= '${now}' order by starts_at limit 20` },
+      { name: 'events: by category', as: 'anon', path: `/events?select=id,title,slug,starts_at&status=in.(published,upcoming,ongoing)&category=eq.science&starts_at=gte.${now}&order=starts_at.asc&limit=20`,
+        sql: `select id,title,slug,starts_at from public.events where status in ('published','upcoming','ongoing') and category = 'science' and starts_at >= '${now}' order by starts_at limit 20` },
+      { name: 'jobs: remote', as: 'anon', path: `/jobs?select=id,title,company,city,employment_type,posted_at&remote=is.true&order=posted_at.desc&limit=20`,
+        sql: `select id,title,company,city,employment_type,posted_at from public.jobs where remote is true order by posted_at desc limit 20` },
+      { name: 'jobs: by city', as: 'anon', path: `/jobs?select=id,title,company,city,posted_at&city=eq.Berlin&order=posted_at.desc&limit=20`,
+        sql: `select id,title,company,city,posted_at from public.jobs where city = 'Berlin' order by posted_at desc limit 20` },
+      { name: 'visible users: newest', as: 'anon', path: `/visible_profiles?select=id,slug,display_name,headline,city&order=created_at.desc&limit=20`,
+        sql: `select id,slug,display_name,headline,city from public.visible_profiles order by created_at desc limit 20` },
+      { name: 'visible users: by city', as: 'user', path: `/visible_profiles?select=id,slug,display_name,city&city=eq.Leipzig&order=created_at.desc&limit=20`,
+        sql: `select id,slug,display_name,city from public.visible_profiles where city = 'Leipzig' order by created_at desc limit 20` },
+      { name: 'profile by slug', as: 'anon', path: `/profiles?select=id,slug,firstname,lastname,headline,bio,city,display_name,display_address&slug=eq.${encodeURIComponent(slug)}`,
+        sql: `select id,slug,firstname,lastname,headline,bio,city,public.display_name(p),public.display_address(p) from public.profiles p where slug = '${slug}'` },
+      { name: 'favourites (user)', as: 'user', path: `/favourite_projects?select=project_id,created_at,projects(id,title,slug)&user_id=eq.${user.id}&order=created_at.desc`,
+        sql: `select f.project_id, f.created_at from public.favourite_projects f where user_id = '${user.id}' order by created_at desc` },
+      { name: 'rpc visible_profiles_count', as: 'anon', path: `/rpc/visible_profiles_count`, method: 'POST', body: {},
+        sql: `select public.visible_profiles_count()` },
+      { name: 'rpc search (issue 8, target 30 ms)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Nachbarschaftshilfe Berlin', page_size: 20 },
+        sql: `select public.search('Nachbarschaftshilfe Berlin')` },
+    ];
+
+    const headers = (as: 'anon' | 'user') => ({
+      apikey: config.anonKey,
+      Authorization: `Bearer ${as === 'user' ? userJwt : config.anonKey}`,
+      'Content-Type': 'application/json',
+    });
+    const rows: string[] = [];
+    let worst = 0;
+    for (const q of queries) {
+      const url = `${config.apiUrl}/rest/v1${q.path}`;
+      const run = async () => {
+        const t = performance.now();
+        const res = await fetch(url, { method: q.method ?? 'GET', headers: headers(q.as), body: q.body ? JSON.stringify(q.body) : undefined });
+        const text = await res.text();
+        if (!res.ok) throw new Error(`${q.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
+        return performance.now() - t;
+      };
+      for (let i = 0; i < 5; i++) await run();
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) times.push(await run());
+      times.sort((a, b) => a - b);
+      const p50 = percentile(times, 50);
+      const p95 = percentile(times, 95);
+      if (!q.name.startsWith('rpc search')) worst = Math.max(worst, p95);
+      rows.push(`${q.name.padEnd(52)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
+      if (plans) {
+        const client = await new pg.Pool({ connectionString: config.dbUrl, max: 1 }).connect();
+        try {
+          await client.query('begin');
+          const role = q.as === 'user' ? 'authenticated' : 'anon';
+          const claims = q.as === 'user' ? { sub: user.id, role, email: user.email } : { role };
+          await client.query(`select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('request.jwt.claim.sub', $3, true)`,
+            [role, JSON.stringify(claims), q.as === 'user' ? user.id : '']);
+          const plan = await client.query(`explain (analyze, costs off, timing off, summary off) ${q.sql}`);
+          console.log(`\n--- ${q.name}\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+          await client.query('rollback');
+        } finally {
+          client.release();
+        }
+      }
+    }
+    console.log(`\n=== PostgREST latency through the gateway (${RUNS} runs each, sequential) ===`);
+    console.log(rows.join('\n'));
+    console.log(`\nworst p95 of the list/filter queries: ${worst.toFixed(1)} ms (target <= 20 ms) -> ${worst <= 20 ? 'OK' : 'OVER TARGET'}`);
+  } finally {
+    await admin.end();
+    if (!keep) await stopStack(config);
+  }
+}
+
+await main();
