@@ -120,12 +120,14 @@ export class Engine {
     return prev;
   }
 
+  /** A deep copy of an object (to compute previous_attributes after a change). */
   snapshot(o: Obj): Obj {
     return structuredClone(o);
   }
 
   // ---------------------------------------------------------------- lookup helpers
 
+  /** The live object of a type, or 404 resource_missing "No such <kind>: '<id>'" naming `param`. */
   require(kind: string, type: string, id: unknown, param = 'id'): Obj {
     const o = typeof id === 'string' ? this.store.get(id) : undefined;
     if (!o || o.object !== type || o.deleted) throw noSuch(kind, String(id), param);
@@ -134,6 +136,7 @@ export class Engine {
 
   // ---------------------------------------------------------------- customers
 
+  /** POST /v1/customers. Emits customer.created. Errors: unknown test clock or payment method (404), declining card (402). */
   createCustomer(p: Params, req: RequestInfo): Obj {
     let clockId: string | null = null;
     if (p.test_clock) clockId = this.require('test clock', 'test_helpers.test_clock', p.test_clock, 'test_clock').id as string;
@@ -174,6 +177,7 @@ export class Engine {
     return c;
   }
 
+  /** POST /v1/customers/:id (metadata merges; '' unsets). Emits customer.updated when something changed. */
   updateCustomer(id: string, p: Params, req: RequestInfo): Obj {
     const c = this.require('customer', 'customer', id);
     const newDefault = (p.invoice_settings as Obj | undefined)?.default_payment_method;
@@ -203,6 +207,7 @@ export class Engine {
     return c;
   }
 
+  /** DELETE /v1/customers/:id: cancels its subscriptions now, leaves `{id, object, deleted: true}`. */
   deleteCustomer(id: string, req: RequestInfo): Obj {
     const c = this.require('customer', 'customer', id);
     for (const s of this.store.all('subscription')) {
@@ -299,6 +304,7 @@ export class Engine {
 
   // ---------------------------------------------------------------- products and prices
 
+  /** POST /v1/products (optional custom `id`, `default_price_data`). Emits product.created (and price.created). */
   createProduct(p: Params, req: RequestInfo): Obj {
     const id = (p.id as string | undefined) ?? this.store.newId('prod');
     if (this.store.get(id)) throw invalidRequest('Product already exists.', 'id', 'resource_already_exists');
@@ -337,6 +343,7 @@ export class Engine {
     return prod;
   }
 
+  /** POST /v1/products/:id. Emits product.updated. */
   updateProduct(id: string, p: Params, req: RequestInfo): Obj {
     const prod = this.require('product', 'product', id);
     if (p.default_price) {
@@ -356,6 +363,7 @@ export class Engine {
     return prod;
   }
 
+  /** DELETE /v1/products/:id; 400 while prices of the product exist (as Stripe). */
   deleteProduct(id: string, req: RequestInfo): Obj {
     const prod = this.require('product', 'product', id);
     if (this.store.all('price').some((x) => x.product === id)) {
@@ -417,6 +425,7 @@ export class Engine {
     return { currency, unitAmount, recurring, lookupKey, lookupHolder };
   }
 
+  /** POST /v1/prices: `unit_amount` in cents, `recurring {interval, interval_count}`, unique `lookup_key`. Emits price.created. */
   createPrice(p: Params, req: RequestInfo): Obj {
     if (p.product && p.product_data) throw invalidRequest('You may only specify one of these parameters: product, product_data.', 'product');
     if (!p.product && !p.product_data) throw invalidRequest('Missing required param: product.', 'product', 'parameter_missing');
@@ -453,6 +462,7 @@ export class Engine {
     return price;
   }
 
+  /** POST /v1/prices/:id (active, nickname, metadata, lookup_key with transfer_lookup_key). Emits price.updated. */
   updatePrice(id: string, p: Params, req: RequestInfo): Obj {
     const price = this.require('price', 'price', id);
     const key = 'lookup_key' in p ? ((p.lookup_key as string | null) ?? null) : undefined;
@@ -476,6 +486,11 @@ export class Engine {
 
   // ---------------------------------------------------------------- checkout sessions
 
+  /**
+   * POST /v1/checkout/sessions in subscription mode. Output: an open, unpaid session whose `url` is
+   * the hosted page. Errors: Stripe's messages for customer + customer_email, unknown or inactive
+   * prices, missing quantity, non-recurring items, invalid URLs or expires_at.
+   */
   createCheckoutSession(p: Params): Obj {
     const mode = p.mode as string;
     if (mode !== 'subscription') {
@@ -592,6 +607,7 @@ export class Engine {
     if (s.status === 'open' && (s.expires_at as number) <= this.nowFor(s.customer as string | null)) this.expireSession(s, AUTOMATIC);
   }
 
+  /** POST /v1/checkout/sessions/:id/expire (and automatic expiry). Emits checkout.session.expired. */
   expireSession(s: Obj, req: RequestInfo): Obj {
     if (s.status !== 'open') {
       throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`, undefined, 'checkout_session_not_open');
@@ -1021,10 +1037,17 @@ export class Engine {
     return sub;
   }
 
+  /** The subscription (404 when unknown). */
   getSubscription(id: string): Obj {
     return this.require('subscription', 'subscription', id);
   }
 
+  /**
+   * POST /v1/subscriptions/:id: items (by id: change price/quantity or delete; without id: add),
+   * cancel_at_period_end, cancel_at, metadata, default_payment_method, trial_end=now. A price with
+   * another interval restarts the period and bills it now; proration is ignored. Emits
+   * customer.subscription.updated with previous_attributes.
+   */
   updateSubscription(id: string, p: Params, req: RequestInfo): Obj {
     const sub = this.getSubscription(id);
     const at = this.nowFor(sub.customer as string);
@@ -1314,6 +1337,7 @@ export class Engine {
 
   // ---------------------------------------------------------------- test clocks
 
+  /** POST /v1/test_helpers/test_clocks (`frozen_time` unix s). */
   createTestClock(p: Params): Obj {
     const now = this.store.now();
     const clock: Obj = {
@@ -1343,6 +1367,7 @@ export class Engine {
     return clock;
   }
 
+  /** DELETE /v1/test_helpers/test_clocks/:id: removes the clock with its customers and subscriptions (no events). */
   deleteTestClock(id: string): Obj {
     const clock = this.require('test clock', 'test_helpers.test_clock', id);
     for (const c of this.store.all('customer').filter((x) => x.test_clock === id)) {
@@ -1356,6 +1381,7 @@ export class Engine {
 
   // ---------------------------------------------------------------- billing portal
 
+  /** POST /v1/billing_portal/sessions: `url` points at the sandbox's portal page for the customer. */
   createPortalSession(p: Params): Obj {
     const customer = this.require('customer', 'customer', p.customer, 'customer');
     if (p.return_url !== undefined && p.return_url !== null && !isValidUrl(p.return_url)) throw invalidRequest('Not a valid URL', 'return_url', 'url_invalid');
@@ -1378,6 +1404,7 @@ export class Engine {
 
   // ---------------------------------------------------------------- webhook endpoints
 
+  /** POST /v1/webhook_endpoints (`url`, `enabled_events`, `*` = all). Every endpoint signs with `secret`. */
   createWebhookEndpoint(p: Params, secret: string, fixedId?: string): Obj {
     if (!isValidUrl(p.url)) throw invalidRequest('Invalid URL: URL must be publicly accessible or use http(s)://', 'url', 'url_invalid');
     const events = (p.enabled_events as string[] | undefined) ?? [];
@@ -1399,6 +1426,7 @@ export class Engine {
     return this.store.put(ep);
   }
 
+  /** POST /v1/webhook_endpoints/:id (url, enabled_events, description, metadata, disabled). */
   updateWebhookEndpoint(id: string, p: Params): Obj {
     const ep = this.require('webhook endpoint', 'webhook_endpoint', id);
     if ('url' in p) {

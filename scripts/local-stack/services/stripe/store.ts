@@ -56,6 +56,7 @@ export class Store {
   private timer: NodeJS.Timeout | null = null;
   private lastWriteMs = 0;
 
+  /** Loads `<dir>/state.json` if present (a corrupt file is set aside and a fresh state begins). */
   constructor(dir: string) {
     fs.mkdirSync(dir, { recursive: true });
     this.file = path.join(dir, 'state.json');
@@ -82,6 +83,7 @@ export class Store {
     return Math.floor(Date.now() / 1000) + this.state.timeOffset;
   }
 
+  /** The stored object with this id (including deleted stubs), if any. */
   get(id: string | null | undefined): Obj | undefined {
     if (!id || typeof id !== 'string') return undefined;
     return Object.prototype.hasOwnProperty.call(this.state.objects, id) ? this.state.objects[id] : undefined;
@@ -102,6 +104,7 @@ export class Store {
       .sort((a, b) => (b._seq as number) - (a._seq as number));
   }
 
+  /** Stores an event, keeping at most MAX_EVENTS (oldest dropped with their deliveries). */
   addEvent(ev: Obj): void {
     this.put(ev);
     this.state.events.push(ev.id as string);
