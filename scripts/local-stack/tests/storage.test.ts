@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { createHash, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import type pg from 'pg';
 import { anonClient, config, serviceClient, signedInClient, superuserDb } from '../../test-support/clients.ts';
@@ -690,6 +691,40 @@ describe('bad input', () => {
     const huge = await admin.storage.from(unlimited).upload('huge.bin', Buffer.alloc(50 * 1024 * 1024 + 1), { contentType: 'application/octet-stream' });
     expect(huge.error).toMatchObject({ statusCode: '413' });
     expect(await snapshot(unlimited)).toMatchObject({ rows: [], files: {} });
+  });
+
+  it('survives clients that disconnect mid-upload (raw and multipart) without leftovers', async () => {
+    const before = await snapshot(b);
+    const tmpDir = path.join(config.dataDir, 'storage-tmp');
+    const tmpBefore = new Set(fs.readdirSync(tmpDir));
+    const bodies: [string, string][] = [
+      ['text/plain', 'x'.repeat(500)],
+      ['multipart/form-data; boundary=XYZ', '--XYZ\r\nContent-Disposition: form-data; name=""; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nabc'],
+    ];
+    for (const [type, partial] of bodies) {
+      await new Promise<void>((resolve) => {
+        const req = http.request(`${STORAGE_URL}/object/${b}/aborted/a.txt`, {
+          method: 'POST',
+          headers: { apikey: config.anonKey, authorization: `Bearer ${config.serviceRoleKey}`, 'content-type': type, 'content-length': '1000' },
+        });
+        req.on('error', () => resolve());
+        req.write(partial);
+        setTimeout(() => {
+          req.destroy();
+          resolve();
+        }, 200);
+      });
+    }
+    const list = await admin.storage.from(b).list('aborted');
+    expect(list).toEqual({ data: [], error: null });
+    let leftovers: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      leftovers = fs.readdirSync(tmpDir).filter((n) => !tmpBefore.has(n));
+      if (leftovers.length === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(leftovers).toEqual([]);
+    expect(await snapshot(b)).toEqual(before);
   });
 
   it('answers 415 for MIME types the bucket does not allow (wildcards apply)', async () => {

@@ -108,7 +108,10 @@ export class DiskStore {
       });
       body.once('end', done);
       body.once('error', (err) => {
-        failure ??= err;
+        // a client that disconnects mid-body is a bad request, not a server failure
+        failure ??= (err as NodeJS.ErrnoException).code === 'ECONNRESET' || err.message === 'aborted'
+          ? ERRORS.noContentProvided('Request stream closed before upload could complete')
+          : err;
         done();
       });
       body.once('close', () => {

@@ -103,7 +103,8 @@ async function receiveMultipart(
   const state: {
     failure: unknown;
     file: Promise<{ tmp: TempFile; mimeType: string; truncated: () => boolean } | null> | null;
-  } = { failure: null, file: null };
+    stream: busboy.FileStream | null;
+  } = { failure: null, file: null, stream: null };
 
   parser.on('field', (name, value) => {
     fields.set(name, value);
@@ -122,6 +123,7 @@ async function receiveMultipart(
       state.file = Promise.resolve(null);
       return;
     }
+    state.stream = stream;
     state.file = disk
       .writeTemp(stream, Number.MAX_SAFE_INTEGER)
       .then((tmp) => ({ tmp, mimeType, truncated: () => stream.truncated }))
@@ -138,9 +140,17 @@ async function receiveMultipart(
       req.unpipe(parser);
       resolve();
     });
-    req.on('error', (err) => {
-      state.failure ??= err;
+    // the client went away mid-body: stop the parser and the file stream so nothing waits forever
+    const abort = () => {
+      state.failure ??= ERRORS.noContentProvided('Request stream closed before upload could complete');
+      req.unpipe(parser);
+      state.stream?.destroy(state.failure as Error);
+      parser.destroy();
       resolve();
+    };
+    req.on('error', abort);
+    req.on('close', () => {
+      if (!req.readableEnded) abort();
     });
     req.pipe(parser);
   });
