@@ -42,9 +42,13 @@ export class DiskStore {
     this.tmpDir = path.join(dataDir, 'storage-tmp');
   }
 
-  /** Creates the storage and temp folders (idempotent). */
+  /**
+   * Creates the storage and temp folders (idempotent). Temp files left by a previous run
+   * (a crash mid-upload) are removed: at start no upload is in flight.
+   */
   async init(): Promise<void> {
     await fsp.mkdir(this.root, { recursive: true });
+    await fsp.rm(this.tmpDir, { recursive: true, force: true });
     await fsp.mkdir(this.tmpDir, { recursive: true });
   }
 
