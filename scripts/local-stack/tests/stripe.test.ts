@@ -734,6 +734,18 @@ describe('subscriptions', () => {
     expect((mixed as Stripe.errors.StripeError).message).toMatch(/interval fields must match/);
     const unchanged = await stripe.subscriptions.retrieve(sub.id);
     expect(unchanged.items.data.map((i) => i.price.id)).toEqual([basicPrice.id]);
+    const pms = await stripe.paymentMethods.list({ customer: c.id });
+    expect(pms.data.map((pm) => pm.id)).toEqual([sub.default_payment_method]);
+    expect(pms.data[0]!.card?.last4).toBe('4242');
+    const extra = await stripe.paymentMethods.attach('pm_card_mastercard', { customer: c.id });
+    expect(extra.id).toMatch(/^pm_/);
+    expect(extra.customer).toBe(c.id);
+    await stripe.customers.update(c.id, { invoice_settings: { default_payment_method: extra.id } });
+    const detached = await stripe.paymentMethods.detach(extra.id);
+    expect(detached.customer).toBeNull();
+    expect(((await stripe.customers.retrieve(c.id)) as Stripe.Customer).invoice_settings.default_payment_method).toBeNull();
+    const notAttached = await stripe.paymentMethods.detach(extra.id).catch((e: unknown) => e);
+    expect((notAttached as Stripe.errors.StripeError).statusCode).toBe(400);
     const declined = await stripe.subscriptions
       .create({ customer: c.id, items: [{ price: premiumPrice.id }], default_payment_method: 'pm_card_chargeDeclined' })
       .catch((e: unknown) => e);

@@ -241,7 +241,17 @@ const ROUTES: Route[] = [
     const rows = engine.store.all('payment_method').filter((pm) => pm.customer === match[0] && (!params.type || pm.type === params.type));
     return list(engine, `/v1/customers/${match[0]}/payment_methods`, rows, params);
   }),
+  r('GET', '/v1/payment_methods', { ...LIST_PARAMS, customer: 'string', type: 'string' }, ({ engine, params }) => {
+    if (params.customer) engine.require('customer', 'customer', params.customer, 'customer');
+    const rows = engine.store.all('payment_method').filter((pm) => (!params.customer || pm.customer === params.customer) && (!params.type || pm.type === params.type));
+    return list(engine, '/v1/payment_methods', rows, params);
+  }),
   r('GET', '/v1/payment_methods/:id', {}, ({ engine, match }) => engine.require('PaymentMethod', 'payment_method', match[0])),
+  r('POST', '/v1/payment_methods/:id/attach', { customer: 'string' }, ({ engine, params, match }) => {
+    const customer = engine.require('customer', 'customer', params.customer, 'customer');
+    return engine.attachPaymentMethod(match[0]!, customer, 'payment_method');
+  }, ['customer']),
+  r('POST', '/v1/payment_methods/:id/detach', {}, ({ engine, match, req }) => engine.detachPaymentMethod(match[0]!, req)),
 
   // products
   r('POST', '/v1/products', { ...PRODUCT_FIELDS, id: 'string', default_price_data: PRICE_DATA }, ({ engine, params, req }) => engine.createProduct(params, req), ['name']),

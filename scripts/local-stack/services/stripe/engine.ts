@@ -283,6 +283,25 @@ export class Engine {
     };
   }
 
+  /**
+   * POST /v1/payment_methods/:id/detach: the card leaves its customer and stops being the
+   * customer's or any subscription's default. Errors: 400 when not attached.
+   */
+  detachPaymentMethod(id: string, req: RequestInfo): Obj {
+    const pm = this.require('PaymentMethod', 'payment_method', id);
+    if (!pm.customer) throw invalidRequest('The payment method you provided is not attached to a customer so detachment is impossible.', undefined, 'payment_method_unexpected_state');
+    const customer = this.store.get(pm.customer as string);
+    pm.customer = null;
+    if (customer && customer.invoice_settings?.default_payment_method === id) this.updateCustomer(customer.id as string, { invoice_settings: { default_payment_method: null } }, req);
+    for (const sub of this.store.all('subscription').filter((x) => x.default_payment_method === id)) {
+      const before = this.snapshot(sub);
+      sub.default_payment_method = null;
+      this.emit('customer.subscription.updated', sub, { prev: this.diff(before, sub), req, at: this.nowFor(sub.customer as string) });
+    }
+    this.store.save();
+    return pm;
+  }
+
   /** Attaches a payment method to a customer (see preparePaymentMethod for the checks). */
   attachPaymentMethod(pmId: string, customer: Obj, param: string): Obj {
     return this.preparePaymentMethod(pmId, customer.id as string, param)(customer);
