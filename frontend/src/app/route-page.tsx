@@ -31,7 +31,6 @@ export function RoutePage() {
         }
         next?.prefetch?.(queryClient, locale).catch(() => undefined);
       }
-      route.prefetch?.(queryClient, locale).catch(() => undefined);
     }, PRELOAD_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [route, queryClient, locale]);

@@ -21,6 +21,7 @@ export const paths = {
   confirm: '/confirm',
   confirmEmail: (token?: string) => (token ? `/confirm-email?token=${encodeURIComponent(token)}` : '/confirm-email'),
   contact: '/contact',
+  contactTopic: (topic: string) => `/contact?topic=${encodeURIComponent(topic)}`,
   impressum: '/impressum',
   newsletter: '/newsletter',
   newsletterThankYou: '/newsletter-thankyou',

@@ -1,5 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import type { Database } from './database-types';
+import type { Database } from './database.types';
 
 /** The `supabase start` demo anon key; the same value the local stack uses (scripts/local-stack/config.ts). */
 const LOCAL_ANON_KEY =

@@ -20,7 +20,7 @@ function hasStoredSession(): boolean {
 
 async function userRole(userId: string): Promise<string | null> {
   const supabase = await client();
-  const { data, error } = await supabase.from('profiles').select('user_role').eq('id', userId).maybeSingle();
+  const { data, error } = await supabase.from('profiles').select('user_role').eq('id', userId).maybeSingle().retry(false);
   if (error || !data) return null;
   return typeof data.user_role === 'string' ? data.user_role : null;
 }

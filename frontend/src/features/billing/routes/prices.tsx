@@ -62,7 +62,7 @@ export default function PricesRoute({ locale }: PageProps) {
                 ))}
               </List>
               {plan.id === 'enterprise' ? (
-                <LocalButtonLink to={paths.contact} variant="outline" fullWidth>
+                <LocalButtonLink to={paths.contactTopic('enterprise')} variant="outline" fullWidth>
                   <FormattedMessage id="prices.contactUs" />
                 </LocalButtonLink>
               ) : (

@@ -4,8 +4,12 @@ import { unwrap } from '@/lib/api-error';
 import type { Locale } from '@/lib/constants';
 
 /** Contact form fields; messages are ids of en.json/de.json (spec §2 /contact). */
+/** Topics of public.contact_topic a visitor may pick (cancellation has its own form). */
+export const CONTACT_TOPICS = ['general', 'support', 'sales', 'enterprise', 'press'] as const;
+
 export const contactMessageSchema = z.object({
-  name: z.string().trim().min(2, 'contact.error.name').max(120, 'contact.error.name'),
+  topic: z.enum(CONTACT_TOPICS, 'contact.error.topic'),
+  name: z.string().trim().min(2, 'contact.error.name').max(200, 'contact.error.name'),
   email: z.email('contact.error.email').max(254, 'contact.error.email'),
   subject: z.string().trim().min(3, 'contact.error.subject').max(200, 'contact.error.subject'),
   message: z.string().trim().min(10, 'contact.error.message').max(5000, 'contact.error.message'),
@@ -15,18 +19,19 @@ export const contactMessageSchema = z.object({
 export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 
 /**
- * Stores a contact request in `contact_messages` (anon insert; the database queues the e-mail to
- * support). No row is read back: anon may insert but not select.
+ * Stores a contact request in `contact_messages` (anon insert allowed by RLS; a trigger queues
+ * the contact_confirmation receipt and the support copy through the e-mail queue). No row is read back: anon may insert but not select.
  * @throws ApiError with the PostgREST status (POST, never retried)
  */
 export async function createContactMessage(input: ContactMessageInput, locale: Locale): Promise<void> {
   const { supabase } = await import('@/lib/supabase');
   const result = await supabase.from('contact_messages').insert({
+    topic: input.topic,
     name: input.name.trim(),
     email: input.email.trim(),
     subject: input.subject.trim(),
     message: input.message.trim(),
-    locale,
+    lang: locale,
   });
   unwrap(result, 'POST');
 }

@@ -1,22 +1,33 @@
-import { Alert, Button, Checkbox, Container, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Container, NativeSelect, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { zodValidate } from '@/lib/zod-form';
-import { contactMessageSchema, useCreateContactMessage } from '../api/create-contact-message';
+import { CONTACT_TOPICS, contactMessageSchema, useCreateContactMessage } from '../api/create-contact-message';
+
+const TOPIC_LABEL = {
+  general: 'contact.topic.general',
+  support: 'contact.topic.support',
+  sales: 'contact.topic.sales',
+  enterprise: 'contact.topic.enterprise',
+  press: 'contact.topic.press',
+} as const;
 
 /** `/contact`: contact form stored in contact_messages (spec §2). */
 export default function ContactRoute({ locale }: PageProps) {
   const intl = useIntl();
   const [sent, setSent] = useState(false);
+  const [search] = useSearchParams();
+  const preset = CONTACT_TOPICS.find((t) => t === search.get('topic')) ?? 'general';
   const mutation = useCreateContactMessage(locale);
   const form = useForm({
     mode: 'uncontrolled',
-    initialValues: { name: '', email: '', subject: '', message: '', privacyAccepted: false },
+    initialValues: { topic: preset, name: '', email: '', subject: '', message: '', privacyAccepted: false },
     validate: zodValidate(contactMessageSchema),
   });
   const t = (id: string | undefined) => (id ? intl.formatMessage({ id }) : undefined);
@@ -49,6 +60,13 @@ export default function ContactRoute({ locale }: PageProps) {
         )}
         <form onSubmit={submit} noValidate aria-label={intl.formatMessage({ id: 'contact.title' })}>
           <Stack>
+            <NativeSelect
+              label={<FormattedMessage id="contact.field.topic" />}
+              data={CONTACT_TOPICS.map((value) => ({ value, label: intl.formatMessage({ id: TOPIC_LABEL[value] }) }))}
+              key={form.key('topic')}
+              {...form.getInputProps('topic')}
+              error={errorOf('topic')}
+            />
             <TextInput
               label={<FormattedMessage id="contact.field.name" />}
               autoComplete="name"

@@ -26,7 +26,9 @@ export async function getRemoteJobs(): Promise<RemoteJob[]> {
     .select('id, title, company, city, employment_type, posted_at, language')
     .eq('remote', true)
     .order('posted_at', { ascending: false })
-    .limit(REMOTE_JOBS_LIMIT);
+    .limit(REMOTE_JOBS_LIMIT)
+    // postgrest-js would retry 503 three times itself; the spec §9 policy (one retry) lives in TanStack Query
+    .retry(false);
   return unwrap(result, 'GET') as RemoteJob[];
 }
 

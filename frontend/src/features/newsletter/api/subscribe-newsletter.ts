@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Locale } from '@/lib/constants';
@@ -11,20 +11,47 @@ export const newsletterSchema = z.object({
 export type NewsletterInput = z.infer<typeof newsletterSchema>;
 
 /**
- * Starts the double opt-in: inserts a pending row into `newsletter_subscribers`; the database
- * queues the confirmation mail (newsletter_confirm). An address that is already subscribed
- * (409 unique violation) counts as success, so the form does not reveal who is subscribed.
- * @throws ApiError for any other failure (POST, never retried)
+ * Double opt-in step 1: RPC `newsletter_subscribe` stores the address as pending and queues the
+ * newsletter_confirm mail with a token; the answer never reveals whether the address was known.
+ * @throws ApiError (POST, never retried); code 22023 for an address the database rejects
  */
 export async function subscribeNewsletter(input: NewsletterInput, locale: Locale): Promise<void> {
   const { supabase } = await import('@/lib/supabase');
-  const result = await supabase.from('newsletter_subscribers').insert({ email: input.email.trim().toLowerCase(), locale });
+  const result = await supabase.rpc('newsletter_subscribe', {
+    p_email: input.email.trim().toLowerCase(),
+    p_lang: locale,
+    p_source: '/newsletter',
+  });
+  unwrap(result, 'POST');
+}
+
+/**
+ * Double opt-in step 2: the link in the newsletter_confirm mail opens
+ * `/newsletter-thankyou?token=<uuid>`, which calls RPC `newsletter_confirm`.
+ * @returns true when the token is (now) confirmed, false for an unknown or invalid token
+ * @throws ApiError when the request fails
+ */
+export async function confirmNewsletter(token: string): Promise<boolean> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)) return false;
+  const { supabase } = await import('@/lib/supabase');
+  const result = await supabase.rpc('newsletter_confirm', { p_token: token });
   try {
-    unwrap(result, 'POST');
+    return unwrap(result, 'POST') === true;
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 409 || error.code === '23505')) return;
+    if (error instanceof ApiError && error.status === 400) return false;
     throw error;
   }
+}
+
+/** Query (runs once per token) that confirms the subscription. */
+export function useConfirmNewsletter(token: string | null) {
+  return useQuery({
+    queryKey: ['newsletter', 'confirm', token],
+    queryFn: () => confirmNewsletter(token ?? ''),
+    enabled: !!token,
+    staleTime: Infinity,
+    retry: false,
+  });
 }
 
 /** Mutation hook around subscribeNewsletter. */

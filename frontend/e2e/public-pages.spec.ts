@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test';
+import { collectErrors, dePath, expectedTitle, PUBLIC_PAGES, PRODUCT } from './support';
+
+test.describe('every public page in both languages (spec §2)', () => {
+  for (const pageDef of PUBLIC_PAGES) {
+    for (const locale of ['en', 'de'] as const) {
+      const path = locale === 'en' ? pageDef.path : dePath(pageDef.path);
+      test(`${path}`, async ({ page, baseURL }) => {
+        const errors = collectErrors(page);
+        const response = await page.goto(path);
+        expect(response?.status()).toBe(200);
+        await expect(page).toHaveTitle(expectedTitle(pageDef, locale));
+        await expect(page).toHaveURL(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+        await expect(page.locator('html')).toHaveAttribute('lang', locale);
+        await expect(page.locator('h1').first()).toBeVisible();
+        await expect(page.locator('main')).toHaveCount(1);
+        await expect(page.locator('head meta[name="description"]').last()).toHaveAttribute('content', /.{10,}/);
+        await expect(page.locator('head link[rel="canonical"]')).toHaveAttribute('href', `${baseURL}${path}`);
+        await expect(page.locator('head link[rel="alternate"][hreflang="de"]')).toHaveAttribute('href', `${baseURL}${dePath(pageDef.path)}`);
+        await expect(page.locator('head link[rel="alternate"][hreflang="en"]')).toHaveAttribute('href', `${baseURL}${pageDef.path}`);
+        await expect(page.getByRole('contentinfo').getByRole('link', { name: locale === 'de' ? 'Verträge hier kündigen' : 'Cancel contracts here' })).toBeVisible();
+        // give lazy data and preloading (1 s after mount) time to fail loudly
+        await page.waitForTimeout(1200);
+        expect(errors).toEqual([]);
+        expect(await page.title()).toContain(PRODUCT);
+      });
+    }
+  }
+});
+
+test.describe('language', () => {
+  test('switching keeps the page and is remembered in a 365-day cookie', async ({ page, context }) => {
+    const errors = collectErrors(page);
+    await page.goto('/prices?plan=basic');
+    await expect(page.getByTestId('price-basic')).toHaveText('€19');
+    await page.getByTestId('language-switch').click();
+    await expect(page).toHaveURL(/\/de\/prices\?plan=basic$/);
+    await expect(page).toHaveTitle('Preise | Teamwerk');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByTestId('price-basic')).toHaveText(/^19\s€$/);
+    await expect(page.getByText('inkl. MwSt.').first()).toBeVisible();
+    const cookie = (await context.cookies()).find((c) => c.name === 'teamwerk_locale');
+    expect(cookie?.value).toBe('de');
+    const days = ((cookie?.expires ?? 0) * 1000 - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(364);
+    expect(days).toBeLessThanOrEqual(365.01);
+    // a later visit of a plain URL follows the cookie
+    await page.goto('/impressum');
+    await expect(page).toHaveURL(/\/de\/impressum$/);
+    await page.getByTestId('language-switch').click();
+    await expect(page).toHaveURL(/\/impressum$/);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    expect(errors).toEqual([]);
+  });
+
+  test('without a cookie the browser language decides', async ({ browser }) => {
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const page = await context.newPage();
+    await page.goto('/prices');
+    await expect(page).toHaveURL(/\/de\/prices$/);
+    await expect(page).toHaveTitle('Preise | Teamwerk');
+    await context.close();
+  });
+
+  test('/search is titled "Suche" in German', async ({ page }) => {
+    await page.goto('/de/search');
+    await expect(page).toHaveTitle(/^Suche \| Teamwerk$/);
+  });
+});
+
+test.describe('cookie notice (TDDDG §25)', () => {
+  test('sets no cookie before a choice and stores the choice', async ({ page, context }) => {
+    await page.goto('/');
+    const notice = page.getByTestId('cookie-notice');
+    await expect(notice).toBeVisible();
+    expect(await context.cookies()).toEqual([]);
+    expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
+    await notice.getByRole('button', { name: 'Necessary only' }).click();
+    await expect(notice).toBeHidden();
+    const consent = (await context.cookies()).find((c) => c.name === 'teamwerk_consent');
+    expect(JSON.parse(decodeURIComponent(consent!.value))).toMatchObject({ necessary: true, statistics: false, marketing: false });
+    await page.reload();
+    await expect(page.getByTestId('cookie-notice')).toBeHidden();
+    await page.getByRole('button', { name: 'Cookie settings' }).click();
+    await expect(page.getByTestId('cookie-notice')).toBeVisible();
+  });
+});

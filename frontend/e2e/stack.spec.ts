@@ -1,0 +1,105 @@
+import { expect, test } from '@playwright/test';
+import { collectErrors, expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
+
+const admin = () => nodeClient(SERVICE_ROLE_KEY);
+
+test.describe('the SPA talks to the local stack (issue 2 item 10)', () => {
+  test.beforeAll(async () => {
+    await expectStackUp();
+  });
+
+  test('/working-remote-jobs lists the remote jobs of the database', async ({ page }) => {
+    const errors = collectErrors(page);
+    const { data, error } = await admin().from('jobs').select('id, title').eq('remote', true).order('posted_at', { ascending: false }).limit(50);
+    expect(error).toBeNull();
+    await page.goto('/working-remote-jobs');
+    if (data!.length === 0) {
+      await expect(page.getByTestId('remote-jobs-empty')).toBeVisible();
+    } else {
+      const list = page.getByTestId('remote-jobs-list');
+      await expect(list.getByRole('listitem')).toHaveCount(data!.length);
+      await expect(list.getByRole('link', { name: data![0]!.title, exact: true }).first()).toHaveAttribute('href', `/jobs/${data![0]!.id}`);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  test('the jobs list shows an error state when the API fails (one retry for GET)', async ({ page }) => {
+    let calls = 0;
+    await page.route('**/rest/v1/jobs*', (route) => {
+      calls++;
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"unavailable"}' });
+    });
+    await page.goto('/working-remote-jobs');
+    await expect(page.getByTestId('remote-jobs-error')).toBeVisible();
+    await page.waitForTimeout(1500); // past the 1 s preload timer: nothing else may refetch
+    expect(calls).toBe(2);
+    // a POST is never retried: the contact form fails after exactly one request
+    let posts = 0;
+    await page.route('**/rest/v1/contact_messages*', (route) => {
+      posts++;
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"unavailable"}' });
+    });
+    await page.goto('/contact');
+    await page.getByLabel('Name').fill('Max Mustermann');
+    await page.getByLabel('E-mail address').fill('max@example.com');
+    await page.getByLabel('Subject').fill('Retry check');
+    await page.getByLabel('Message').fill('This message must be sent exactly once.');
+    await page.getByRole('checkbox', { name: /I agree/ }).check();
+    await page.getByRole('button', { name: 'Send message' }).click();
+    await expect(page.locator('.notify-error')).toBeVisible();
+    await page.waitForTimeout(1000);
+    expect(posts).toBe(1);
+  });
+
+  test('the contact form is validated and stored in contact_messages', async ({ page }) => {
+    const errors = collectErrors(page);
+    const email = `contact-${Date.now()}@example.com`;
+    await page.goto('/de/contact');
+    await page.getByRole('button', { name: 'Nachricht senden' }).click();
+    await expect(page.getByText('Bitte geben Sie eine gültige E-Mail-Adresse ein.')).toBeVisible();
+    await page.getByLabel('Name').fill('Erika Mustermann');
+    await page.getByLabel('E-Mail-Adresse').fill(email);
+    await page.getByLabel('Betreff').fill('Frage zum Tarif');
+    await page.getByLabel('Nachricht').fill('Gibt es einen Rabatt für Studierende?');
+    await page.getByRole('checkbox', { name: /Ich bin einverstanden/ }).check();
+    await page.getByRole('button', { name: 'Nachricht senden' }).click();
+    await expect(page.getByTestId('contact-sent')).toBeVisible();
+    const stored = await admin().from('contact_messages').select('name, subject, lang, topic').eq('email', email);
+    expect(stored.error).toBeNull();
+    expect(stored.data).toEqual([{ name: 'Erika Mustermann', subject: 'Frage zum Tarif', lang: 'de', topic: 'general' }]);
+    expect(errors).toEqual([]);
+  });
+
+  test('newsletter double opt-in: pending after the form, confirmed by the link', async ({ page }) => {
+    const email = `news-${Date.now()}@example.com`;
+    await page.goto('/newsletter');
+    await page.getByLabel('E-mail address').fill(email);
+    await page.getByRole('checkbox', { name: /receive the newsletter/ }).check();
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(page).toHaveURL(/\/newsletter-thankyou$/);
+    const row = await admin().from('newsletter_subscribers').select('status, lang, token').eq('email', email).single();
+    expect(row.error).toBeNull();
+    expect(row.data).toMatchObject({ status: 'pending', lang: 'en' });
+    await page.goto(`/newsletter-thankyou?token=${row.data!.token}`);
+    await expect(page.getByTestId('newsletter-confirmed')).toBeVisible();
+    const after = await admin().from('newsletter_subscribers').select('status').eq('email', email).single();
+    expect(after.data?.status).toBe('confirmed');
+    await page.goto('/newsletter-thankyou?token=00000000-0000-4000-8000-000000000000');
+    await expect(page.getByTestId('newsletter-invalid')).toBeVisible();
+  });
+
+  test('sitemaps are served with database content and valid structure', async ({ request }) => {
+    const index = await request.get('/sitemap.xml');
+    expect(index.status()).toBe(200);
+    expect(index.headers()['content-type']).toContain('application/xml');
+    expect(await index.text()).toContain('/de-sitemap.xml</loc>');
+    const pages = await (await request.get('/index-sitemap.xml')).text();
+    expect(pages).toContain('/legal/anbieterkennzeichnung</loc>');
+    const { data } = await admin().from('jobs').select('id').limit(1);
+    const de = await (await request.get('/de-sitemap.xml')).text();
+    expect(de).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">');
+    if (data && data.length > 0) expect(de).toContain(`/de/jobs/${data[0]!.id}</loc>`);
+    const robots = await (await request.get('/robots.txt')).text();
+    expect(robots).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
+  });
+});

@@ -1,0 +1,92 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { expect, type Page } from '@playwright/test';
+import ws from 'ws';
+import de from '../src/i18n/de.json' with { type: 'json' };
+import en from '../src/i18n/en.json' with { type: 'json' };
+
+export const PRODUCT = 'Teamwerk';
+export const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
+/** Gateway of the local stack of this offset (same rule as scripts/local-stack/config.ts). */
+export const apiUrl = process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
+export const ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+export const SERVICE_ROLE_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+
+type Catalogue = Record<string, string>;
+export const messages: Record<'en' | 'de', Catalogue> = { en, de };
+
+/** A public page: plain path and the message id of its title (spec §2). */
+export interface PublicPage {
+  path: string;
+  titleKey: string;
+}
+
+/** Every public route that renders without parameters or sign-in, plus samples of parameterised ones. */
+export const PUBLIC_PAGES: PublicPage[] = [
+  { path: '/', titleKey: 'page.landing.title' },
+  { path: '/login', titleKey: 'page.login.title' },
+  { path: '/password-reset', titleKey: 'page.password-reset.title' },
+  { path: '/password-update', titleKey: 'page.password-update.title' },
+  { path: '/registration', titleKey: 'page.registration.title' },
+  { path: '/registration/success', titleKey: 'page.registration-success.title' },
+  { path: '/prices', titleKey: 'page.prices.title' },
+  { path: '/search', titleKey: 'page.search.title' },
+  { path: '/unified-search', titleKey: 'page.unified-search.title' },
+  { path: '/signup', titleKey: 'page.signup.title' },
+  { path: '/register', titleKey: 'page.register.title' },
+  { path: '/confirm', titleKey: 'page.confirm.title' },
+  { path: '/confirm-email', titleKey: 'page.confirm-email.title' },
+  { path: '/contact', titleKey: 'page.contact.title' },
+  { path: '/impressum', titleKey: 'page.impressum.title' },
+  { path: '/newsletter', titleKey: 'page.newsletter.title' },
+  { path: '/newsletter-thankyou', titleKey: 'page.newsletter-thankyou.title' },
+  { path: '/our-guidelines', titleKey: 'page.guidelines.title' },
+  { path: '/ueber-teamwerk', titleKey: 'page.about.title' },
+  { path: '/working-remote-jobs', titleKey: 'page.remote-jobs.title' },
+  { path: '/subscription-required', titleKey: 'page.subscription-required.title' },
+  { path: '/portfolio/create', titleKey: 'page.portfolio-create.title' },
+  { path: '/payment/success', titleKey: 'page.payment-success.title' },
+  { path: '/cancel-subscription', titleKey: 'page.cancel-subscription.title' },
+  { path: '/events', titleKey: 'page.events.title' },
+  { path: '/events/summer-meetup', titleKey: 'page.event.title' },
+  { path: '/jobs', titleKey: 'page.jobs.title' },
+  { path: '/jobs/frontend-developer', titleKey: 'page.job.title' },
+  { path: '/u/anna-schmidt', titleKey: 'page.profile.title' },
+  { path: '/12-solar-bikes', titleKey: 'page.project-detail.title' },
+  { path: '/legal/widerufsbelehrung', titleKey: 'page.withdrawal.title' },
+  { path: '/legal/Datenschutzhinweise', titleKey: 'page.privacy.title' },
+  { path: '/legal/nutzungsvereinbarung', titleKey: 'page.terms.title' },
+  { path: '/legal/anbieterkennzeichnung', titleKey: 'page.provider.title' },
+  { path: '/admin/login', titleKey: 'page.admin-login.title' },
+];
+
+/** `/prices` → `/de/prices`, `/` → `/de`. */
+export const dePath = (path: string) => (path === '/' ? '/de' : `/de${path}`);
+
+/** The document title a page must have in a locale. */
+export function expectedTitle(page: PublicPage, locale: 'en' | 'de'): string {
+  const title = messages[locale][page.titleKey]!.replace('{product}', PRODUCT);
+  return page.path === '/' ? title : `${title} | ${PRODUCT}`;
+}
+
+/** Collects console errors and uncaught exceptions of a page. */
+export function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(`console: ${msg.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+/** Fails with a clear message when the local stack of this offset is not running. */
+export async function expectStackUp(): Promise<void> {
+  const res = await fetch(`${apiUrl}/rest/v1/`, { headers: { apikey: ANON_KEY } }).catch(() => null);
+  expect(res?.ok, `local stack not reachable at ${apiUrl} (TEAMWERK_STACK_OFFSET=${offset} npm run stack:start)`).toBe(true);
+}
+
+/** supabase-js client for the test process (Node 20 needs `ws` for realtime). */
+export function nodeClient(key: string): SupabaseClient {
+  return createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: ws as unknown as typeof globalThis.WebSocket } });
+}
