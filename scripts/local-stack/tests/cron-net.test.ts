@@ -258,6 +258,27 @@ describe('pg_net', () => {
   });
 });
 
+describe('extensions', () => {
+  it('accepts create extension pg_cron / pg_net as hosted migrations write it, keeping the objects', async () => {
+    await db.query('begin');
+    try {
+      await db.query('create extension if not exists pg_cron with schema pg_catalog');
+      await db.query('create extension if not exists pg_net with schema extensions');
+      const { rows } = await db.query(
+        `select extname, extnamespace::regnamespace::text as schema from pg_extension where extname in ('pg_cron', 'pg_net') order by extname`,
+      );
+      expect(rows).toEqual([
+        { extname: 'pg_cron', schema: 'pg_catalog' },
+        { extname: 'pg_net', schema: 'extensions' },
+      ]);
+      const id = await db.query(`select cron.schedule($1, '0 0 1 1 *', 'select 1') as id`, [`${schema}_ext`]);
+      expect(id.rows[0]).toBeTruthy();
+    } finally {
+      await db.query('rollback');
+    }
+  });
+});
+
 describe('grants', () => {
   it('denies anon and authenticated the cron and net functions and tables', async () => {
     for (const role of ['anon', 'authenticated']) {

@@ -14,6 +14,11 @@ import type { BackgroundService, StackContext } from '../../types.ts';
 import { createPool } from '../../db.ts';
 import { CronScheduler } from './scheduler.ts';
 import { NetWorker } from './net-worker.ts';
+import { installExtensionStubs } from './extension-stubs.ts';
+
+// Runs when the daemon loads this module, i.e. before Postgres starts and migrations run, so a
+// migration's `create extension pg_cron` / `pg_net` finds the (empty) stub extensions.
+installExtensionStubs((m) => process.stderr.write(`${m}\n`));
 
 const TICK_MS = 250;
 const NET_POLL_MS = 1000;
