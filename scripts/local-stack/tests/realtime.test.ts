@@ -868,6 +868,15 @@ describe('bad input', () => {
     expect((await raw2.heartbeat()).payload.status).toBe('ok');
   });
 
+  it('limits a socket to 100 channels', async () => {
+    const raw = await RawSocket.open('2.0.0');
+    const base = topicName('many');
+    const replies = await Promise.all(Array.from({ length: 101 }, (_, i) => raw.join(`realtime:${base}-${i}`)));
+    const errors = replies.filter((r) => r.reply.payload.status === 'error');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.reply.payload.response).toEqual({ reason: 'ChannelRateLimitReached: Too many channels' });
+  });
+
   it('refuses oversized broadcasts and closes the socket on oversized frames', async () => {
     const raw = await RawSocket.open('1.0.0');
     const topic = `realtime:${topicName('big')}`;

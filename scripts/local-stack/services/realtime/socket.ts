@@ -31,6 +31,8 @@ export interface RealtimeRuntime {
 }
 
 const REPLAY_HARD_LIMIT = 25;
+/** Realtime's default `max_channels_per_client`. */
+const MAX_CHANNELS_PER_CLIENT = 100;
 const REPLICATION_READY_TIMEOUT_MS = 10_000;
 
 const TOKEN_RECHECK_MS = 5 * 60_000;
@@ -190,6 +192,7 @@ export class Connection {
     if (existing) this.closeChannel(existing, true);
     const subTopic = topic.slice('realtime:'.length);
     if (subTopic === '') return fail('TopicNameRequired: You must provide a topic name');
+    if (this.channels.size >= MAX_CHANNELS_PER_CLIENT) return fail('ChannelRateLimitReached: Too many channels');
 
     const payload = isObj(msg.payload) ? msg.payload : {};
     const config = isObj(payload.config) ? payload.config : {};
@@ -252,6 +255,17 @@ export class Connection {
       }
       ch.replayed = new Set(replayRows.map((r) => r.id));
     }
+    // Realtime subscribes the bindings right after the join; doing it before the reply makes
+    // SUBSCRIBED mean "changes from now on arrive" (the system message still follows the reply).
+    let pgProblem: string | null = parsed.error;
+    if (!pgProblem && ch.pgBindings.length > 0) {
+      try {
+        pgProblem = await validateBindings(this.rt.pool, ch.pgBindings);
+      } catch (err) {
+        pgProblem = `Unable to subscribe to changes: ${(err as Error).message}`;
+      }
+      ch.pgActive = pgProblem === null;
+    }
     if (this.closed) return;
     const raced = this.channels.get(topic);
     if (raced) this.closeChannel(raced, true);
@@ -264,21 +278,11 @@ export class Connection {
     this.scheduleTokenCheck(ch);
     if (truthy(broadcast.replication_ready)) this.notifyReplicationReady(ch, Date.now() + REPLICATION_READY_TIMEOUT_MS);
 
-    if (parsed.error) {
-      ch.push('system', { extension: 'postgres_changes', status: 'error', message: parsed.error, channel: subTopic });
-    } else if (ch.pgBindings.length > 0) {
-      let problem: string | null;
-      try {
-        problem = await validateBindings(this.rt.pool, ch.pgBindings);
-      } catch (err) {
-        problem = `Unable to subscribe to changes: ${(err as Error).message}`;
-      }
-      if (ch.closed) return;
-      ch.pgActive = problem === null;
+    if (pgProblem || ch.pgBindings.length > 0) {
       ch.push('system', {
         extension: 'postgres_changes',
-        status: problem ? 'error' : 'ok',
-        message: problem ?? 'Subscribed to PostgreSQL',
+        status: pgProblem ? 'error' : 'ok',
+        message: pgProblem ?? 'Subscribed to PostgreSQL',
         channel: subTopic,
       });
     }
