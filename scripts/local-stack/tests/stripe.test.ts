@@ -700,7 +700,15 @@ describe('subscriptions', () => {
     const upEvent = await waitFor(() => receiver.of('customer.subscription.updated', subId).find((r) => (r.event.data.object as { metadata: Record<string, string> }).metadata.plan === 'premium'), 'updated');
     expect((upEvent.event.data as { previous_attributes?: Record<string, unknown> }).previous_attributes).toHaveProperty('items');
 
+    const preview = await stripe.invoices.createPreview({ subscription: subId });
+    expect(preview.billing_reason).toBe('upcoming');
+    expect(preview.amount_due).toBe(4900);
+    expect(preview.lines.data[0]!.period.start).toBe(sub.current_period_end);
+    expect((await stripe.invoices.list({ subscription: subId })).data).toHaveLength(1);
+
     const atEnd = await stripe.subscriptions.update(subId, { cancel_at_period_end: true });
+    const none = await stripe.invoices.createPreview({ subscription: subId }).catch((e: unknown) => e);
+    expect((none as Stripe.errors.StripeError).code).toBe('invoice_upcoming_none');
     expect(atEnd.cancel_at_period_end).toBe(true);
     expect(atEnd.status).toBe('active');
     expect(atEnd.cancel_at).toBe(sub.current_period_end);

@@ -477,6 +477,14 @@ const ROUTES: Route[] = [
       return list(engine, '/v1/invoices', rows, params);
     },
   ),
+  r('POST', '/v1/invoices/create_preview', { customer: 'string', subscription: 'string' }, ({ engine, params }) => {
+    engine.runDue();
+    return engine.previewInvoice(params);
+  }),
+  r('GET', '/v1/invoices/upcoming', { customer: 'string', subscription: 'string' }, ({ engine, params }) => {
+    engine.runDue();
+    return engine.previewInvoice(params);
+  }),
   r('GET', '/v1/invoices/search', SEARCH_PARAMS, ({ engine, params }) => search(engine, 'invoice', 'invoices', ['customer', 'status', 'subscription', 'total', 'number', 'metadata', 'created'], params), ['query']),
   r('GET', '/v1/invoices/:id', {}, ({ engine, match }) => {
     engine.runDue();

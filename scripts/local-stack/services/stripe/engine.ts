@@ -1199,6 +1199,73 @@ export class Engine {
     if (inv && inv.status === 'open') inv.next_payment_attempt = null;
   }
 
+  /**
+   * The next invoice of a subscription without creating it (POST /v1/invoices/create_preview and
+   * the older GET /v1/invoices/upcoming): the coming period's charges, `billing_reason: 'upcoming'`.
+   * Errors: 400 invoice_upcoming_none when nothing renews (canceled or cancel_at_period_end).
+   */
+  previewInvoice(p: Params): Obj {
+    const customer = p.customer ? this.require('customer', 'customer', p.customer, 'customer') : null;
+    const sub = p.subscription
+      ? this.require('subscription', 'subscription', p.subscription, 'subscription')
+      : this.store.all('subscription').find((x) => x.customer === customer?.id && !['canceled', 'incomplete_expired'].includes(x.status as string));
+    if (!customer && !sub) throw invalidRequest('Missing required param: customer.', 'customer', 'parameter_missing');
+    if (customer && sub && sub.customer !== customer.id) throw invalidRequest('The subscription does not belong to this customer.', 'subscription');
+    const owner = customer ?? this.store.get(sub!.customer as string)!;
+    if (!sub || ['canceled', 'incomplete_expired'].includes(sub.status as string) || sub.cancel_at_period_end || (sub.cancel_at && (sub.cancel_at as number) <= (sub.current_period_end as number))) {
+      throw invalidRequest(`No upcoming invoices for customer: ${owner.id}`, undefined, 'invoice_upcoming_none');
+    }
+    const start = sub.current_period_end as number;
+    const { interval, count } = this.subInterval(sub);
+    const end = addInterval(start, interval, count);
+    const lines = (sub._items as Obj[]).map((it) => {
+      const price = this.store.get(it.price as string)!;
+      const amount = (price.unit_amount as number) * (it.quantity as number);
+      return {
+        id: `il_tmp_${it.id as string}`,
+        object: 'line_item',
+        amount,
+        currency: price.currency,
+        description: `${it.quantity} × ${(this.store.get(price.product as string)?.name as string | undefined) ?? price.id}`,
+        period: { start, end },
+        price: this.store.render(price),
+        proration: false,
+        quantity: it.quantity,
+        subscription: sub.id,
+        subscription_item: it.id,
+        type: 'subscription',
+      };
+    });
+    const total = lines.reduce((a, l) => a + l.amount, 0);
+    return {
+      id: `upcoming_in_${(sub.id as string).slice(4)}`,
+      object: 'invoice',
+      amount_due: total,
+      amount_paid: 0,
+      amount_remaining: total,
+      attempt_count: 0,
+      attempted: false,
+      billing_reason: 'upcoming',
+      collection_method: 'charge_automatically',
+      created: start,
+      currency: sub.currency,
+      customer: owner.id,
+      customer_email: owner.email,
+      lines: { object: 'list', data: lines, has_more: false, total_count: lines.length, url: '/v1/invoices/upcoming/lines' },
+      livemode: false,
+      metadata: {},
+      next_payment_attempt: start,
+      paid: false,
+      period_end: start,
+      period_start: sub.current_period_start,
+      status: 'draft',
+      subscription: sub.id,
+      subtotal: total,
+      test_clock: owner.test_clock ?? null,
+      total,
+    };
+  }
+
   /** POST /v1/invoices/:id/pay: pays an open invoice now with the given or default card. */
   payInvoice(id: string, p: Params, req: RequestInfo): Obj {
     const inv = this.require('invoice', 'invoice', id);
