@@ -740,6 +740,37 @@ describe('rate limits', () => {
   });
 });
 
+describe('settings', () => {
+  it('reads supabase/config.toml [auth] like supabase start, with AUTH_* env taking precedence', () => {
+    const toml = {
+      auth: {
+        jwt_expiry: 1800,
+        minimum_password_length: 8,
+        enable_anonymous_sign_ins: true,
+        rate_limit: { sign_in_sign_ups: 5 },
+        email: { enable_confirmations: false, double_confirm_changes: false, max_frequency: '1m0s', otp_expiry: 600 },
+        external: { notion: { enabled: false } },
+      },
+    };
+    const s = authSettings(config, {}, toml);
+    expect(s).toMatchObject({
+      jwtExpirySeconds: 1800,
+      minPasswordLength: 8,
+      enableAnonymousSignIns: true,
+      enableConfirmations: false,
+      secureEmailChange: false,
+      emailMaxFrequencySeconds: 60,
+      otpExpirySeconds: 600,
+      rateLimits: { signInSignUps: 5, tokenRefresh: 150 },
+    });
+    expect(s.externalProviders).toEqual(expect.arrayContaining(['google', 'linkedin_oidc', 'notion']));
+    const env = authSettings(config, { AUTH_ENABLE_CONFIRMATIONS: 'true', AUTH_EMAIL_MAX_FREQUENCY: '0', AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000' }, toml);
+    expect(env).toMatchObject({ enableConfirmations: true, emailMaxFrequencySeconds: 0, rateLimits: { signInSignUps: 1000 } });
+    expect(authSettings(config, { GOTRUE_MAILER_AUTOCONFIRM: 'true' }).enableConfirmations).toBe(false);
+    expect(authSettings(config, {})).toMatchObject({ enableConfirmations: true, minPasswordLength: 6, emailMaxFrequencySeconds: 1, jwtExpirySeconds: 3600 });
+  });
+});
+
 describe('in-process handler with other settings', () => {
   let server: http.Server;
   let url: string;

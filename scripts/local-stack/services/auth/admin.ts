@@ -197,7 +197,6 @@ async function updateUserById(ctx: Ctx, id: string): Promise<void> {
       await logoutSessions(db, user.id, 'global', null);
     }
     if (body.email_confirm === true && !user.email_confirmed_at) user = await confirmUser(db, user, ctx.now);
-    if (body.email_confirm === false && user.email_confirmed_at) user = await updateUser(db, user.id, { email_confirmed_at: null }, ctx.now);
     const role = str(body, 'role');
     if (role !== '') user = await updateUser(db, user.id, { role }, ctx.now);
     if (body.app_metadata !== undefined) {

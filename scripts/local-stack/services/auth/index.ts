@@ -8,7 +8,11 @@
  * /admin/generate_link, /invite). Tables: GoTrue's `auth` schema (bootstrap/10-auth.sql).
  * Configuration: see settings.ts (AUTH_* environment variables).
  */
+import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { ROOT_DIR } from '../../config.ts';
 import type { HttpService, StackContext } from '../../types.ts';
 import { sendJson } from '../../http.ts';
 import { adminRoutes } from './admin.ts';
@@ -75,9 +79,24 @@ export function createAuthHandler(deps: AuthDeps): (req: IncomingMessage, res: S
   };
 }
 
-/** Creates the auth service for the stack (settings from ctx.config + AUTH_* env, see settings.ts). */
+/** The parsed `supabase/config.toml` (empty when absent or unparsable, which is logged). */
+function readProjectToml(ctx: StackContext): Record<string, unknown> {
+  const file = path.join(ROOT_DIR, 'supabase', 'config.toml');
+  if (!fs.existsSync(file)) return {};
+  try {
+    return parseToml(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    ctx.log('auth', `ignoring supabase/config.toml: ${(err as Error).message}`);
+    return {};
+  }
+}
+
+/**
+ * Creates the auth service for the stack: settings from ctx.config, supabase/config.toml
+ * [auth] and AUTH_* env (see settings.ts), then `overrides`.
+ */
 export async function createAuthService(ctx: StackContext, overrides: Partial<AuthSettings> = {}): Promise<HttpService> {
-  const settings = { ...authSettings(ctx.config), ...overrides };
+  const settings = { ...authSettings(ctx.config, process.env, readProjectToml(ctx)), ...overrides };
   const deps: AuthDeps = {
     pool: ctx.pool,
     mailer: ctx.mailer,

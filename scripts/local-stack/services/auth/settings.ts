@@ -2,7 +2,10 @@
  * Settings of the local auth service (the GoTrue configuration it mirrors), read from the
  * stack config and environment variables.
  *
- * Environment knobs (all optional):
+ * Sources, in order of precedence: AUTH_* environment variables, the project's
+ * `supabase/config.toml` `[auth]` section (as `supabase start` reads it), built-in defaults.
+ *
+ * Environment knobs (all optional; defaults shown are the built-in ones):
  * - `AUTH_ENABLE_CONFIRMATIONS` (default `true`): sign-ups must confirm their e-mail address via
  *   the mailed link/OTP before they get a session. `false` (or GoTrue's own
  *   `GOTRUE_MAILER_AUTOCONFIRM=true`) confirms at sign-up and returns a session right away.
@@ -71,39 +74,67 @@ function num(v: string | undefined, fallback: number): number {
   return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
+/** Seconds of a Go/CLI duration such as "1s", "60s", "1m0s", "1h"; undefined when unparsable. */
+export function durationSeconds(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string') return undefined;
+  const parts = [...v.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== v) return undefined;
+  const unit: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+  return parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]!]!, 0);
+}
+
+type Table = Record<string, unknown>;
+const table = (v: unknown): Table => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Table) : {});
+const tomlNum = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+const tomlBool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
 /**
- * Builds the auth settings from the stack config and `env` (see the module comment for the
- * variables and their defaults). Pure: no I/O.
+ * Builds the auth settings. Precedence: built-in defaults (GoTrue / `supabase start`), then the
+ * project's `supabase/config.toml` `[auth]` tables (`toml`, already parsed; the same keys the
+ * Supabase CLI reads: jwt_expiry, refresh_token_reuse_interval, enable_signup,
+ * enable_anonymous_sign_ins, minimum_password_length, [auth.rate_limit], [auth.email]
+ * enable_confirmations / double_confirm_changes / max_frequency / otp_length / otp_expiry,
+ * [auth.external.<provider>]), then the AUTH_* environment variables. Pure: no I/O.
  */
-export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = process.env): AuthSettings {
+export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = process.env, toml: Table = {}): AuthSettings {
+  const auth = table(toml.auth);
+  const email = table(auth.email);
+  const rate = table(auth.rate_limit);
+  const external = Object.keys(table(auth.external));
   const autoconfirm = bool(env.GOTRUE_MAILER_AUTOCONFIRM, false);
+  const confirmationsDefault = env.GOTRUE_MAILER_AUTOCONFIRM !== undefined ? !autoconfirm : (tomlBool(email.enable_confirmations) ?? true);
+  const signupEnabled = tomlBool(auth.enable_signup) ?? true;
+  const providers = (env.AUTH_EXTERNAL_PROVIDERS ?? 'google,linkedin_oidc,github,apple,azure,facebook')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   return {
     externalUrl: `${config.apiUrl}/auth/v1`,
     siteUrl: config.siteUrl,
     jwtSecret: config.jwtSecret,
-    jwtExpirySeconds: num(env.AUTH_JWT_EXPIRY, 3600),
-    enableConfirmations: bool(env.AUTH_ENABLE_CONFIRMATIONS, !autoconfirm),
-    secureEmailChange: bool(env.AUTH_SECURE_EMAIL_CHANGE, true),
-    disableSignup: bool(env.AUTH_DISABLE_SIGNUP, false),
-    enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, false),
-    minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, 6),
-    otpExpirySeconds: num(env.AUTH_OTP_EXPIRY, 3600),
-    otpLength: 6,
-    emailMaxFrequencySeconds: num(env.AUTH_EMAIL_MAX_FREQUENCY, 1),
-    refreshTokenReuseIntervalSeconds: num(env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL, 10),
+    jwtExpirySeconds: num(env.AUTH_JWT_EXPIRY, tomlNum(auth.jwt_expiry) ?? 3600),
+    enableConfirmations: bool(env.AUTH_ENABLE_CONFIRMATIONS, confirmationsDefault),
+    secureEmailChange: bool(env.AUTH_SECURE_EMAIL_CHANGE, tomlBool(email.double_confirm_changes) ?? true),
+    disableSignup: bool(env.AUTH_DISABLE_SIGNUP, !signupEnabled),
+    enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, tomlBool(auth.enable_anonymous_sign_ins) ?? false),
+    minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, tomlNum(auth.minimum_password_length) ?? 6),
+    otpExpirySeconds: num(env.AUTH_OTP_EXPIRY, tomlNum(email.otp_expiry) ?? 3600),
+    otpLength: Math.min(10, Math.max(6, tomlNum(email.otp_length) ?? 6)),
+    emailMaxFrequencySeconds: num(env.AUTH_EMAIL_MAX_FREQUENCY, durationSeconds(email.max_frequency) ?? 1),
+    refreshTokenReuseIntervalSeconds: num(env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL, tomlNum(auth.refresh_token_reuse_interval) ?? 10),
     flowStateExpirySeconds: 300,
     rateLimits: {
       windowSeconds: num(env.AUTH_RATE_LIMIT_WINDOW, 300),
-      signInSignUps: num(env.AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS, 30),
-      tokenRefresh: num(env.AUTH_RATE_LIMIT_TOKEN_REFRESH, 150),
-      tokenVerifications: num(env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS, 30),
+      signInSignUps: num(env.AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS, tomlNum(rate.sign_in_sign_ups) ?? 30),
+      tokenRefresh: num(env.AUTH_RATE_LIMIT_TOKEN_REFRESH, tomlNum(rate.token_refresh) ?? 150),
+      tokenVerifications: num(env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS, tomlNum(rate.token_verifications) ?? 30),
       loopbackFactor: num(env.AUTH_RATE_LIMIT_LOOPBACK_FACTOR, 100),
     },
     smtpSender: env.AUTH_SMTP_SENDER ?? 'Teamwerk <noreply@teamwerk.local>',
-    externalProviders: (env.AUTH_EXTERNAL_PROVIDERS ?? 'google,linkedin_oidc,github,apple,azure,facebook')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
+    // Every provider of config.toml gets the local provider page, whether or not real
+    // credentials are configured: the page stands in for the provider offline.
+    externalProviders: [...new Set([...providers, ...external])],
     bodyLimitBytes: 256 * 1024,
   };
 }
