@@ -57,10 +57,9 @@ function findFiles(dir: string, pattern: RegExp): string[] {
     .map((f) => path.join(dir, f));
 }
 
-const functionTests = () => [
-  ...findFiles('supabase/functions', /(_test|\.test)\.ts$/),
-  ...findFiles('scripts/local-stack/tests/deno', /_test\.ts$/),
-];
+// Deno tests of the stack itself (scripts/local-stack/tests/deno) are driven by their vitest
+// wrappers, which give them their sandbox; only the functions' tests run here.
+const functionTests = () => findFiles('supabase/functions', /(_test|\.test)\.ts$/);
 
 const stackEnv = () => ({
   TEAMWERK_STACK_OFFSET: String(config.offset),

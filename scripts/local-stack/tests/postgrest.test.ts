@@ -50,10 +50,11 @@ beforeAll(async () => {
   `);
   clientA = await userClient(userA);
   clientB = await userClient(userB);
-  // wait for PostgREST's schema cache to see the new table
-  for (let i = 0; i < 50; i++) {
-    const { error } = await serviceClient().from(TABLE).select('id').limit(1);
-    if (!error) break;
+  // wait until PostgREST's schema cache has the new table and function (other test files run
+  // DDL concurrently, so each reload must have settled for both)
+  for (let i = 0; i < 100; i++) {
+    const [t, f] = await Promise.all([anonClient().from(TABLE).select('id'), anonClient().rpc('test_contract_whoami')]);
+    if (!t.error && t.data?.length === 1 && !f.error) break;
     await new Promise((r) => setTimeout(r, 100));
   }
 });
