@@ -25,8 +25,8 @@ const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
   'access-control-allow-headers':
-    'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, x-upsert, x-supabase-api-version, cache-control, x-region, baggage, sentry-trace, x-retry-count',
-  'access-control-expose-headers': 'content-range, content-length, content-type, x-total-count, etag, x-supabase-api-version, location',
+    'authorization, x-client-info, apikey, content-type, accept, accept-profile, content-profile, prefer, range, x-upsert, x-metadata, x-supabase-api-version, cache-control, x-region, baggage, sentry-trace, x-retry-count',
+  'access-control-expose-headers': 'content-range, content-length, content-type, content-disposition, x-total-count, etag, x-supabase-api-version, location',
   'access-control-max-age': '3600',
 };
 
