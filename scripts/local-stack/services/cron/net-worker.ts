@@ -23,6 +23,7 @@ const BATCH_SIZE = 200;
 const MAX_CONTENT_BYTES = 10 * 1024 * 1024;
 const TTL = '6 hours';
 
+/** Executes queued pg_net requests; call `wake()` on NOTIFY pg_net_wake and on a timer. */
 export class NetWorker {
   private busy = false;
   private again = false;

@@ -24,8 +24,10 @@ interface JobState {
   running: boolean;
 }
 
+/** Logger of the cron/net worker (message, optional structured extra). */
 export type Log = (message: string, extra?: unknown) => void;
 
+/** Runs due `cron.job` rows; drive it with `tick()` (every 250 ms) and `invalidate()` (NOTIFY). */
 export class CronScheduler {
   private jobs = new Map<string, JobState>();
   private firstLoad = true;

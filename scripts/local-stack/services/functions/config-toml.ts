@@ -12,6 +12,7 @@ export interface FunctionSettings {
   enabled: boolean;
 }
 
+/** `[functions.<name>]` settings of a config.toml, re-read when the file changes. */
 export class FunctionsConfig {
   private mtimeMs = -1;
   private functions: Record<string, Record<string, unknown>> = {};

@@ -25,6 +25,7 @@ export type ResendErrorName =
   | 'missing_required_field'
   | 'application_error';
 
+/** An error answered in Resend's shape `{ statusCode, name, message }` with `statusCode` as HTTP status. */
 export class ResendError extends Error {
   constructor(
     public statusCode: number,

@@ -48,6 +48,7 @@ export interface IdempotencyRecord {
 
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Messages and idempotency records, in memory and appended to JSON-lines files (see file comment). */
 export class MessageStore {
   private messages: StoredMessage[] = [];
   private idempotency = new Map<string, IdempotencyRecord>();
@@ -94,6 +95,7 @@ export class MessageStore {
     return result.reverse();
   }
 
+  /** The message with this id, if stored. */
   get(id: string): StoredMessage | undefined {
     return this.messages.find((m) => m.id === id);
   }
