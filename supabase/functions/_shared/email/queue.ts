@@ -1,7 +1,7 @@
 /**
  * Drains `email_queue` (spec §7, issue 6): claim a batch (`claim_email_batch`, for update skip
  * locked), render each mail in the recipient's language, send it through Resend with the
- * idempotency key `email_queue:<id>`, then `complete_email` or `fail_email`.
+ * idempotency key `email_queue:<id>`, then `complete_emails` (once per batch) or `fail_email`.
  *
  * Guarantees, with the database RPCs of the email migration:
  * - never sent twice: concurrent workers never claim the same row (skip locked); a row whose
@@ -37,6 +37,8 @@ export interface QueueStore {
   claim(batchSize: number, lockSeconds: number): Promise<ClaimedEmail[]>;
   /** false when the row was no longer in processing (someone else finished it). */
   complete(id: number, providerMessageId: string | null): Promise<boolean>;
+  /** Marks many rows sent in one call; returns how many changed. Optional (else one by one). */
+  completeMany?(items: { id: number; providerMessageId: string | null }[]): Promise<number>;
   /** The row's new status, null when it was no longer in processing. */
   fail(id: number, error: string, maxAttempts: number): Promise<'pending' | 'failed' | null>;
 }
@@ -108,6 +110,14 @@ export function supabaseQueueStore(client: SupabaseClient): QueueStore {
       const { data, error } = await client.rpc('complete_email', { p_id: id, p_provider_message_id: providerMessageId });
       if (error) throw new Error(`complete_email: ${error.message}`);
       return data === true;
+    },
+    async completeMany(items) {
+      const { data, error } = await client.rpc('complete_emails', {
+        p_ids: items.map((i) => i.id),
+        p_provider_message_ids: items.map((i) => i.providerMessageId),
+      });
+      if (error) throw new Error(`complete_emails: ${error.message}`);
+      return Number(data ?? 0);
     },
     async fail(id, message, maxAttempts) {
       const { data, error } = await client.rpc('fail_email', { p_id: id, p_error: message, p_max_attempts: maxAttempts });
@@ -202,23 +212,59 @@ export async function processEmailQueue(store: QueueStore, sender: MailSender, o
     const rows = await store.claim(batchSize, lockSeconds);
     if (rows.length === 0) break;
     result.processed += rows.length;
+    const completions = new CompletionBuffer(store);
     await pool(rows, concurrency, async (row) => {
-      const outcome = await processRow(row, store, sender, { from, maxAttempts, siteUrl: options.siteUrl });
+      const outcome = await processRow(row, store, sender, completions, { from, maxAttempts, siteUrl: options.siteUrl });
       if (outcome === 'sent') result.sent++;
       else if (outcome === 'dead') {
         result.failed++;
         result.dead++;
       } else if (outcome === 'retry') result.failed++;
     });
+    await completions.flush();
     if (rows.length < batchSize) break;
   }
   return result;
+}
+
+/**
+ * Collects sent rows and records them with one `complete_emails` call per batch. If the worker
+ * dies before the flush, the rows are reclaimed after their lock and re-sent with the same
+ * idempotency key, which Resend answers with the first result (no second mail).
+ */
+class CompletionBuffer {
+  private items: { id: number; providerMessageId: string | null }[] = [];
+  constructor(private readonly store: QueueStore) {}
+
+  async add(id: number, providerMessageId: string | null): Promise<void> {
+    if (!this.store.completeMany) {
+      await this.store.complete(id, providerMessageId);
+      return;
+    }
+    this.items.push({ id, providerMessageId });
+  }
+
+  /** Records the collected rows; on a failing bulk call, falls back to one call per row. */
+  async flush(): Promise<void> {
+    const items = this.items;
+    this.items = [];
+    if (items.length === 0 || !this.store.completeMany) return;
+    try {
+      await this.store.completeMany(items);
+    } catch (err) {
+      console.error(JSON.stringify({ fn: 'process-email-queue', completeMany: String(err) }));
+      for (const item of items) {
+        await this.store.complete(item.id, item.providerMessageId).catch(() => false);
+      }
+    }
+  }
 }
 
 async function processRow(
   row: ClaimedEmail,
   store: QueueStore,
   sender: MailSender,
+  completions: CompletionBuffer,
   opts: { from: string; maxAttempts: number; siteUrl: string },
 ): Promise<'sent' | 'retry' | 'dead' | 'lost_claim'> {
   const recordFailure = async (message: string, permanent: boolean): Promise<'retry' | 'dead' | 'lost_claim'> => {
@@ -246,7 +292,7 @@ async function processRow(
       `email_queue:${row.id}`,
     );
     if (sent.ok || sent.alreadySent) {
-      await store.complete(row.id, sent.ok ? sent.id : null);
+      await completions.add(row.id, sent.ok ? sent.id : null);
       return 'sent';
     }
     return await recordFailure(sent.message, !sent.retryable);
