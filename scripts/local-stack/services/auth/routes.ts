@@ -50,6 +50,7 @@ export function settingsRoute(ctx: Ctx): void {
   ];
   const external: Record<string, boolean> = {};
   for (const p of known) external[p] = p === 'email' || s.externalProviders.includes(p);
+  external.anonymous_users = s.enableAnonymousSignIns;
   sendJson(ctx.res, 200, {
     external,
     disable_signup: s.disableSignup,
