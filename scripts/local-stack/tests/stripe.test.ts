@@ -912,7 +912,7 @@ describe('hosted checkout in a real browser', () => {
       await page.getByLabel('Name on card').fill('Browser User');
       await page.getByRole('button', { name: 'Pay and subscribe' }).click();
       await page.waitForURL(`${receiver.url}/signup?session_id=${ok.id}`);
-      const paid = await stripe.checkout.sessions.retrieve(ok.id, { expand: ['customer'] });
+      const paid = (await stripe.checkout.sessions.retrieve(ok.id, { expand: ['customer'] })) as Stripe.Checkout.Session & { customer: Stripe.Customer };
       expect(paid.payment_status).toBe('paid');
       expect((paid.customer as Stripe.Customer).email).toBe('browser@example.com');
 
@@ -937,6 +937,20 @@ describe('hosted checkout in a real browser', () => {
       expect((await stripe.checkout.sessions.retrieve(de.id)).status).toBe('open');
       await page.getByRole('link', { name: /Zurück/ }).click();
       await page.waitForURL(`${receiver.url}/de/prices`);
+
+      // Billing portal: change plan, cancel at period end, go back to the app.
+      const portal = await stripe.billingPortal.sessions.create({ customer: paid.customer!.id as string, return_url: `${receiver.url}/de/user/settings`, locale: 'de' });
+      await page.goto(portal.url);
+      await page.getByLabel('Neuer Tarif').selectOption(premiumPrice.id);
+      await page.getByRole('button', { name: 'Tarif ändern' }).click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Ihr Tarif wurde geändert.');
+      await page.getByRole('button', { name: 'Abonnement kündigen' }).click();
+      await expect.poll(() => page.getByTestId('subscription-status').textContent()).toBe('Aktiv');
+      await expect.poll(async () => (await stripe.subscriptions.list({ customer: paid.customer!.id as string })).data[0]!.cancel_at_period_end).toBe(true);
+      await page.getByRole('link', { name: 'Zurück zu Teamwerk' }).click();
+      await page.waitForURL(`${receiver.url}/de/user/settings`);
+      const sub = (await stripe.subscriptions.list({ customer: paid.customer!.id as string })).data[0]!;
+      expect(sub.items.data[0]!.price.id).toBe(premiumPrice.id);
     } finally {
       await browser.close();
     }
