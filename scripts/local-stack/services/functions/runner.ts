@@ -29,10 +29,12 @@ interface DenoLike {
   readTextFile(path: string): Promise<string>;
   stat(path: string): Promise<{ isFile: boolean }>;
   exit(code: number): never;
+  ppid: number;
 }
 
 const deno = (globalThis as unknown as { Deno: DenoLike }).Deno;
 const originalServe = deno.serve.bind(deno);
+const originalExit = deno.exit.bind(deno);
 
 const port = Number(deno.args[0] ?? '54332');
 const functionsDir = (deno.args[1] ?? 'supabase/functions').replace(/\/$/, '');
@@ -195,6 +197,16 @@ globalThis.addEventListener('error', (event: Event) => {
   event.preventDefault();
   console.error('uncaught error in a function:', (event as ErrorEvent).error);
 });
+
+// When the stack's daemon dies without stopping us (e.g. SIGKILL), we are re-parented: exit so
+// the port is free for the next start.
+const parentPid = deno.ppid;
+setInterval(() => {
+  if (deno.ppid !== parentPid) {
+    console.error('functions runner: parent process gone, exiting');
+    originalExit(0);
+  }
+}, 1000);
 
 await loadEnvFile();
 originalServe({
