@@ -107,8 +107,9 @@ async function createConfirmedUser(email = uniqueEmail('auth'), password = PASSW
   return { id: data.user.id, email, password };
 }
 
-async function userCount(): Promise<number> {
-  return Number((await db.query<{ n: string }>('select count(*) as n from auth.users')).rows[0]!.n);
+/** How many of these addresses have an auth.users row (other test files add users concurrently). */
+async function storedUsers(emails: string[]): Promise<number> {
+  return Number((await db.query<{ n: string }>('select count(*) as n from auth.users where email = any($1)', [emails])).rows[0]!.n);
 }
 
 beforeAll(async () => {
@@ -195,12 +196,13 @@ describe('sign-up with e-mail confirmation (the stack default)', () => {
   });
 
   it('rejects weak passwords with 422 weak_password and stores nothing', async () => {
-    const count = await userCount();
-    const { error } = await anonClient().auth.signUp({ email: uniqueEmail('weak'), password: '123' });
+    const email = uniqueEmail('weak');
+    const { error } = await anonClient().auth.signUp({ email, password: '123' });
     expect(error?.status).toBe(422);
     expect(error?.code).toBe('weak_password');
     expect((error as unknown as { reasons: string[] }).reasons).toEqual(['length']);
-    expect(await userCount()).toBe(count);
+    expect(await storedUsers([email])).toBe(0);
+    expect(await mailsTo(email)).toEqual([]);
   });
 
   it('confirms with the mailed OTP through verifyOtp and resends the confirmation', async () => {
@@ -696,7 +698,7 @@ describe('OAuth through the local provider page', () => {
 
 describe('bad input', () => {
   it('answers malformed JSON, wrong types and huge bodies with GoTrue statuses; nothing stored changes', async () => {
-    const count = await userCount();
+    const emails = [uniqueEmail('t'), uniqueEmail('t'), uniqueEmail('huge')];
     const malformed = await raw('POST', '/signup', { body: '{"email": "x@' });
     expect(malformed.status).toBe(400);
     expect(malformed.json).toMatchObject({ code: 400, error_code: 'bad_json' });
@@ -704,20 +706,33 @@ describe('bad input', () => {
     expect(wrongType.status).toBe(400);
     expect(wrongType.json).toMatchObject({ error_code: 'bad_json' });
     expect(String(wrongType.json.msg)).toContain('SignupParams.email of type string');
-    const wrongData = await raw('POST', '/signup', { body: JSON.stringify({ email: uniqueEmail('t'), password: PASSWORD, data: 'x' }) });
+    const wrongData = await raw('POST', '/signup', { body: JSON.stringify({ email: emails[0], password: PASSWORD, data: 'x' }) });
     expect(wrongData.status).toBe(400);
     const arrayBody = await raw('POST', '/signup', { body: '[1,2]' });
     expect(arrayBody.status).toBe(400);
-    const missing = await raw('POST', '/signup', { body: JSON.stringify({ email: uniqueEmail('t') }) });
+    const missing = await raw('POST', '/signup', { body: JSON.stringify({ email: emails[1] }) });
     expect(missing.json).toMatchObject({ code: 400, error_code: 'validation_failed', msg: 'Signup requires a valid password' });
     const huge = await raw('POST', '/signup', {
-      body: JSON.stringify({ email: uniqueEmail('huge'), password: PASSWORD, data: { blob: 'x'.repeat(2 * 1024 * 1024) } }),
+      body: JSON.stringify({ email: emails[2], password: PASSWORD, data: { blob: 'x'.repeat(2 * 1024 * 1024) } }),
     });
     expect(huge.status).toBe(413);
     expect(huge.json).toMatchObject({ error_code: 'request_entity_too_large' });
     const verify = await raw('POST', '/verify', { body: JSON.stringify({ type: 'signup', token: '123456' }) });
     expect(verify.status).toBe(400);
-    expect(await userCount()).toBe(count);
+    expect(await storedUsers(emails)).toBe(0);
+    for (const e of emails) expect(await mailsTo(e)).toEqual([]);
+
+    // An existing user: a bad update changes nothing.
+    const u = await createConfirmedUser(uniqueEmail('keep'), PASSWORD, { user_metadata: { full_name: 'Keep' } });
+    const token = (await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!.access_token;
+    const before = (await db.query('select updated_at, raw_user_meta_data, encrypted_password from auth.users where id = $1', [u.id])).rows[0];
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await raw('PUT', '/user', { body: JSON.stringify({ data: 'x', password: 'Changed-1!' }), headers: auth })).status).toBe(400);
+    expect((await raw('PUT', '/user', { body: '{"data": {"full_name": "X"', headers: auth })).json).toMatchObject({ error_code: 'bad_json' });
+    expect((await raw('PUT', '/user', { body: JSON.stringify({ password: 'x' }), headers: auth })).json).toMatchObject({ error_code: 'weak_password' });
+    expect((await raw('PUT', '/user', { body: JSON.stringify({ email: 'nope' }), headers: auth })).json).toMatchObject({ error_code: 'validation_failed' });
+    const after = (await db.query('select updated_at, raw_user_meta_data, encrypted_password from auth.users where id = $1', [u.id])).rows[0];
+    expect(after).toEqual(before);
     expect((await raw('GET', '/health')).status).toBe(200);
   });
 });
