@@ -1,19 +1,23 @@
 /**
  * Benchmark (not part of `npm test`): Realtime broadcast fan-out of the local stack.
  *
- * One sender and N subscribers (default 200), each a realtime-js client on its own WebSocket
+ * One sender (a realtime-js client) and N subscribers (default 200), each on its own WebSocket
  * (serializer vsn 2.0.0, binary broadcasts), all joined to one topic.
  * - Latency phase: the sender broadcasts `--messages` messages (default 500) at `--rate`
  *   messages/s (default 20); every delivery's latency is receive time − send time (same clock).
  *   Prints p50/p90/p99/max in ms; target p99 ≤ 50 ms on 2 cores.
  * - Throughput phase: `--burst` messages (default 500) sent back to back; prints deliveries/s
- *   (messages received by all subscribers together per second) and lost deliveries.
- * Sender, subscribers and the stack share the machine, so the client side's decoding counts too.
+ *   (messages received by all subscribers together per second).
+ * Both phases count lost and duplicate deliveries. Subscribers are realtime-js clients by
+ * default; `--raw` makes them minimal `ws` clients (decoding only the binary frame), which
+ * takes most client-side cost out of the figures. Sender, subscribers and the stack share the
+ * machine, so the load average is printed too.
  *
  * Usage: `npx tsx scripts/bench/realtime-fanout.ts [--subscribers 200] [--messages 500]
- *         [--rate 20] [--burst 500] [--vsn 2.0.0|1.0.0]`
+ *         [--rate 20] [--burst 500] [--raw]`
  * Uses the stack of TEAMWERK_STACK_OFFSET; starts it when it is not running (and stops it again).
  */
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { RealtimeClient, type RealtimeChannel, type WebSocketLikeConstructor } from '@supabase/supabase-js';
@@ -27,30 +31,48 @@ function arg(name: string, fallback: number): number {
   const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
-const vsnArg = process.argv.indexOf('--vsn');
-const VSN = vsnArg >= 0 && process.argv[vsnArg + 1] === '1.0.0' ? '1.0.0' : '2.0.0';
 const SUBSCRIBERS = arg('subscribers', 200);
 const MESSAGES = arg('messages', 500);
 const RATE = arg('rate', 20);
 const BURST = arg('burst', 500);
+const RAW = process.argv.includes('--raw');
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const WS_BASE = `${config.apiUrl.replace(/^http/, 'ws')}/realtime/v1`;
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
-  const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[idx]!;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 }
 
-function newClient(): RealtimeClient {
-  return new RealtimeClient(`${config.apiUrl.replace(/^http/, 'ws')}/realtime/v1`, {
-    params: { apikey: config.anonKey },
-    transport: WebSocket as unknown as WebSocketLikeConstructor,
-    vsn: VSN,
-    heartbeatIntervalMs: 25_000,
-  });
+interface Tick {
+  phase: 'warmup' | 'latency' | 'burst';
+  seq: number;
+  t: number;
 }
+
+/** Per-phase delivery bookkeeping (latencies, duplicates). */
+class Tally {
+  latencies: number[] = [];
+  seen = new Set<string>();
+  duplicates = 0;
+  lastAt = 0;
+  record(sub: number, tick: Tick): void {
+    const at = now();
+    const key = `${sub}:${tick.seq}`;
+    if (this.seen.has(key)) {
+      this.duplicates++;
+      return;
+    }
+    this.seen.add(key);
+    this.latencies.push(at - tick.t);
+    this.lastAt = at;
+  }
+}
+
+const tallies: Record<Tick['phase'], Tally> = { warmup: new Tally(), latency: new Tally(), burst: new Tally() };
+const onTick = (sub: number, tick: Tick) => tallies[tick.phase]?.record(sub, tick);
 
 function joined(channel: RealtimeChannel): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -61,77 +83,108 @@ function joined(channel: RealtimeChannel): Promise<void> {
   });
 }
 
+function realtimeJsClient(): RealtimeClient {
+  return new RealtimeClient(WS_BASE, {
+    params: { apikey: config.anonKey },
+    transport: WebSocket as unknown as WebSocketLikeConstructor,
+    heartbeatIntervalMs: 25_000,
+  });
+}
+
+/** A realtime-js subscriber; returns its disconnect function. */
+async function realtimeJsSubscriber(index: number, topic: string): Promise<() => Promise<unknown>> {
+  const client = realtimeJsClient();
+  const channel = client.channel(topic).on('broadcast', { event: 'tick' }, (msg: { payload: Tick }) => onTick(index, msg.payload));
+  await joined(channel);
+  return () => client.disconnect();
+}
+
+/** A minimal Phoenix vsn 2.0.0 subscriber over `ws`; returns its close function. */
+async function rawSubscriber(index: number, topic: string): Promise<() => Promise<unknown>> {
+  const ws = new WebSocket(`${WS_BASE}/websocket?apikey=${config.anonKey}&vsn=2.0.0`);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  const joinedOk = new Promise<void>((resolve, reject) => {
+    ws.on('message', (data: Buffer, isBinary: boolean) => {
+      if (isBinary) {
+        // kind 4: u8 kind, u8 topic_len, u8 event_len, u8 meta_len, u8 encoding, topic, event, meta, payload
+        const off = 5 + data[1]! + data[2]! + data[3]!;
+        onTick(index, JSON.parse(data.toString('utf8', off)) as Tick);
+        return;
+      }
+      const [, ref, , event, payload] = JSON.parse(data.toString('utf8')) as [string, string, string, string, { status?: string }];
+      if (event === 'phx_reply' && ref === '1') {
+        if (payload.status === 'ok') resolve();
+        else reject(new Error(`join failed: ${JSON.stringify(payload)}`));
+      }
+    });
+  });
+  ws.send(JSON.stringify(['1', '1', `realtime:${topic}`, 'phx_join', { config: { broadcast: { self: false, ack: false }, presence: { key: '', enabled: false }, private: false } }]));
+  await joinedOk;
+  let ref = 1;
+  const beat = setInterval(() => ws.send(JSON.stringify([null, String(++ref), 'phoenix', 'heartbeat', {}])), 20_000);
+  return async () => {
+    clearInterval(beat);
+    ws.close();
+  };
+}
+
 async function main(): Promise<void> {
   const { alreadyRunning } = await startStack(config);
   const topic = `bench-fanout-${Date.now()}`;
-  const clients: RealtimeClient[] = [];
-  let phase: 'latency' | 'burst' = 'latency';
-  const latencies: number[] = [];
-  let burstReceived = 0;
-  let burstLastAt = 0;
+  const closers: (() => Promise<unknown>)[] = [];
+  const senderClient = realtimeJsClient();
+  closers.push(() => senderClient.disconnect());
   try {
-    // subscribers join in batches to keep the join burst reasonable
     for (let i = 0; i < SUBSCRIBERS; i += 50) {
-      const batch: Promise<void>[] = [];
-      for (let j = i; j < Math.min(SUBSCRIBERS, i + 50); j++) {
-        const client = newClient();
-        clients.push(client);
-        const channel = client.channel(topic).on('broadcast', { event: 'tick' }, (msg: { payload: { t: number } }) => {
-          const t = now();
-          if (phase === 'latency') latencies.push(t - msg.payload.t);
-          else {
-            burstReceived++;
-            burstLastAt = t;
-          }
-        });
-        batch.push(joined(channel));
-      }
-      await Promise.all(batch);
+      const batch: Promise<() => Promise<unknown>>[] = [];
+      for (let j = i; j < Math.min(SUBSCRIBERS, i + 50); j++) batch.push(RAW ? rawSubscriber(j, topic) : realtimeJsSubscriber(j, topic));
+      closers.push(...(await Promise.all(batch)));
     }
-    const senderClient = newClient();
-    clients.push(senderClient);
     const sender = senderClient.channel(topic);
     await joined(sender);
-    console.log(`realtime fan-out: ${SUBSCRIBERS} subscribers (vsn ${VSN}) joined topic ${topic}`);
+    const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+    console.log(`realtime fan-out: ${SUBSCRIBERS} ${RAW ? 'raw ws' : 'realtime-js'} subscribers (vsn 2.0.0), ${os.cpus().length} cores, load ${load()}`);
+    const send = (phase: Tick['phase'], seq: number) =>
+      sender.send({ type: 'broadcast', event: 'tick', payload: { phase, seq, t: now(), text: 'Hallo zusammen, neue Nachricht im Projektchat' } });
 
-    // warm-up
-    for (let i = 0; i < 20; i++) await sender.send({ type: 'broadcast', event: 'tick', payload: { t: now(), warmup: true } });
-    await sleep(500);
-    latencies.length = 0;
+    for (let i = 0; i < 20; i++) await send('warmup', i);
+    await sleep(1000);
 
     // latency phase
     const interval = 1000 / RATE;
     const start = now();
     for (let seq = 0; seq < MESSAGES; seq++) {
-      const due = start + seq * interval;
-      const wait = due - now();
+      const wait = start + seq * interval - now();
       if (wait > 0) await sleep(wait);
-      await sender.send({ type: 'broadcast', event: 'tick', payload: { seq, t: now(), text: 'Hallo zusammen, neue Nachricht im Projektchat' } });
+      await send('latency', seq);
     }
     const expected = MESSAGES * SUBSCRIBERS;
-    const deadline = now() + 10_000;
-    while (latencies.length < expected && now() < deadline) await sleep(50);
-    const sorted = [...latencies].sort((a, b) => a - b);
-    console.log(`latency phase: ${MESSAGES} messages at ${RATE}/s → ${latencies.length}/${expected} deliveries`);
+    const lat = tallies.latency;
+    for (const deadline = now() + 15_000; lat.seen.size < expected && now() < deadline; ) await sleep(50);
+    const sorted = [...lat.latencies].sort((a, b) => a - b);
+    console.log(`latency phase: ${MESSAGES} messages at ${RATE}/s → ${lat.seen.size}/${expected} deliveries, ${expected - lat.seen.size} lost, ${lat.duplicates} duplicates`);
     console.log(
       `  fan-out latency ms: p50 ${percentile(sorted, 50).toFixed(2)}  p90 ${percentile(sorted, 90).toFixed(2)}  ` +
         `p99 ${percentile(sorted, 99).toFixed(2)}  max ${sorted[sorted.length - 1]?.toFixed(2)}  (target p99 ≤ 50)`,
     );
 
     // throughput phase
-    phase = 'burst';
+    const burst = tallies.burst;
     const burstStart = now();
-    for (let seq = 0; seq < BURST; seq++) {
-      await sender.send({ type: 'broadcast', event: 'tick', payload: { seq, t: now(), text: 'Hallo zusammen, neue Nachricht im Projektchat' } });
-    }
+    for (let seq = 0; seq < BURST; seq++) await send('burst', seq);
     const burstExpected = BURST * SUBSCRIBERS;
-    const burstDeadline = now() + 30_000;
-    while (burstReceived < burstExpected && now() < burstDeadline) await sleep(20);
-    const seconds = (burstLastAt - burstStart) / 1000;
-    console.log(`throughput phase: ${BURST} messages back to back → ${burstReceived}/${burstExpected} deliveries in ${seconds.toFixed(2)} s`);
-    console.log(`  delivered: ${Math.round(burstReceived / seconds)} messages/s (${(BURST / seconds).toFixed(0)} broadcasts/s × ${SUBSCRIBERS} subscribers)`);
+    for (const deadline = now() + 30_000; burst.seen.size < burstExpected && now() < deadline; ) await sleep(20);
+    const seconds = (burst.lastAt - burstStart) / 1000;
+    console.log(
+      `throughput phase: ${BURST} messages back to back → ${burst.seen.size}/${burstExpected} deliveries in ${seconds.toFixed(2)} s, ` +
+        `${burstExpected - burst.seen.size} lost, ${burst.duplicates} duplicates`,
+    );
+    console.log(`  delivered: ${Math.round(burst.seen.size / seconds)} messages/s (${(BURST / seconds).toFixed(0)} broadcasts/s × ${SUBSCRIBERS} subscribers); load ${load()}`);
   } finally {
-    await Promise.all(clients.map((c) => c.disconnect().catch(() => undefined)));
+    await Promise.all(closers.map((c) => c().catch(() => undefined)));
     if (!alreadyRunning) await stopStack(config);
   }
 }
