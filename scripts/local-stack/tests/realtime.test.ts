@@ -486,6 +486,10 @@ describe('private channels (RLS on realtime.messages)', () => {
     await guestInbox.count(2);
     await sleep(200);
     expect(publicInbox.items).toEqual([]);
+
+    // the authorisation probes (rolled back) left nothing in realtime.messages
+    const { rows } = await db.query<{ n: number }>('select count(*)::int as n from realtime.messages where topic = $1', [topic]);
+    expect(rows[0]!.n).toBe(0);
   });
 
   it('authorises presence in private channels: read policy to see it, insert policy to track', async () => {
