@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { ROOT_DIR } from '../../config.ts';
+import { ROOT_DIR, type StackConfig } from '../../config.ts';
 import type { HttpService, StackContext } from '../../types.ts';
 import { sendJson } from '../../http.ts';
 import { adminRoutes } from './admin.ts';
@@ -80,15 +80,23 @@ export function createAuthHandler(deps: AuthDeps): (req: IncomingMessage, res: S
 }
 
 /** The parsed `supabase/config.toml` (empty when absent or unparsable, which is logged). */
-function readProjectToml(ctx: StackContext): Record<string, unknown> {
+function readProjectToml(log: StackContext['log']): Record<string, unknown> {
   const file = path.join(ROOT_DIR, 'supabase', 'config.toml');
   if (!fs.existsSync(file)) return {};
   try {
     return parseToml(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch (err) {
-    ctx.log('auth', `ignoring supabase/config.toml: ${(err as Error).message}`);
+    log('auth', `ignoring supabase/config.toml: ${(err as Error).message}`);
     return {};
   }
+}
+
+/**
+ * The settings the stack's auth service runs with: `config`, the project's
+ * supabase/config.toml [auth] and AUTH_* variables of `env` (see settings.ts).
+ */
+export function projectAuthSettings(config: StackConfig, env: NodeJS.ProcessEnv = process.env, log: StackContext['log'] = () => undefined): AuthSettings {
+  return authSettings(config, env, readProjectToml(log));
 }
 
 /**
@@ -96,7 +104,7 @@ function readProjectToml(ctx: StackContext): Record<string, unknown> {
  * [auth] and AUTH_* env (see settings.ts), then `overrides`.
  */
 export async function createAuthService(ctx: StackContext, overrides: Partial<AuthSettings> = {}): Promise<HttpService> {
-  const settings = { ...authSettings(ctx.config, process.env, readProjectToml(ctx)), ...overrides };
+  const settings = { ...projectAuthSettings(ctx.config, process.env, ctx.log), ...overrides };
   const deps: AuthDeps = {
     pool: ctx.pool,
     mailer: ctx.mailer,
