@@ -12,6 +12,11 @@
  *   A client may ask for a shorter timeout with the connection parameter `idle_timeout_ms`
  *   (local stack only; used by tests).
  * - TEAMWERK_REALTIME_MAX_PAYLOAD_KB: largest broadcast / presence payload (default 256).
+ *
+ * Known differences to hosted Realtime: no rate limits (events/joins per second) besides 100
+ * channels per socket; realtime.messages is a plain table (hosted: daily partitions), trimmed to
+ * 3 days; postgres_changes bindings are subscribed before the join reply (hosted: right after);
+ * the legacy topic form `realtime:<schema>:<table>` without `config` is not supported.
  */
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
