@@ -18,7 +18,7 @@ import { FunctionsHttpError } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT_DIR } from '../config.ts';
-import { anonClient, clientWithToken, config, serviceClient } from '../../test-support/clients.ts';
+import { anonClient, clientWithToken, config, serviceClient, uniqueEmail } from '../../test-support/clients.ts';
 
 const functionsUrl = `${config.apiUrl}/functions/v1`;
 const probeName = `contract-probe-${randomUUID().slice(0, 8)}`;
@@ -37,6 +37,19 @@ Deno.serve(async (req: Request) => {
   const url = new URL(req.url);
   if (url.pathname.endsWith('/throw')) throw new Error('boom from the contract probe');
   if (url.pathname.endsWith('/exit')) Deno.exit(3);
+  if (url.pathname.endsWith('/background')) {
+    const to = url.searchParams.get('to') ?? '';
+    const runtime = (globalThis as unknown as { EdgeRuntime: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime;
+    runtime.waitUntil((async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      await fetch(\`\${Deno.env.get('RESEND_BASE_URL')}/emails\`, {
+        method: 'POST',
+        headers: { authorization: \`Bearer \${Deno.env.get('RESEND_API_KEY')}\`, 'content-type': 'application/json' },
+        body: JSON.stringify({ from: 'probe@teamwerk.de', to, subject: 'background', text: 'sent after the response' }),
+      });
+    })());
+    return Response.json({ accepted: true }, { status: 202 });
+  }
   if (url.pathname.endsWith('/length')) {
     const bytes = new Uint8Array(await req.arrayBuffer());
     return Response.json({ length: bytes.byteLength, last: bytes[bytes.byteLength - 1] ?? null });
@@ -236,6 +249,25 @@ describe('runtime behaviour', () => {
     const { data, error } = await anonClient().functions.invoke('health');
     expect(error).toBeNull();
     expect(data).toMatchObject({ status: 'ok' });
+  });
+
+  it('runs EdgeRuntime.waitUntil work after the response (a mail reaches the mailbox via RESEND_BASE_URL)', async () => {
+    const to = uniqueEmail('background');
+    const res = await fetch(`${functionsUrl}/${probeName}/background?to=${encodeURIComponent(to)}`, {
+      headers: { authorization: `Bearer ${config.anonKey}` },
+    });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ accepted: true });
+    const inbox = async () =>
+      (await (await fetch(`${config.mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`)).json()) as { subject: string }[];
+    expect(await inbox()).toEqual([]);
+    const deadline = Date.now() + 10_000;
+    let messages = await inbox();
+    while (messages.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      messages = await inbox();
+    }
+    expect(messages).toEqual([expect.objectContaining({ subject: 'background' })]);
   });
 
   it('streams a 5 MiB request body to the function', async () => {

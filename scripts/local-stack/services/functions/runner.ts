@@ -86,6 +86,18 @@ function capturingServe(...args: unknown[]): unknown {
 }
 
 deno.serve = capturingServe;
+
+// `EdgeRuntime.waitUntil(promise)` as on hosted Supabase: background work after the response.
+// Pending work is awaited (up to 2 s) when the runner is stopped or reloaded.
+const background = new Set<Promise<unknown>>();
+(globalThis as unknown as { EdgeRuntime: unknown }).EdgeRuntime = {
+  waitUntil(work: Promise<unknown>): void {
+    const p = Promise.resolve(work)
+      .catch((err: unknown) => console.error('EdgeRuntime.waitUntil task failed:', err))
+      .finally(() => background.delete(p));
+    background.add(p);
+  },
+};
 // A function may not end the runtime for everyone (the edge runtime ends only its own worker).
 deno.exit = ((code?: number) => {
   throw new Error(`Deno.exit(${code ?? ''}) is not supported in Edge Functions`);
@@ -207,6 +219,11 @@ setInterval(() => {
     originalExit(0);
   }
 }, 1000);
+
+(globalThis as unknown as { Deno: { addSignalListener(signal: string, fn: () => void): void } }).Deno.addSignalListener('SIGTERM', () => {
+  const deadline = new Promise((resolve) => setTimeout(resolve, 2000));
+  void Promise.race([Promise.allSettled([...background]), deadline]).then(() => originalExit(0));
+});
 
 await loadEnvFile();
 originalServe({
