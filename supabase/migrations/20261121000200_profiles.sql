@@ -85,7 +85,7 @@ comment on column public.profiles.search_de is 'Generated German tsvector (unacc
 comment on column public.profiles.search_en is 'Generated English tsvector (unaccented) for search().';
 
 create index profiles_visible_idx on public.profiles (created_at desc) where authenticated = 1 and profile_visibility = 1;
-create index profiles_city_idx on public.profiles (city);
+create index profiles_visible_city_idx on public.profiles (city, created_at desc) where authenticated = 1 and profile_visibility = 1;
 create index profiles_user_role_idx on public.profiles (user_role);
 create index profiles_listed_idx on public.profiles (id) include (user_role) where authenticated = 1 and profile_visibility = 1;
 create index profiles_search_de_idx on public.profiles using gin (search_de);

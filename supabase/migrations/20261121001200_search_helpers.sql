@@ -90,10 +90,34 @@ grant execute on function public.visible_profiles_count() to anon, authenticated
 -- -----------------------------------------------------------------------------
 
 -- Matching: German and English full-text search (unaccented stems); only when that finds nothing,
--- trigram word similarity on titles/names (typos). Ranking: ts_rank_cd (or the similarity).
--- Premium preference (spec §6): relevance x 1.25 for content of premium/enterprise members,
--- and at equal score premium first. Content counts only when its owner is confirmed,
--- visible, not suspended and not in a block relation with the caller.
+-- trigram word similarity on titles/names (typos; the best 100 per type). Ranking: ts_rank_cd
+-- (or the similarity). Premium preference (spec §6): relevance x 1.25 for content of
+-- premium/enterprise members, and at equal score premium first. Content counts only when its
+-- owner is confirmed, visible, not suspended (owner_listed) and not in a block with the caller.
+-- The match set carries only ids and facet values; titles and texts are read for the page rows.
+
+-- Title, slug and text of one search hit (for highlighting the page rows only).
+create or replace function private.search_document(p_type text, p_id text)
+returns table (title text, slug text, body text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p.title, p.slug, p.summary || E'\n' || p.description from public.projects p
+  where p_type = 'project' and p.id = p_id::bigint
+  union all
+  select f.title, f.slug, f.description_de || E'\n' || f.description_en from public.portfolios f
+  where p_type = 'portfolio' and f.id = p_id::bigint
+  union all
+  select e.title, e.slug, e.summary || E'\n' || e.description from public.events e
+  where p_type = 'event' and e.id = p_id::bigint
+  union all
+  select public.display_name(o), o.slug, coalesce(o.headline, '') || E'\n' || coalesce(o.bio, '') from public.profiles o
+  where p_type = 'profile' and o.id = p_id::uuid
+$$;
+comment on function private.search_document(text, text) is 'Title, slug and text of a search hit, for ts_headline.';
+
 create or replace function private.search(
   q text, types text[], category text, city text, date_from date, date_to date, page integer, page_size integer)
 returns jsonb
@@ -118,6 +142,7 @@ declare
   tq_de tsquery;
   tq_en tsquery;
   v_fuzzy boolean := false;
+  v_branch_limit integer;
   result jsonb;
 begin
   if v_types <@ array['project', 'portfolio', 'event', 'profile'] is not true then
@@ -133,11 +158,10 @@ begin
 
   <<attempt>>
   loop
+  v_branch_limit := case when v_fuzzy then 100 end;
   with matches as materialized (
-    select 'project'::text as type, p.id::text as id, p.slug, p.title,
-           p.summary || E'\n' || p.description as body,
-           coalesce(p.category::text, p.private_category::text) as category, p.city, p.published_at as date,
-           p.owner_premium as premium, p.owner_id,
+    (select 'project'::text as type, p.id::text as id, coalesce(p.category::text, p.private_category::text) as category,
+           p.city, p.published_at as date, p.owner_premium as premium, p.owner_id,
            case when v_q is null then 0::real
                 when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(p.title)))
                 else pg_catalog.ts_rank_cd(p.search_de, tq_de) + pg_catalog.ts_rank_cd(p.search_en, tq_en) end as relevance
@@ -147,24 +171,24 @@ begin
            or (not v_fuzzy and (p.search_de @@ tq_de or p.search_en @@ tq_en))
            or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(p.title))))
       and (v_from is null or p.published_at >= v_from) and (v_to is null or p.published_at < v_to)
+    order by relevance desc limit v_branch_limit)
     union all
-    select 'portfolio', f.id::text, f.slug, f.title, f.description_de || E'\n' || f.description_en,
-           f.category::text, f.city, f.published_at, f.owner_premium, f.owner_id,
+    (select 'portfolio', f.id::text, f.category::text, f.city, f.published_at, f.owner_premium, f.owner_id,
            case when v_q is null then 0::real
                 when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(f.title)))
-                else pg_catalog.ts_rank_cd(f.search_de, tq_de) + pg_catalog.ts_rank_cd(f.search_en, tq_en) end
+                else pg_catalog.ts_rank_cd(f.search_de, tq_de) + pg_catalog.ts_rank_cd(f.search_en, tq_en) end as relevance
     from public.portfolios f
     where f.status = 'published' and f.owner_listed and not (f.owner_id = any (v_hidden))
       and (v_q is null
            or (not v_fuzzy and (f.search_de @@ tq_de or f.search_en @@ tq_en))
            or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(f.title))))
       and (v_from is null or f.published_at >= v_from) and (v_to is null or f.published_at < v_to)
+    order by relevance desc limit v_branch_limit)
     union all
-    select 'event', e.id::text, e.slug, e.title, e.summary || E'\n' || e.description,
-           e.category::text, e.city, e.starts_at, e.owner_premium, e.organizer_id,
+    (select 'event', e.id::text, e.category::text, e.city, e.starts_at, e.owner_premium, e.organizer_id,
            case when v_q is null then 0::real
                 when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(e.title)))
-                else pg_catalog.ts_rank_cd(e.search_de, tq_de) + pg_catalog.ts_rank_cd(e.search_en, tq_en) end
+                else pg_catalog.ts_rank_cd(e.search_de, tq_de) + pg_catalog.ts_rank_cd(e.search_en, tq_en) end as relevance
     from public.events e
     where e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
       and not (e.organizer_id = any (v_hidden))
@@ -172,12 +196,12 @@ begin
            or (not v_fuzzy and (e.search_de @@ tq_de or e.search_en @@ tq_en))
            or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(e.title))))
       and (v_from is null or e.starts_at >= v_from) and (v_to is null or e.starts_at < v_to)
+    order by relevance desc limit v_branch_limit)
     union all
-    select 'profile', o.id::text, o.slug, public.display_name(o), coalesce(o.headline, '') || E'\n' || coalesce(o.bio, ''),
-           o.categories[1]::text, o.city, o.created_at, o.user_role in ('premium', 'enterprise'), o.id,
+    (select 'profile', o.id::text, o.categories[1]::text, o.city, o.created_at, o.user_role in ('premium', 'enterprise'), o.id,
            case when v_q is null then 0::real
                 when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname)))
-                else pg_catalog.ts_rank_cd(o.search_de, tq_de) + pg_catalog.ts_rank_cd(o.search_en, tq_en) end
+                else pg_catalog.ts_rank_cd(o.search_de, tq_de) + pg_catalog.ts_rank_cd(o.search_en, tq_en) end as relevance
     from public.profiles o
     where o.authenticated = 1 and o.profile_visibility = 1 and not (o.id = any (v_hidden))
       and v_from is null and v_to is null
@@ -185,6 +209,7 @@ begin
            or (not v_fuzzy and (o.search_de @@ tq_de or o.search_en @@ tq_en))
            or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname))))
       and (v_cat is null or v_cat = any (o.categories::text[]))
+    order by relevance desc limit v_branch_limit)
   ),
   scoped as materialized (
     select m.*, m.relevance * case when m.premium then 1.25 else 1 end as score
@@ -196,9 +221,11 @@ begin
     select * from scoped where type = any (v_types)
   ),
   page_rows as (
-    select * from filtered
-    order by score desc, premium desc, date desc nulls last, type, id
-    limit v_size offset (v_page - 1) * v_size
+    select f.*, d.title, d.slug, d.body
+    from (select * from filtered
+          order by score desc, premium desc, date desc nulls last, type, id
+          limit v_size offset (v_page - 1) * v_size) f
+    cross join lateral private.search_document(f.type, f.id) d
   )
   select pg_catalog.jsonb_build_object(
     'total', (select count(*) from filtered),
@@ -225,16 +252,16 @@ begin
         order by r.score desc, r.premium desc, r.date desc nulls last, r.type, r.id)
       from page_rows r), '[]'::jsonb)
   ) into result;
-  -- typo tolerance: when full-text search finds nothing, retry with trigram word similarity
-  exit attempt when v_q is null or v_fuzzy or (result ->> 'total')::integer > 0
-                    or (result -> 'facets' -> 'types') <> '{}'::jsonb;
+  -- typo tolerance: when full-text search finds nothing at all, retry with trigram similarity
+  exit attempt when v_q is null or v_fuzzy or (result -> 'facets' -> 'types') <> '{}'::jsonb;
   v_fuzzy := true;
   end loop;
   return result;
 end;
 $$;
 comment on function private.search(text, text[], text, text, date, date, integer, integer) is 'Implementation of public.search.';
-grant execute on function private.search(text, text[], text, text, date, date, integer, integer) to anon, authenticated, service_role;
+grant execute on function private.search(text, text[], text, text, date, date, integer, integer), private.search_document(text, text)
+  to anon, authenticated, service_role;
 
 /* Site search (issue 8) across projects, portfolios, events and people.
    q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and

@@ -61,6 +61,11 @@ describe('search()', () => {
     expect(r.results.map((h) => h.id)).toEqual(expect.arrayContaining([ids.premium, ids.basic, ids.science]));
   });
 
+  test('the typo fallback is used only when full-text search finds nothing', async () => {
+    const exact = await search(anon, { q: 'Zeltverleih Forschung', types: ['project'] });
+    expect(exact.results.map((h) => h.id)).toEqual([ids.science]);
+  });
+
   test('only visible, confirmed, non-suspended owners and published content are found', async () => {
     const r = await search(anon, { q: 'Zeltverleih', page_size: 50 });
     const found = r.results.map((h) => h.id);

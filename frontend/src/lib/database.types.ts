@@ -748,6 +748,9 @@ isOneToOne: false
 "complete_email":
 { Args: { "p_id": number,"p_provider_message_id"?: string }; Returns: boolean
                            },
+"complete_emails":
+{ Args: { "p_ids": (number)[],"p_provider_message_ids": (string)[] }; Returns: number
+                           },
 "confirm_user_email":
 { Args: { "p_user_id": string }; Returns: boolean
                            },
