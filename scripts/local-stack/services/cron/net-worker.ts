@@ -83,7 +83,7 @@ export class NetWorker {
       for (const [k, v] of Object.entries(request.headers ?? {})) {
         if (v !== null && v !== undefined) headers.set(k, typeof v === 'string' ? v : JSON.stringify(v));
       }
-      if (!headers.has('user-agent')) headers.set('user-agent', 'pg_net/0.19 (teamwerk local stack)');
+      if (!headers.has('user-agent')) headers.set('user-agent', 'pg_net/0.19.5');
       const method = request.method.toUpperCase();
       const signal = AbortSignal.timeout(timeoutMs);
       const response = await fetch(request.url, {
