@@ -722,6 +722,16 @@ describe('bad input', () => {
     expect(await storedUsers(emails)).toBe(0);
     for (const e of emails) expect(await mailsTo(e)).toEqual([]);
 
+    const service = { apikey: config.serviceRoleKey, headers: { authorization: `Bearer ${config.serviceRoleKey}` } };
+    const badId = await raw('GET', '/admin/users/%E0%A4%A', service);
+    expect(badId.status).toBe(404);
+    expect(badId.json).toMatchObject({ error_code: 'validation_failed', msg: 'user_id must be an UUID' });
+    const badPage = await raw('GET', '/admin/users?page=abc', service);
+    expect(badPage.status).toBe(400);
+    expect(badPage.json).toMatchObject({ error_code: 'validation_failed' });
+    const badCreate = await raw('POST', '/admin/users', { ...service, body: JSON.stringify({ email: uniqueEmail('bad'), email_confirm: 'yes' }) });
+    expect(badCreate.json).toMatchObject({ code: 400, error_code: 'bad_json' });
+
     // An existing user: a bad update changes nothing.
     const u = await createConfirmedUser(uniqueEmail('keep'), PASSWORD, { user_metadata: { full_name: 'Keep' } });
     const token = (await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!.access_token;

@@ -377,7 +377,12 @@ export async function adminRoutes(ctx: Ctx): Promise<boolean> {
   }
   const um = /^\/admin\/users\/([^/]+)$/.exec(p);
   if (um) {
-    const id = decodeURIComponent(um[1]!);
+    let id: string;
+    try {
+      id = decodeURIComponent(um[1]!);
+    } catch {
+      id = um[1]!;
+    }
     if (m === 'GET') {
       const user = await loadTarget(ctx.deps.pool, id);
       sendJson(ctx.res, 200, userJson(user, await loadIdentities(ctx.deps.pool, user.id)));
