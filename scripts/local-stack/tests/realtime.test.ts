@@ -567,6 +567,27 @@ describe('broadcast from database', () => {
     expect(v2.items).toHaveLength(1);
   });
 
+  it('realtime.send() never raises: without an insert policy it only warns and nothing is sent', async () => {
+    const topic = topicName('db-denied');
+    const inbox = new Inbox<unknown>();
+    const ch = rtClient().channel(topic).on('broadcast', { event: '*' }, inbox.push);
+    await subscribe(ch);
+    const warnings: string[] = [];
+    const onNotice = (n: { message?: string }) => warnings.push(n.message ?? '');
+    db.on('notice', onNotice);
+    try {
+      await db.query('begin');
+      await db.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ role: 'authenticated', sub: randomUUID() })]);
+      await db.query(`select realtime.send('{"x":1}'::jsonb, 'denied', $1, false)`, [topic]);
+      await db.query('commit');
+    } finally {
+      db.off('notice', onNotice);
+    }
+    expect(warnings.some((w) => w.startsWith('WarnSendingBroadcastMessage: new row violates row-level security policy'))).toBe(true);
+    await sleep(400);
+    expect(inbox.items).toEqual([]);
+  });
+
   it('replays recent private messages on join (config.broadcast.replay) without delivering them twice', async () => {
     const owner = await userClient();
     const topic = `inbox:${owner.sub}`;
