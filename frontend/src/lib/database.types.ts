@@ -58,6 +58,38 @@ isOneToOne: true
                   Relationships: [
                     
                   ]
+                },"cancellation_requests": {
+                  Row: {
+                    "contract": string | null,"created_at": string,"effective_at": string | null,"email": string,"error": string | null,"id": string,"lang": string,"name": string,"plan_id": string | null,"processed_at": string | null,"reason": string | null,"requested_date": string | null,"status": Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids": (string)[],"user_id": string | null
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "contract"?: string | null,"created_at"?: string,"effective_at"?: string | null,"email": string,"error"?: string | null,"id"?: string,"lang"?: string,"name": string,"plan_id"?: string | null,"processed_at"?: string | null,"reason"?: string | null,"requested_date"?: string | null,"status"?: Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids"?: (string)[],"user_id"?: string | null
+                  }
+                  Update: {
+                    "contract"?: string | null,"created_at"?: string,"effective_at"?: string | null,"email"?: string,"error"?: string | null,"id"?: string,"lang"?: string,"name"?: string,"plan_id"?: string | null,"processed_at"?: string | null,"reason"?: string | null,"requested_date"?: string | null,"status"?: Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids"?: (string)[],"user_id"?: string | null
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "cancellation_requests_plan_id_fkey"
+      columns: ["plan_id"]
+isOneToOne: false
+      referencedRelation: "plans"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "cancellation_requests_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "cancellation_requests_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"contact_messages": {
                   Row: {
                     "created_at": string,"email": string,"id": number,"lang": string,"message": string,"name": string,"plan_id": string | null,"status": Database["public"]['Enums']["feedback_status"],"subject": string,"topic": Database["public"]['Enums']["contact_topic"],"user_id": string | null
@@ -769,6 +801,9 @@ isOneToOne: false
 "finish_stripe_event":
 { Args: { "p_error"?: string,"p_id": string }; Returns: undefined
                            },
+"has_active_subscription":
+{ Args: Record<PropertyKey, never>; Returns: boolean
+                           },
 "newsletter_confirm":
 { Args: { "p_token": string }; Returns: boolean
                            },
@@ -786,6 +821,11 @@ isOneToOne: false
                            },
 "start_direct_conversation":
 { Args: { "p_other_user_id": string }; Returns: string
+                           },
+"submit_cancellation_request":
+{ Args: { "p_contract"?: string,"p_email": string,"p_lang"?: string,"p_name": string,"p_plan_id"?: string,"p_reason"?: string,"p_requested_date"?: string }; Returns: {
+              "mail_queued": boolean,"request_id": string,"user_id": string
+            }[]
                            },
 "sync_subscription":
 { Args: { "p_cancel_at_period_end"?: boolean,"p_canceled_at"?: string,"p_checkout_session_id"?: string,"p_current_period_end"?: string,"p_current_period_start"?: string,"p_ended_at"?: string,"p_plan_id"?: string,"p_status": Database["public"]['Enums']["subscription_status"],"p_stripe_customer_id": string,"p_stripe_price_id"?: string,"p_stripe_subscription_id": string,"p_synced_at"?: string,"p_user_id": string }; Returns: {
@@ -818,7 +858,7 @@ isOneToOne: false
                            }
           }
           Enums: {
-            "attendee_status": "going"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
+            "attendee_status": "going"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -934,7 +974,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "attendee_status": ["going", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
+            "attendee_status": ["going", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
           }
         }
 } as const
