@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
@@ -200,6 +201,26 @@ describe('verify_jwt', () => {
       const res = await fetch(`${functionsUrl}/${probeName}`, { headers: { apikey: config.anonKey, authorization: `Bearer ${token}` } });
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ code: 401, message: 'Invalid JWT' });
+    }
+  });
+
+  it('cannot be bypassed through dot segments after a public function name', async () => {
+    for (const rawPath of [`/functions/v1/health/../${probeName}`, `/functions/v1/health/%2e%2e/${probeName}`]) {
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          { host: '127.0.0.1', port: config.ports.gateway, path: rawPath, headers: { apikey: config.anonKey } },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => (text += c));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(status).toBe(401);
+      expect(JSON.parse(body)).toEqual({ code: 401, message: 'Missing authorization header' });
     }
   });
 
