@@ -445,6 +445,13 @@ describe('customers, products and prices', () => {
     const all: string[] = [];
     for await (const c of stripe.customers.list({ limit: 3 })) all.push(c.id);
     expect(all).toEqual(expect.arrayContaining(ids));
+    const back = await stripe.customers.list({ limit: 2, ending_before: ids[2] });
+    expect(back.data.map((c) => c.id)).toEqual([ids[4], ids[3]]);
+    // A cursor outside the filtered list still pages by position, as on Stripe.
+    const filtered = await stripe.customers.list({ email: 'page1@example.com', starting_after: ids[3] });
+    expect(filtered.data.map((c) => c.id)).toEqual([ids[1]]);
+    const missingCursor = await stripe.customers.list({ starting_after: 'cus_nope' }).catch((e: unknown) => e);
+    expect((missingCursor as Stripe.errors.StripeError).statusCode).toBe(404);
     const bad = await stripe.customers.list({ limit: 1000 }).catch((e: unknown) => e);
     expect((bad as Stripe.errors.StripeError).param).toBe('limit');
   });

@@ -79,19 +79,23 @@ function list(engine: Engine, url: string, items: Obj[], p: Params): Obj {
   if (limit < 1 || limit > 100) throw invalidRequest('This value must be between 1 and 100 (inclusive).', 'limit', 'parameter_invalid_integer');
   let rows = items.filter((o) => createdFilter(p.created, o.created as number));
   let hasMore: boolean;
+  // Cursors work by position in the global order (`_seq`), so a cursor object filtered out of
+  // this list still pages correctly, as on Stripe.
+  const cursorSeq = (id: unknown, param: string): number => {
+    const o = rows.find((r) => r.id === id) ?? engine.store.get(id as string);
+    if (!o || typeof o._seq !== 'number') throw noSuch('object', String(id), param);
+    return o._seq;
+  };
   if (p.starting_after) {
-    const idx = rows.findIndex((o) => o.id === p.starting_after);
-    if (idx === -1 && !engine.store.get(p.starting_after as string)) throw noSuch('object', String(p.starting_after), 'starting_after');
-    rows = rows.slice(idx + 1);
+    const seq = cursorSeq(p.starting_after, 'starting_after');
+    rows = rows.filter((o) => (o._seq as number) < seq);
     hasMore = rows.length > limit;
     rows = rows.slice(0, limit);
   } else if (p.ending_before) {
-    const idx = rows.findIndex((o) => o.id === p.ending_before);
-    if (idx === -1 && !engine.store.get(p.ending_before as string)) throw noSuch('object', String(p.ending_before), 'ending_before');
-    const end = Math.max(0, idx);
-    const start = Math.max(0, end - limit);
-    hasMore = start > 0;
-    rows = rows.slice(start, end);
+    const seq = cursorSeq(p.ending_before, 'ending_before');
+    rows = rows.filter((o) => (o._seq as number) > seq);
+    hasMore = rows.length > limit;
+    rows = rows.slice(Math.max(0, rows.length - limit));
   } else {
     hasMore = rows.length > limit;
     rows = rows.slice(0, limit);
