@@ -747,6 +747,50 @@ describe('bad input', () => {
   });
 });
 
+describe('robustness', () => {
+  it('answers garbage on every endpoint with a 4xx in GoTrue shape, never a 5xx', async () => {
+    const u = await createConfirmedUser();
+    const userToken = (await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!.access_token;
+    const routes: [string, string, string | null][] = [
+      ['POST', '/signup', null],
+      ['POST', '/token?grant_type=password', null],
+      ['POST', '/token?grant_type=refresh_token', null],
+      ['POST', '/token?grant_type=pkce', null],
+      ['PUT', '/user', userToken],
+      ['POST', '/logout', userToken],
+      ['POST', '/recover', null],
+      ['POST', '/otp', null],
+      ['POST', '/resend', null],
+      ['POST', '/verify', null],
+      ['POST', '/admin/users', config.serviceRoleKey],
+      ['PUT', `/admin/users/${u.id}`, config.serviceRoleKey],
+      ['POST', '/admin/generate_link', config.serviceRoleKey],
+      ['POST', '/invite', config.serviceRoleKey],
+    ];
+    const bodies = [
+      '{',
+      'null',
+      '[]',
+      '"text"',
+      '42',
+      JSON.stringify({ email: ['a'], password: { x: 1 }, data: [], type: 7, token: false, refresh_token: 1, auth_code: {}, code_verifier: [] }),
+      JSON.stringify({ email: 'x'.repeat(300) + '@example.com', password: 'p'.repeat(100), type: 'signup', token_hash: 'abc', ban_duration: '-' }),
+      JSON.stringify({ email: 'bad@', code_challenge: 'short', code_challenge_method: 'S256', new_email: 'nope', redirect_to: 'javascript:alert(1)' }),
+      '\u0000\u0001binary',
+    ];
+    const failures: string[] = [];
+    for (const [method, path, token] of routes) {
+      for (const body of bodies) {
+        const res = await raw(method, path, { body, headers: token ? { authorization: `Bearer ${token}` } : {} });
+        const shaped = res.status === 204 || res.status < 300 || typeof res.json.error_code === 'string' || typeof res.json.error === 'string';
+        if (res.status >= 500 || !shaped) failures.push(`${method} ${path} ${body.slice(0, 30)} -> ${res.status} ${JSON.stringify(res.json).slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect((await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD })).error).toBeNull();
+  });
+});
+
 describe('rate limits', () => {
   it('limits password sign-ins per client IP (sign_in_sign_ups per 5 min, like supabase start)', async () => {
     const limit = projectAuthSettings(config).rateLimits.signInSignUps;
