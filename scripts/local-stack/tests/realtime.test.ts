@@ -6,7 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
 import WebSocket from 'ws';
+import { chromium } from 'playwright-core';
 import pg from 'pg';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { stackConfig } from '../config.ts';
@@ -930,5 +935,76 @@ describe('bad input', () => {
     expect(await status(`${WS_URL}?apikey=${config.anonKey}&vsn=3.0.0`)).toBe(403);
     expect(await status(`${WS_URL}?apikey=wrong&vsn=1.0.0`)).toBe(401);
     expect(await status(`${WS_URL}?vsn=1.0.0`)).toBe(401);
+  });
+});
+
+// ---------------------------------------------------------------- browser
+
+describe('from a real browser (Chromium, native WebSocket)', () => {
+  it('joins, receives and sends broadcasts and sees presence with supabase-js in the page', async () => {
+    const umd = createRequire(import.meta.url).resolve('@supabase/supabase-js/dist/umd/supabase.js');
+    const server = http.createServer((req, res) => {
+      if (req.url === '/supabase.js') {
+        res.writeHead(200, { 'content-type': 'text/javascript' });
+        fs.createReadStream(umd).pipe(res);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><html><head><script src="/supabase.js"></script></head><body></body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      const topic = topicName('browser');
+      await page.evaluate(
+        ([apiUrl, anonKey, t]) =>
+          new Promise<void>((resolve, reject) => {
+            type Sb = { createClient: (u: string, k: string) => { channel: (t: string, o: unknown) => BrowserChannel } };
+            type BrowserChannel = {
+              on: (type: string, filter: unknown, cb: (p: unknown) => void) => BrowserChannel;
+              subscribe: (cb: (s: string) => void) => void;
+              track: (p: unknown) => Promise<string>;
+              send: (m: unknown) => Promise<string>;
+            };
+            const w = window as unknown as { supabase: Sb; received: unknown[]; ch: BrowserChannel };
+            w.received = [];
+            w.ch = w.supabase
+              .createClient(apiUrl!, anonKey!)
+              .channel(t!, { config: { presence: { key: 'browser' } } })
+              .on('broadcast', { event: '*' }, (m) => w.received.push(m))
+              .on('presence', { event: 'sync' }, () => undefined);
+            w.ch.subscribe((status) => {
+              if (status === 'SUBSCRIBED') void w.ch.track({ agent: 'chromium' }).then(() => resolve());
+              else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(new Error(status));
+            });
+          }),
+        [config.apiUrl, config.anonKey, topic],
+      );
+      const nodeInbox = new Inbox<Record<string, unknown>>();
+      const node = rtClient().channel(topic, { config: { presence: { key: 'node' } } }).on('broadcast', { event: '*' }, nodeInbox.push);
+      node.on('presence', { event: 'sync' }, () => undefined);
+      await subscribe(node);
+      await waitUntil(() => 'browser' in node.presenceState(), 5000, 'browser presence');
+      expect(node.presenceState().browser).toEqual([expect.objectContaining({ agent: 'chromium' })]);
+
+      await node.send({ type: 'broadcast', event: 'to-browser', payload: { hallo: 'Welt' } });
+      await page.waitForFunction(() => (window as unknown as { received: unknown[] }).received.length > 0, undefined, { timeout: 5000 });
+      expect(await page.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([
+        { type: 'broadcast', event: 'to-browser', payload: { hallo: 'Welt' } },
+      ]);
+      await page.evaluate(() =>
+        (window as unknown as { ch: { send: (m: unknown) => Promise<string> } }).ch.send({ type: 'broadcast', event: 'from-browser', payload: { n: 1 } }),
+      );
+      const [m] = await nodeInbox.count(1);
+      expect(m).toEqual({ type: 'broadcast', event: 'from-browser', payload: { n: 1 } });
+    } finally {
+      await browser.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
