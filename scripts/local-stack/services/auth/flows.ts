@@ -155,8 +155,8 @@ export async function issueAuthCode(db: Queryable, userId: string, authMethod: s
 export const providerAppMetadata = (provider: string) => ({ provider, providers: [provider] });
 
 /**
- * Creates an e-mail user with its `email` identity, as GoTrue's signup does: identity_data
- * and user_metadata = `data` plus sub/email/email_verified/phone_verified. Returns the row.
+ * Creates an e-mail user with its `email` identity, as GoTrue's signup does: user_metadata =
+ * `data`; identity_data = `data` plus sub/email/email_verified/phone_verified. Returns the row.
  */
 export async function createEmailUser(
   db: Queryable,
@@ -180,7 +180,8 @@ export async function createEmailUser(
       email: p.email,
       encryptedPassword: p.encryptedPassword,
       appMetadata: { ...providerAppMetadata('email'), ...(p.appMetadata ?? {}) },
-      userMetadata: identityData,
+      // GoTrue's NewUser: user_metadata is the sign-up `data` only (Confirm adds email_verified).
+      userMetadata: { ...p.data },
       invitedAt: p.invitedAt ?? null,
     },
     p.now,
