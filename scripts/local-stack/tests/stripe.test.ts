@@ -520,6 +520,11 @@ describe('checkout', () => {
     expect(inv.amount_paid).toBe(1900);
     expect((await stripe.invoices.retrieve(inv.id)).status).toBe('paid');
 
+    // Double submit: the second post does not pay again.
+    const twice = await postForm(session.url!, `/checkout/${session.id}/pay`, { cardNumber: '4242424242424242', ...CARD });
+    expect(twice.status).toBe(303);
+    expect(twice.headers.get('location')).toBe(`http://127.0.0.1:5173/signup?session_id=${session.id}`);
+    expect((await stripe.subscriptions.list({ customer: done.customer as string })).data).toHaveLength(1);
     // The page now says the session is complete; paying again is impossible.
     const again = await fetch(session.url!);
     expect(await again.text()).toContain('This checkout session is complete');
@@ -569,6 +574,20 @@ describe('checkout', () => {
     expect(en.html).toContain('Pay and subscribe');
     const bad = await postForm(en.session.url!, `/checkout/${en.session.id}/pay`, { cardNumber: '4242 4242 4242 4241', ...CARD });
     expect(await bad.text()).toContain('Your card number is incorrect.');
+  });
+
+  it('pays once when the form is submitted twice at the same time', async () => {
+    const customer = await stripe.customers.create({ email: 'double@example.com' });
+    const session = await stripe.checkout.sessions.create(
+      sessionParams({ mode: 'subscription', line_items: [{ price: basicPrice.id, quantity: 1 }], success_url: 'http://127.0.0.1:5173/ok?s={CHECKOUT_SESSION_ID}', customer: customer.id }),
+    );
+    const [a, b] = await Promise.all([
+      postForm(session.url!, `/checkout/${session.id}/pay`, { cardNumber: '4242424242424242', ...CARD }),
+      postForm(session.url!, `/checkout/${session.id}/pay`, { cardNumber: '4242424242424242', ...CARD }),
+    ]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    expect((await stripe.subscriptions.list({ customer: customer.id })).data).toHaveLength(1);
+    expect((await stripe.invoices.list({ customer: customer.id })).data).toHaveLength(1);
   });
 
   it('validates session parameters', async () => {

@@ -274,7 +274,10 @@ async function handleCheckout(engine: Engine, req: IncomingMessage, res: ServerR
   const lang = pageLang(s.locale, req);
   const t = T[lang];
   if (s.status === 'complete') {
-    sendHtml(res, 200, messagePage(lang, t.complete, { href: successUrl(s), label: t.continue }));
+    req.resume();
+    // A repeated submit goes where the first one went; a visit shows that the session is done.
+    if (req.method === 'POST') redirect(res, successUrl(s));
+    else sendHtml(res, 200, messagePage(lang, t.complete, { href: successUrl(s), label: t.continue }));
     return;
   }
   if (s.status === 'expired') {
@@ -290,6 +293,12 @@ async function handleCheckout(engine: Engine, req: IncomingMessage, res: ServerR
     return;
   }
   const f = await readForm(req);
+  // A second submit that raced the first (double click) must not pay twice.
+  if (s.status !== 'open') {
+    if (s.status === 'complete') redirect(res, successUrl(s));
+    else sendHtml(res, 410, messagePage(lang, t.expired));
+    return;
+  }
   const form: CheckoutForm = { email: f.email, name: f.billingName, cardNumber: f.cardNumber, cardExpiry: f.cardExpiry, cardCvc: f.cardCvc };
   const fail = (status: number, message: string) => sendHtml(res, status, checkoutPage(engine, s, lang, form, message));
   const needsEmail = !s.customer && !s.customer_email;
