@@ -757,6 +757,25 @@ describe('postgres_changes', () => {
     }
   });
 
+  it('understands quoted filter values with reserved characters (PostgREST-style)', async () => {
+    const alice = await userClient();
+    const eqInbox = new Inbox<Record<string, unknown>>();
+    const inInbox = new Inbox<Record<string, unknown>>();
+    const ch = alice.client
+      .channel(topicName('pg-quoted'))
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table, filter: 'body=eq."a,b"' }, eqInbox.push)
+      .on('postgres_changes', { event: 'INSERT', schema: 'public', table, filter: 'body=in.("x,y",z)' }, inInbox.push);
+    await subscribe(ch);
+    for (const body of ['a,b', 'a', 'x,y', 'z', 'x']) {
+      await db.query(`insert into public.${table} (owner, body, priority) values ($1, $2, 1)`, [alice.sub, body]);
+    }
+    await eqInbox.count(1);
+    await inInbox.count(2);
+    await sleep(300);
+    expect(eqInbox.items.map((m) => (m.new as { body: string }).body)).toEqual(['a,b']);
+    expect(inInbox.items.map((m) => (m.new as { body: string }).body)).toEqual(['x,y', 'z']);
+  });
+
   it('reports bindings it cannot serve in a system message', async () => {
     const alice = await userClient();
     const system = new Inbox<Record<string, unknown>>();
