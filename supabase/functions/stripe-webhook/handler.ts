@@ -1,0 +1,135 @@
+/**
+ * `stripe-webhook` (spec §7 "webhook event verification (tolerance 300 s)"; issue 7).
+ * Stripe posts events here (`verify_jwt = false`: Stripe sends no Supabase JWT; the signature
+ * is the authentication).
+ *
+ * POST raw event JSON with `Stripe-Signature: t=…,v1=…`.
+ * 1. The signature is verified with `constructEventAsync` (SubtleCrypto) against
+ *    STRIPE_WEBHOOK_SECRET, tolerance 300 s → 400 `invalid_signature` when forged, stale or
+ *    missing (nothing is recorded).
+ * 2. The event id goes into the ledger `stripe_events` (`record_stripe_event`); an event already
+ *    processed → 200 `{ received: true, duplicate: true }` and nothing else happens.
+ * 3. checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and
+ *    invoice.payment_failed name a subscription; it is re-read from Stripe and stored with the
+ *    shared `syncSubscription` (older state never overwrites newer: last_synced_at). The role
+ *    follows (a canceled subscription returns the account to free).
+ * 4. Success → ledger row processed, 200 `{ received: true, type, synced }`. Other event types →
+ *    200 `{ received: true, ignored: true }`.
+ * Any failure while handling → the ledger row keeps `processed_at` null with the error, and the
+ * answer is 500 `processing_failed` (503 `stripe_unavailable` when Stripe was unreachable), so
+ * Stripe retries and the retry is handled again.
+ */
+import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { HttpError, json, withErrors } from '../_shared/http.ts';
+import { cryptoProvider, type Stripe } from '../_shared/stripe.ts';
+import { isStripeUnavailable, syncSubscription } from '../_shared/billing-sync.ts';
+
+/** Signature tolerance in seconds (spec §7). */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/** Event types that change subscription state (issue 7). */
+export const HANDLED_EVENTS = new Set([
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+]);
+
+/** Dependencies of stripe-webhook. */
+export interface WebhookDeps {
+  stripe: Stripe;
+  /** Service-role client (ledger and sync RPCs). */
+  admin: SupabaseClient;
+  /** The endpoint's signing secret (whsec_…). */
+  webhookSecret: string;
+}
+
+function idOf(value: unknown): string | null {
+  if (!value) return null;
+  if (typeof value === 'string') return value;
+  return typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : null;
+}
+
+/** What to sync for an event: a subscription id plus what the event vouches for. */
+interface Target {
+  subscriptionId: string;
+  userId?: string | null;
+  checkoutSessionId?: string | null;
+}
+
+/** The subscription an event is about, or null (e.g. a payment-mode checkout, a one-off invoice). */
+export function eventTarget(event: Stripe.Event): Target | null {
+  const obj = event.data.object as unknown as Record<string, unknown>;
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const sub = idOf(obj.subscription);
+      if (!sub) return null;
+      const meta = (obj.metadata ?? {}) as Record<string, string>;
+      return { subscriptionId: sub, userId: meta.userId ?? (obj.client_reference_id as string | null) ?? null, checkoutSessionId: obj.id as string };
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return { subscriptionId: obj.id as string };
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
+      // API 2023-10-16: invoice.subscription; newer versions: parent.subscription_details.subscription.
+      const parent = obj.parent as { subscription_details?: { subscription?: unknown } } | null | undefined;
+      const sub = idOf(obj.subscription) ?? idOf(parent?.subscription_details?.subscription);
+      return sub ? { subscriptionId: sub } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** Builds the request handler of `stripe-webhook` over its dependencies. */
+export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) => Promise<Response> {
+  return withErrors('stripe-webhook', async (req) => {
+    if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST');
+    const signature = req.headers.get('Stripe-Signature');
+    const payload = await req.text();
+    if (!signature) throw new HttpError(400, 'invalid_signature', 'Missing Stripe-Signature header');
+    let event: Stripe.Event;
+    try {
+      event = await deps.stripe.webhooks.constructEventAsync(payload, signature, deps.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, cryptoProvider);
+    } catch (err) {
+      throw new HttpError(400, 'invalid_signature', `Webhook signature verification failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+
+    const recorded = await deps.admin.rpc('record_stripe_event', {
+      p_id: event.id,
+      p_type: event.type,
+      p_created_at: new Date(event.created * 1000).toISOString(),
+    });
+    if (recorded.error) throw new Error(`record_stripe_event: ${recorded.error.message}`);
+    if (recorded.data === false) return json({ received: true, duplicate: true });
+
+    const target = HANDLED_EVENTS.has(event.type) ? eventTarget(event) : null;
+    if (!target) {
+      await finish(deps.admin, event.id, null);
+      return json({ received: true, ignored: true });
+    }
+    try {
+      const result = await syncSubscription(deps.stripe, deps.admin, target.subscriptionId, {
+        userId: target.userId ?? null,
+        checkoutSessionId: target.checkoutSessionId ?? null,
+      });
+      await finish(deps.admin, event.id, null);
+      return json({ received: true, type: event.type, synced: result.subscriptions.length, userRole: result.userRole });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      console.error(JSON.stringify({ level: 'error', fn: 'stripe-webhook', event: event.id, type: event.type, error: message }));
+      await finish(deps.admin, event.id, message.slice(0, 1000)).catch(() => undefined);
+      if (isStripeUnavailable(err)) throw new HttpError(503, 'stripe_unavailable', 'Stripe is unreachable; retry later');
+      throw new HttpError(500, 'processing_failed', `Event ${event.id} could not be processed; retry later`);
+    }
+  });
+}
+
+async function finish(admin: SupabaseClient, id: string, error: string | null): Promise<void> {
+  const res = await admin.rpc('finish_stripe_event', { p_id: id, p_error: error });
+  if (res.error) throw new Error(`finish_stripe_event: ${res.error.message}`);
+}
