@@ -490,6 +490,30 @@ describe('password recovery with PKCE', () => {
     expect(short.json).toMatchObject({ error_code: 'validation_failed' });
   });
 
+  it('expires mailed links after otp_expiry and PKCE codes after 5 minutes', async () => {
+    const email = uniqueEmail('late');
+    await anonClient().auth.signUp({ email, password: PASSWORD });
+    const mail = await latestMail(email);
+    await db.query(`update auth.users set confirmation_sent_at = now() - interval '2 days' where email = $1`, [email]);
+    const hop = await location(linkOf(mail));
+    const frag = fragmentParams(hop.location);
+    expect(frag.get('error')).toBe('access_denied');
+    expect(frag.get('error_code')).toBe('otp_expired');
+    expect(frag.get('error_description')).toBe('Email link is invalid or has expired');
+    const otp = await anonClient().auth.verifyOtp({ email, token: otpOf(mail), type: 'signup' });
+    expect(otp.error?.code).toBe('otp_expired');
+    expect((await db.query('select email_confirmed_at from auth.users where email = $1', [email])).rows[0].email_confirmed_at).toBeNull();
+
+    const u = await createConfirmedUser();
+    const client = pkceClient();
+    await client.auth.resetPasswordForEmail(u.email);
+    const code = new URL((await location(linkOf(await latestMail(u.email, 'Reset your password')))).location).searchParams.get('code')!;
+    await db.query(`update auth.flow_state set auth_code_issued_at = now() - interval '6 minutes' where auth_code = $1`, [code]);
+    const late = await client.auth.exchangeCodeForSession(code);
+    expect(late.error?.status).toBe(422);
+    expect(late.error?.code).toBe('flow_state_expired');
+  });
+
   it('answers 200 for unknown addresses without sending mail, accepts captcha_token, and validates input', async () => {
     const email = uniqueEmail('ghost');
     const res = await raw('POST', '/recover', { body: JSON.stringify({ email, gotrue_meta_security: { captcha_token: 'x' } }) });
