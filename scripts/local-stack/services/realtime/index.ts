@@ -86,6 +86,12 @@ export async function createRealtimeService(ctx: StackContext): Promise<HttpServ
     }
   };
   await startReplication(1);
+  const schemaCheck = await ctx.pool
+    .query<{ ok: boolean }>(`select to_regclass('realtime.messages') is not null as ok`)
+    .catch(() => ({ rows: [{ ok: false }] }));
+  if (!schemaCheck.rows[0]?.ok) {
+    log('realtime.messages is missing (cluster created before bootstrap/30-realtime.sql): private channels and Broadcast from Database need `npm run stack:reset`');
+  }
 
   // Like Realtime's janitor (which drops daily partitions), keep realtime.messages to 3 days.
   const purge = () =>
