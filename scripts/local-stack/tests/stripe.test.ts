@@ -482,6 +482,41 @@ describe('customers, products and prices', () => {
   });
 });
 
+describe('updates and deletions', () => {
+  it('updates and deletes products, prices and customers', async () => {
+    const prod = await stripe.products.create({ id: 'prod_enterprise_test', name: 'Enterprise', metadata: { plan: 'enterprise' } });
+    expect(prod.id).toBe('prod_enterprise_test');
+    const dup = await stripe.products.create({ id: 'prod_enterprise_test', name: 'Again' }).catch((e: unknown) => e);
+    expect((dup as Stripe.errors.StripeError).code).toBe('resource_already_exists');
+    const price = await stripe.prices.create({ product: prod.id, unit_amount: 9900, currency: 'eur', recurring: { interval: 'year' } });
+    const withDefault = await stripe.products.update(prod.id, { default_price: price.id, description: 'For teams' });
+    expect(withDefault.default_price).toBe(price.id);
+    expect((await stripe.products.retrieve(prod.id)).description).toBe('For teams');
+    const renamed = await stripe.prices.update(price.id, { nickname: 'Enterprise yearly', lookup_key: 'enterprise_yearly', metadata: { tier: '3' } });
+    expect(renamed).toMatchObject({ nickname: 'Enterprise yearly', lookup_key: 'enterprise_yearly', metadata: { tier: '3' } });
+    const stolen = await stripe.prices.update(basicPrice.id, { lookup_key: 'enterprise_yearly' }).catch((e: unknown) => e);
+    expect((stolen as Stripe.errors.StripeError).param).toBe('lookup_key');
+    expect((await stripe.prices.retrieve(basicPrice.id)).lookup_key).toBe('basic_monthly');
+    const archived = await stripe.prices.update(price.id, { active: false });
+    expect(archived.active).toBe(false);
+    const inUse = await stripe.products.del(prod.id).catch((e: unknown) => e);
+    expect((inUse as Stripe.errors.StripeError).statusCode).toBe(400);
+    const lonely = await stripe.products.create({ name: 'Lonely' });
+    expect((await stripe.products.del(lonely.id)).deleted).toBe(true);
+    const gone = await stripe.products.retrieve(lonely.id).catch((e: unknown) => e);
+    expect((gone as Stripe.errors.StripeError).message).toBe(`No such product: '${lonely.id}'`);
+
+    const c = await stripe.customers.create({ email: 'bye@example.com' });
+    const sub = await stripe.subscriptions.create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_visa' });
+    const del = await stripe.customers.del(c.id);
+    expect(del).toMatchObject({ id: c.id, object: 'customer', deleted: true });
+    expect(((await stripe.customers.retrieve(c.id)) as Stripe.DeletedCustomer).deleted).toBe(true);
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('canceled');
+    const update = await stripe.customers.update(c.id, { name: 'Ghost' }).catch((e: unknown) => e);
+    expect((update as Stripe.errors.StripeError).statusCode).toBe(404);
+  });
+});
+
 describe('checkout', () => {
   it('shows an English page, pays with 4242, creates an active subscription and redirects', async () => {
     const { session, response } = await checkout('4242 4242 4242 4242');
