@@ -36,11 +36,14 @@ export function sandboxStripe(maxNetworkRetries = 0): Stripe {
   });
 }
 
+/** `<plan>_<billing period>` of a price row. */
+export type PriceKey = `${'basic' | 'premium' | 'enterprise'}_${'monthly' | 'quarterly' | 'semiannual' | 'yearly'}`;
+
 /**
  * Makes sure every price row has a Stripe id the sandbox knows (runs scripts/stripe/sync-prices.ts
  * once, as the stack start does) and returns `{ '<plan>_<period>': 'price_…' }`.
  */
-export async function ensurePrices(): Promise<Record<string, string>> {
+export async function ensurePrices(): Promise<Record<PriceKey, string>> {
   const stripe = sandboxStripe();
   const read = () =>
     withDb(async (db) => (await db.query(`select plan_id, billing_period::text, stripe_price_id from public.prices where active`)).rows as {
@@ -68,7 +71,7 @@ export async function ensurePrices(): Promise<Record<string, string>> {
     if (!out.success) throw new Error(`sync-prices failed: ${new TextDecoder().decode(out.stderr)}`);
     rows = await read();
   }
-  return Object.fromEntries(rows.map((r) => [`${r.plan_id}_${r.billing_period}`, r.stripe_price_id!]));
+  return Object.fromEntries(rows.map((r) => [`${r.plan_id}_${r.billing_period}`, r.stripe_price_id!])) as Record<PriceKey, string>;
 }
 
 /** Test cards of the sandbox (README "Test cards"). */
