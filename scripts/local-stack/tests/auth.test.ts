@@ -183,6 +183,23 @@ describe('sign-up with e-mail confirmation (the stack default)', () => {
     expect(signedIn.data.session?.access_token).toBeTruthy();
   });
 
+  it('confirms a PKCE sign-up: the link redirects with ?code=, exchanged for a session', async () => {
+    const email = uniqueEmail('pkcesignup');
+    const client = pkceClient();
+    const { data, error } = await client.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: 'http://127.0.0.1:5173/confirm' } });
+    expect(error).toBeNull();
+    expect(data.session).toBeNull();
+    const link = linkOf(await latestMail(email));
+    expect(link).toContain('token=pkce_');
+    const target = new URL((await location(link)).location);
+    expect(target.origin + target.pathname).toBe('http://127.0.0.1:5173/confirm');
+    const exchanged = await client.auth.exchangeCodeForSession(target.searchParams.get('code')!);
+    expect(exchanged.error).toBeNull();
+    expect(exchanged.data.user?.email).toBe(email);
+    expect(exchanged.data.user?.email_confirmed_at).toBeTruthy();
+    expect(decodeJwt(exchanged.data.session!.access_token).amr).toEqual([expect.objectContaining({ method: 'email/signup' })]);
+  });
+
   it('does not reveal an existing confirmed address: 200 with a different, session-less user and no mail', async () => {
     const existing = await createConfirmedUser();
     const before = (await mailsTo(existing.email)).length;
@@ -308,6 +325,16 @@ describe('refresh tokens', () => {
     const after = await anonClient().auth.refreshSession({ refresh_token: c.refresh_token });
     expect(after.error?.status).toBe(400);
     expect(after.error?.code).toBe('session_expired');
+
+    // Two tabs refreshing the same token at once both get the same new token.
+    const fresh = (await anonClient().auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!;
+    const [t1, t2] = await Promise.all([
+      anonClient().auth.refreshSession({ refresh_token: fresh.refresh_token }),
+      anonClient().auth.refreshSession({ refresh_token: fresh.refresh_token }),
+    ]);
+    expect(t1.error).toBeNull();
+    expect(t2.error).toBeNull();
+    expect(t1.data.session?.refresh_token).toBe(t2.data.session?.refresh_token);
 
     const unknown = await raw('POST', '/token?grant_type=refresh_token', { body: JSON.stringify({ refresh_token: 'nope' }) });
     expect(unknown.json).toMatchObject({ code: 400, error_code: 'refresh_token_not_found' });
