@@ -881,6 +881,27 @@ describe('test clocks', () => {
     await waitFor(() => receiver.of('customer.subscription.deleted', subId)[0], 'deleted after dunning');
   });
 
+  it('starts billing when a trial ends', async () => {
+    const frozen = Math.floor(Date.UTC(2032, 0, 1) / 1000);
+    const { clock, customer } = await customerWithClock(frozen, 'trial@example.com');
+    const sub = legacy(await stripe.subscriptions.create({ customer: customer.id, items: [{ price: basicPrice.id }], trial_period_days: 7, default_payment_method: 'pm_card_visa' }));
+    expect(sub.status).toBe('trialing');
+    expect(sub.trial_end).toBe(frozen + 7 * 86400);
+    expect(sub.current_period_end).toBe(frozen + 7 * 86400);
+    const first = (await stripe.invoices.list({ subscription: sub.id })).data;
+    expect(first.map((i) => [i.amount_due, i.status])).toEqual([[0, 'paid']]);
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: frozen + 8 * 86400 });
+    const after = legacy(await stripe.subscriptions.retrieve(sub.id));
+    expect(after.status).toBe('active');
+    expect(after.current_period_start).toBe(frozen + 7 * 86400);
+    expect(after.current_period_end).toBe(Math.floor(Date.UTC(2032, 1, 8) / 1000));
+    const invoices = (await stripe.invoices.list({ subscription: sub.id })).data;
+    expect(invoices.map((i) => [i.amount_due, i.status])).toEqual([
+      [1900, 'paid'],
+      [0, 'paid'],
+    ]);
+  });
+
   it('ends a cancel_at_period_end subscription at the period end (customer.subscription.deleted)', async () => {
     const frozen = Math.floor(Date.UTC(2031, 2, 10) / 1000);
     const { clock, customer } = await customerWithClock(frozen, 'leaving@example.com');
