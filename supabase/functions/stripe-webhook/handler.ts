@@ -15,14 +15,16 @@
  *    follows (a canceled subscription returns the account to free).
  * 4. Success → ledger row processed, 200 `{ received: true, type, synced }`. Other event types →
  *    200 `{ received: true, ignored: true }`.
- * Any failure while handling → the ledger row keeps `processed_at` null with the error, and the
+ * A subscription Stripe does not know (404) cannot be synced by retrying: acknowledged with
+ * `{ received: true, ignored: true, reason: 'resource_missing' }`.
+ * Any other failure while handling → the ledger row keeps `processed_at` null with the error, and the
  * answer is 500 `processing_failed` (503 `stripe_unavailable` when Stripe was unreachable), so
  * Stripe retries and the retry is handled again.
  */
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import { cryptoProvider, type Stripe } from '../_shared/stripe.ts';
-import { isStripeUnavailable, syncSubscription } from '../_shared/billing-sync.ts';
+import { isStripeMissing, isStripeUnavailable, syncSubscription } from '../_shared/billing-sync.ts';
 
 /** Signature tolerance in seconds (spec §7). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -121,6 +123,13 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) =>
       return json({ received: true, type: event.type, synced: result.subscriptions.length, userRole: result.userRole });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
+      if (isStripeMissing(err)) {
+        // Stripe does not know the subscription (deleted test data, another account's event):
+        // a retry cannot succeed, so acknowledge and keep the reason in the ledger.
+        console.warn(JSON.stringify({ level: 'warn', fn: 'stripe-webhook', event: event.id, type: event.type, ignored: message }));
+        await finish(deps.admin, event.id, null);
+        return json({ received: true, ignored: true, reason: 'resource_missing' });
+      }
       console.error(JSON.stringify({ level: 'error', fn: 'stripe-webhook', event: event.id, type: event.type, error: message }));
       await finish(deps.admin, event.id, message.slice(0, 1000)).catch(() => undefined);
       if (isStripeUnavailable(err)) throw new HttpError(503, 'stripe_unavailable', 'Stripe is unreachable; retry later');
