@@ -273,6 +273,27 @@ describe('password sign-in and the access token', () => {
     expect(sessions.rows.map((r) => r.id)).toContain(claims.session_id);
   });
 
+  it('signs in users that seed SQL inserted directly (pgcrypto hash, NULL token columns, no identity)', async () => {
+    const email = uniqueEmail('seeded');
+    const id = randomUUID();
+    await db.query(
+      `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+          raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+       values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', 'authenticated', $2,
+          extensions.crypt('Seed-Passw0rd', extensions.gen_salt('bf')), now(),
+          '{"provider":"email","providers":["email"]}', '{"firstname":"Demo"}', now(), now())`,
+      [id, email],
+    );
+    const client = anonClient();
+    const { data, error } = await client.auth.signInWithPassword({ email, password: 'Seed-Passw0rd' });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ id, email, identities: [], user_metadata: { firstname: 'Demo' } });
+    expect((await client.auth.refreshSession()).error).toBeNull();
+    expect((await client.auth.updateUser({ data: { lastname: 'User' } })).data.user?.user_metadata).toEqual({ firstname: 'Demo', lastname: 'User' });
+    expect((await client.auth.resetPasswordForEmail(email)).error).toBeNull();
+    expect((await admin.auth.admin.getUserById(id)).data.user?.email).toBe(email);
+  });
+
   it('answers wrong credentials with 400 invalid_credentials, also for unknown addresses', async () => {
     const u = await createConfirmedUser();
     const wrong = await anonClient().auth.signInWithPassword({ email: u.email, password: 'wrong-password' });
