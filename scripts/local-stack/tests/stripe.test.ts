@@ -881,6 +881,47 @@ describe('test clocks', () => {
     await waitFor(() => receiver.of('customer.subscription.deleted', subId)[0], 'deleted after dunning');
   });
 
+  it('recovers a past_due subscription when the card is replaced in the portal', async () => {
+    const frozen = Math.floor(Date.UTC(2033, 3, 15) / 1000);
+    const { clock, customer } = await customerWithClock(frozen, 'recover@example.com');
+    await checkout('4000000000000341', { customer: customer.id });
+    const sub = legacy((await stripe.subscriptions.list({ customer: customer.id })).data[0]!);
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: sub.current_period_end + 60 });
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('past_due');
+    const ps = await stripe.billingPortal.sessions.create({ customer: customer.id, locale: 'en' });
+    const page = await (await fetch(ps.url)).text();
+    expect(page).toContain('Past due');
+    const res = await postForm(ps.url, formAction(page, '/payment_method'), { cardNumber: '4242424242424242', ...CARD });
+    expect(res.status).toBe(303);
+    const after = await stripe.subscriptions.retrieve(sub.id, { expand: ['latest_invoice'] });
+    expect(after.status).toBe('active');
+    expect((after.latest_invoice as Stripe.Invoice).status).toBe('paid');
+    expect((after.latest_invoice as Stripe.Invoice).attempt_count).toBe(2);
+    await waitFor(() => receiver.of('invoice.paid', (after.latest_invoice as Stripe.Invoice).id)[0], 'recovery invoice.paid');
+  });
+
+  it('leaves an API subscription incomplete when its first charge fails, pays it via invoices.pay, expires others after 23 h', async () => {
+    const frozen = Math.floor(Date.UTC(2034, 6, 1) / 1000);
+    const { clock, customer } = await customerWithClock(frozen, 'incomplete@example.com');
+    const sub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_chargeCustomerFail' });
+    expect(sub.status).toBe('incomplete');
+    const inv = (await stripe.invoices.list({ subscription: sub.id })).data[0]!;
+    expect(inv.status).toBe('open');
+    const failedPay = await stripe.invoices.pay(inv.id).catch((e: unknown) => e);
+    expect(failedPay).toBeInstanceOf(Stripe.errors.StripeCardError);
+    const paid = await stripe.invoices.pay(inv.id, { payment_method: 'pm_card_visa' });
+    expect(paid.status).toBe('paid');
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active');
+    const again = await stripe.invoices.pay(inv.id).catch((e: unknown) => e);
+    expect((again as Stripe.errors.StripeError).statusCode).toBe(400);
+
+    const other = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: premiumPrice.id }], payment_behavior: 'default_incomplete' });
+    expect(other.status).toBe('incomplete');
+    await stripe.testHelpers.testClocks.advance(clock.id, { frozen_time: frozen + 24 * 3600 });
+    expect((await stripe.subscriptions.retrieve(other.id)).status).toBe('incomplete_expired');
+    expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('active');
+  });
+
   it('starts billing when a trial ends', async () => {
     const frozen = Math.floor(Date.UTC(2032, 0, 1) / 1000);
     const { clock, customer } = await customerWithClock(frozen, 'trial@example.com');
