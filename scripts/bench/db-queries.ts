@@ -172,9 +172,12 @@ async function main(): Promise<void> {
       { name: 'favourites (user)', as: 'user', path: `/favourite_projects?select=project_id,created_at,projects(id,title,slug)&user_id=eq.${user.id}&order=created_at.desc`,
         sql: `select f.project_id, f.created_at from public.favourite_projects f where user_id = '${user.id}' order by created_at desc` },
       { name: 'rpc visible_profiles_count', as: 'anon', path: `/rpc/visible_profiles_count`, method: 'POST', body: {},
-        sql: `select public.visible_profiles_count()` },
-      { name: 'rpc search (issue 8, target 30 ms)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Nachbarschaftshilfe Berlin', page_size: 20 },
-        sql: `select public.search('Nachbarschaftshilfe Berlin')` },
+        sql: `select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1 and not (p.id = any ((select private.hidden_user_ids())::uuid[]))` },
+      // search() is issue 8's benchmark (target 30 ms); shown here for information, plans are inside the function.
+      { name: 'rpc search: broad word (6k hits)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Nachbarschaftshilfe', page_size: 20 }, sql: '' },
+      { name: 'rpc search: two words (AND)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Radverkehr Leipzig', page_size: 20 }, sql: '' },
+      { name: 'rpc search: typo (trigram fallback)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Nachbarschafshilfe', page_size: 20 }, sql: '' },
+      { name: 'rpc search: filtered (events in Köln)', as: 'user', path: `/rpc/search`, method: 'POST', body: { q: 'Meetup', types: ['event'], city: 'Köln' }, sql: '' },
     ];
 
     const headers = (as: 'anon' | 'user') => ({
@@ -201,7 +204,7 @@ async function main(): Promise<void> {
       const p95 = percentile(times, 95);
       if (!q.name.startsWith('rpc search')) worst = Math.max(worst, p95);
       rows.push(`${q.name.padEnd(52)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
-      if (plans) {
+      if (plans && q.sql) {
         const client = await new pg.Pool({ connectionString: config.dbUrl, max: 1 }).connect();
         try {
           await client.query('begin');

@@ -37,3 +37,5 @@ as $$
           coalesce(p_details, '{}'::jsonb));
 $$;
 comment on function private.audit(text, text, text, jsonb) is 'Appends one audit_log row (actor from the JWT).';
+-- called from SECURITY INVOKER guard triggers (e.g. an admin changing a role through the API)
+grant execute on function private.audit(text, text, text, jsonb) to authenticated, service_role;

@@ -89,8 +89,86 @@ grant execute on function public.visible_profiles_count() to anon, authenticated
 -- Search
 -- -----------------------------------------------------------------------------
 
+-- Spelling dictionary for typo tolerance: every word of titles, names and cities, unaccented
+-- and lower-cased. A misspelt query word is replaced by its most similar dictionary word
+-- (pg_trgm similarity) before full-text search runs again. Words are never removed (a stale
+-- word only yields an empty result).
+create table private.search_words (
+  word text primary key check (word ~ '^[a-z0-9]{3,40}$')
+);
+comment on table private.search_words is 'Distinct words of searchable titles/names/cities (unaccented, lower case) for spelling correction.';
+create index search_words_trgm_idx on private.search_words using gin (word extensions.gin_trgm_ops);
+alter table private.search_words enable row level security;
+revoke all on private.search_words from public, anon, authenticated;
+
+create or replace function private.add_search_words(value text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.search_words (word)
+  select distinct t from pg_catalog.regexp_split_to_table(private.unaccent(pg_catalog.lower(coalesce(value, ''))), '[^a-z0-9]+') t
+  where char_length(t) between 3 and 40 and t !~ '^[0-9]+$'
+  on conflict do nothing
+$$;
+comment on function private.add_search_words(text) is 'Adds the words of a text to the spelling dictionary.';
+
+-- AFTER INSERT OR UPDATE trigger; TG_ARGV are the text columns to collect.
+create or replace function private.collect_search_words()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  doc jsonb := pg_catalog.to_jsonb(new);
+  col text;
+  words text := '';
+begin
+  foreach col in array tg_argv loop
+    words := words || ' ' || coalesce(doc ->> col, '');
+  end loop;
+  perform private.add_search_words(words);
+  return null;
+end;
+$$;
+comment on function private.collect_search_words() is 'Feeds private.search_words from the named columns.';
+
+create trigger projects_search_words after insert or update of title, city on public.projects
+  for each row execute function private.collect_search_words('title', 'city');
+create trigger portfolios_search_words after insert or update of title, city on public.portfolios
+  for each row execute function private.collect_search_words('title', 'city');
+create trigger events_search_words after insert or update of title, city on public.events
+  for each row execute function private.collect_search_words('title', 'city');
+create trigger profiles_search_words after insert or update of firstname, lastname, city, headline on public.profiles
+  for each row execute function private.collect_search_words('firstname', 'lastname', 'city', 'headline');
+
+select private.add_search_words(string_agg(title || ' ' || coalesce(city, ''), ' ')) from public.projects;
+
+-- Query words replaced by their closest dictionary word (similarity >= 0.45), spaces between.
+create or replace function private.correct_spelling(value text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select string_agg(coalesce(
+           (select w.word from private.search_words w
+            where w.word operator(extensions.%) t.tok and extensions.similarity(w.word, t.tok) >= 0.45
+            order by extensions.similarity(w.word, t.tok) desc, w.word limit 1),
+           t.tok), ' ' order by t.ord)
+  from pg_catalog.regexp_split_to_table(private.unaccent(pg_catalog.lower(coalesce(value, ''))), '[^a-z0-9]+')
+       with ordinality as t(tok, ord)
+  where t.tok <> ''
+$$;
+comment on function private.correct_spelling(text) is 'Spelling correction of a search query against private.search_words.';
+
+
 -- Matching: German and English full-text search (unaccented stems); only when that finds nothing,
--- trigram word similarity on titles/names (typos; the best 100 per type). Ranking: ts_rank_cd
+-- the query is spelling-corrected against private.search_words (pg_trgm) and searched again, and
+-- as a last resort trigram word similarity on titles/names is used (the best 100 per type). Ranking: ts_rank_cd
 -- (or the similarity). Premium preference (spec §6): relevance x 1.25 for content of
 -- premium/enterprise members, and at equal score premium first. Content counts only when its
 -- owner is confirmed, visible, not suspended (owner_listed) and not in a block with the caller.
@@ -142,6 +220,8 @@ declare
   tq_de tsquery;
   tq_en tsquery;
   v_fuzzy boolean := false;
+  v_attempt integer := 0;
+  v_corrected text;
   v_branch_limit integer;
   result jsonb;
 begin
@@ -252,16 +332,26 @@ begin
         order by r.score desc, r.premium desc, r.date desc nulls last, r.type, r.id)
       from page_rows r), '[]'::jsonb)
   ) into result;
-  -- typo tolerance: when full-text search finds nothing at all, retry with trigram similarity
+  -- typo tolerance when full-text search finds nothing at all: first correct the spelling
+  -- against the dictionary and search again; then trigram similarity on titles and names
   exit attempt when v_q is null or v_fuzzy or (result -> 'facets' -> 'types') <> '{}'::jsonb;
+  v_attempt := v_attempt + 1;
+  if v_attempt = 1 then
+    v_corrected := private.correct_spelling(v_q);
+    if v_corrected is not null and v_corrected <> private.unaccent(pg_catalog.lower(v_q)) then
+      tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_corrected);
+      tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_corrected);
+      continue attempt;
+    end if;
+  end if;
   v_fuzzy := true;
   end loop;
   return result;
 end;
 $$;
 comment on function private.search(text, text[], text, text, date, date, integer, integer) is 'Implementation of public.search.';
-grant execute on function private.search(text, text[], text, text, date, date, integer, integer), private.search_document(text, text)
-  to anon, authenticated, service_role;
+grant execute on function private.search(text, text[], text, text, date, date, integer, integer), private.search_document(text, text),
+  private.correct_spelling(text) to anon, authenticated, service_role;
 
 /* Site search (issue 8) across projects, portfolios, events and people.
    q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and

@@ -279,6 +279,15 @@ const MATRIX: Record<string, Spec> = {
     },
     expect: { select: 'DDDDDAA', insert: 'DDDDDDA', update: 'DDDDDAA', delete: 'DDDDDAA' },
   },
+  cancellation_requests: {
+    sql: {
+      select: () => `select 1 from public.cancellation_requests where id = '${f.cancellation}'`,
+      insert: () => `insert into public.cancellation_requests (name, email) values ('Karl Kündig', 'karl@example.com')`,
+      update: () => `update public.cancellation_requests set status = 'failed' where id = '${f.cancellation}'`,
+      delete: () => `delete from public.cancellation_requests where id = '${f.cancellation}'`,
+    },
+    expect: { select: 'DDDDDAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
   contact_messages: {
     sql: {
       select: () => `select 1 from public.contact_messages where id = ${f.contactMessage}`,
@@ -330,6 +339,7 @@ beforeAll(async () => {
   f.feedback = await one(`insert into public.feedback (user_id, message) values ($1, 'Tolle Plattform') returning id`, [owner.id]);
   f.newsletter = await one(`insert into public.newsletter_subscribers (email, user_id) values ($1, $2) returning id`, [owner.email, owner.id]);
   f.contactMessage = await one(`insert into public.contact_messages (user_id, name, email, subject, message) values ($1, 'Olga Owner', $2, 'Frage', 'Eine Frage zur Rechnung bitte.') returning id`, [owner.id, owner.email]);
+  f.cancellation = await one(`insert into public.cancellation_requests (name, email, user_id) values ('Olga Owner', $1, $2) returning id`, [owner.email, owner.id]);
   f.audit = await one(`insert into public.audit_log (action, target_table, target_id) values ('matrix.fixture', 'profiles', $1) returning id`, [owner.id]);
   await db.sql(`insert into public.email_types (key, description) values ('matrix_fixture', 'Matrix fixture')`);
   await db.sql(`insert into public.stripe_events (id, type) values ('evt_matrix_fixture', 'invoice.paid')`);

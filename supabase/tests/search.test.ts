@@ -59,6 +59,10 @@ describe('search()', () => {
   test('typos are tolerated on titles (trigram)', async () => {
     const r = await search(anon, { q: 'Zeltverlei', types: ['project'] });
     expect(r.results.map((h) => h.id)).toEqual(expect.arrayContaining([ids.premium, ids.basic, ids.science]));
+    // the spelling is corrected against the dictionary, so the real word is highlighted
+    expect(r.results[0]!.title_highlight).toContain('<mark>Zeltverleih</mark>');
+    const twoTypos = await search(anon, { q: 'Mitgrnder Zeltverleh', types: ['project'] });
+    expect(twoTypos.results.map((h) => h.id).sort()).toEqual([ids.basic, ids.premium].sort());
   });
 
   test('the typo fallback is used only when full-text search finds nothing', async () => {
