@@ -926,6 +926,7 @@ describe('in-process handler with other settings', () => {
       const path = new URL(req.url ?? '/', 'http://x').pathname;
       void handler(req, res, path.replace(/^\/auth\/v1/, '') || '/');
     });
+    server.keepAliveTimeout = 1000;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const settings = { ...base, externalUrl: `${url}/auth/v1`, ...overrides };
@@ -942,7 +943,7 @@ describe('in-process handler with other settings', () => {
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: config.dbUrl, max: 4 });
-    await start({ enableConfirmations: false, emailMaxFrequencySeconds: 60, enableAnonymousSignIns: true });
+    await start({ enableConfirmations: false, emailMaxFrequencySeconds: 60, enableAnonymousSignIns: true, enableManualLinking: true });
   });
 
   afterAll(async () => {
@@ -991,6 +992,43 @@ describe('in-process handler with other settings', () => {
     const hop = await location(linkOf(mail));
     const { data } = await client.auth.getUser(fragmentParams(hop.location).get('access_token')!);
     expect(data.user?.email).toBe(newEmail);
+  });
+
+  it('links and unlinks identities when manual linking is enabled (404 manual_linking_disabled on the stack)', async () => {
+    const u = await createConfirmedUser();
+    const onStack = anonClient();
+    await onStack.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const disabled = await onStack.auth.linkIdentity({ provider: 'google' });
+    expect(disabled.error?.status).toBe(404);
+    expect(disabled.error?.code).toBe('manual_linking_disabled');
+
+    const client = createClient(url, config.anonKey, nodeClientOptions);
+    await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const { data, error } = await client.auth.linkIdentity({ provider: 'google', options: { redirectTo: 'http://127.0.0.1:5173/user/settings' } });
+    expect(error).toBeNull();
+    const page = await location(data.url!);
+    expect(page.status).toBe(200);
+    const state = new URL(data.url!).searchParams.get('state')!;
+    const answer = await location(`${url}/auth/v1/local-oauth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ state, email: uniqueEmail('gmail'), name: 'Linked', decision: 'continue' }).toString(),
+    });
+    const back = await location(answer.location);
+    expect(back.location.startsWith('http://127.0.0.1:5173/user/settings#access_token=')).toBe(true);
+    const identities = await client.auth.getUserIdentities();
+    expect(identities.data?.identities.map((i) => i.provider).sort()).toEqual(['email', 'google']);
+    const me = (await client.auth.getUser()).data.user!;
+    expect(me.email).toBe(u.email);
+    expect(me.app_metadata.providers).toEqual(expect.arrayContaining(['email', 'google']));
+
+    const google = identities.data!.identities.find((i) => i.provider === 'google')!;
+    expect((await client.auth.unlinkIdentity(google)).error).toBeNull();
+    const left = (await client.auth.getUserIdentities()).data!.identities;
+    expect(left.map((i) => i.provider)).toEqual(['email']);
+    const last = await client.auth.unlinkIdentity(left[0]!);
+    expect(last.error?.status).toBe(422);
+    expect(last.error?.code).toBe('single_identity_not_deletable');
   });
 
   it('limits recovery mails per address (over_email_send_rate_limit)', async () => {

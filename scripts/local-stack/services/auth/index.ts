@@ -17,7 +17,7 @@ import type { HttpService, StackContext } from '../../types.ts';
 import { sendJson } from '../../http.ts';
 import { adminRoutes } from './admin.ts';
 import { AuthApiError, OAuthStyleError, sendAuthError } from './errors.ts';
-import { authorize, callback, localProviderDecision, localProviderPage } from './oauth.ts';
+import { authorize, callback, linkIdentity, localProviderDecision, localProviderPage, unlinkIdentity } from './oauth.ts';
 import { IntervalGate, WindowLimiter } from './ratelimit.ts';
 import { makeCtx, type AuthDeps, type Ctx } from './request.ts';
 import { getUser, health, logout, otp, recover, resend, settingsRoute, signup, token, updateUserRoute } from './routes.ts';
@@ -41,6 +41,7 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
   '/authorize': { GET: authorize },
   '/local-oauth': { GET: localProviderPage, POST: localProviderDecision },
   '/callback': { GET: callback, POST: callback },
+  '/user/identities/authorize': { GET: linkIdentity },
   // Symmetric (HS256) signing: GoTrue publishes no keys.
   '/.well-known/jwks.json': { GET: (ctx) => sendJson(ctx.res, 200, { keys: [] }) },
 };
@@ -59,6 +60,11 @@ export function createAuthHandler(deps: AuthDeps): (req: IncomingMessage, res: S
         const route = handlers[ctx.method === 'HEAD' ? 'GET' : ctx.method];
         if (!route) throw new AuthApiError(405, 'method_not_allowed', 'Method Not Allowed');
         await route(ctx);
+        return;
+      }
+      const identity = /^\/user\/identities\/([^/]+)$/.exec(ctx.subpath);
+      if (identity && ctx.method === 'DELETE') {
+        await unlinkIdentity(ctx, identity[1]!);
         return;
       }
       if (await adminRoutes(ctx)) return;

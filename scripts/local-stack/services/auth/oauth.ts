@@ -13,9 +13,9 @@
 import crypto from 'node:crypto';
 import { escapeHtml, sendHtml, sendJson } from '../../http.ts';
 import { JwtError, signJwt, verifyJwt } from '../../jwt.ts';
-import { AuthApiError, OAuthStyleError, badRequest, forbidden, validationFailed } from './errors.ts';
+import { AuthApiError, OAuthStyleError, badRequest, forbidden, unprocessable, validationFailed } from './errors.ts';
 import { createFlowState, validatePkceParams } from './flows.ts';
-import { decodeBody, referrer, str, type Ctx } from './request.ts';
+import { decodeBody, isUuid, referrer, requireAuthentication, str, type Ctx } from './request.ts';
 import { sessionRedirect } from './verify.ts';
 import {
   audit,
@@ -46,6 +46,7 @@ interface OAuthState {
   referrer: string;
   flow_state_id: string;
   scopes: string;
+  link_user_id: string;
 }
 
 async function readState(ctx: Ctx, raw: string | null): Promise<OAuthState> {
@@ -58,14 +59,19 @@ async function readState(ctx: Ctx, raw: string | null): Promise<OAuthState> {
       referrer: String(claims.referrer ?? ctx.deps.settings.siteUrl),
       flow_state_id: String(claims.flow_state_id ?? ''),
       scopes: String(claims.scopes ?? ''),
+      link_user_id: String(claims.link_user_id ?? ''),
     };
   } catch {
     throw badRequest('bad_oauth_state', 'OAuth callback with invalid state');
   }
 }
 
-/** GET /authorize */
-export async function authorize(ctx: Ctx): Promise<void> {
+/**
+ * Builds the local provider URL for `provider` (GoTrue's GetExternalProviderRedirectURL):
+ * validates the provider and PKCE params, stores a flow state for PKCE, signs the state.
+ * `linkUserId` marks a linkIdentity flow (the identity goes to that user).
+ */
+async function providerRedirectUrl(ctx: Ctx, linkUserId: string | null): Promise<string> {
   const s = ctx.deps.settings;
   const provider = ctx.query.get('provider') ?? '';
   if (!s.externalProviders.includes(provider)) {
@@ -81,17 +87,61 @@ export async function authorize(ctx: Ctx): Promise<void> {
     flowStateId = fs.id;
   }
   const state = await signJwt(
-    { typ: 'local_oauth_state', provider, referrer: redirectTo, flow_state_id: flowStateId, scopes: ctx.query.get('scopes') ?? '' },
+    { typ: 'local_oauth_state', provider, referrer: redirectTo, flow_state_id: flowStateId, scopes: ctx.query.get('scopes') ?? '', link_user_id: linkUserId ?? '' },
     s.jwtSecret,
     600,
   );
-  const url = `${s.externalUrl}/local-oauth?${new URLSearchParams({ state, provider }).toString()}`;
+  return `${s.externalUrl}/local-oauth?${new URLSearchParams({ state, provider }).toString()}`;
+}
+
+function answerRedirect(ctx: Ctx, url: string): void {
   if (ctx.query.get('skip_http_redirect') === 'true') {
     sendJson(ctx.res, 200, { url });
     return;
   }
   ctx.res.writeHead(302, { location: url, 'content-length': '0' });
   ctx.res.end();
+}
+
+/** GET /authorize */
+export async function authorize(ctx: Ctx): Promise<void> {
+  answerRedirect(ctx, await providerRedirectUrl(ctx, null));
+}
+
+function requireManualLinking(ctx: Ctx): void {
+  if (!ctx.deps.settings.enableManualLinking) throw new AuthApiError(404, 'manual_linking_disabled', 'Manual linking is disabled');
+}
+
+/** GET /user/identities/authorize (linkIdentity): like /authorize, for the signed-in user. */
+export async function linkIdentity(ctx: Ctx): Promise<void> {
+  const { user } = await requireAuthentication(ctx);
+  requireManualLinking(ctx);
+  answerRedirect(ctx, await providerRedirectUrl(ctx, user.id));
+}
+
+/**
+ * DELETE /user/identities/:identity_id (unlinkIdentity) → 200 {}.
+ * Errors: 404 validation_failed (not a UUID), 422 single_identity_not_deletable,
+ * 422 identity_not_found (not one of the user's identities).
+ */
+export async function unlinkIdentity(ctx: Ctx, identityId: string): Promise<void> {
+  const { user } = await requireAuthentication(ctx);
+  requireManualLinking(ctx);
+  if (!isUuid(identityId)) throw new AuthApiError(404, 'validation_failed', 'identity_id must be an UUID');
+  await transaction(ctx.deps.pool, async (db) => {
+    const identities = await loadIdentities(db, user.id);
+    if (identities.length <= 1) throw unprocessable('single_identity_not_deletable', 'User must have at least 1 identity after unlinking');
+    const target = identities.find((i) => i.id === identityId);
+    if (!target) throw unprocessable('identity_not_found', "Identity doesn't exist");
+    await audit(db, user, 'identity_unlinked', ctx.ip, { identity_id: target.id, provider: target.provider, provider_id: target.provider_id }, ctx.now);
+    await db.query('delete from auth.identities where id = $1', [target.id]);
+    const rest = identities.filter((i) => i.id !== target.id);
+    const providers = [...new Set(rest.map((i) => i.provider))];
+    const appMeta = mergeMetadata(user.raw_app_meta_data, { providers });
+    if (appMeta.provider === target.provider && !providers.includes(target.provider)) appMeta.provider = providers[0];
+    await updateUser(db, user.id, { raw_app_meta_data: appMeta }, ctx.now);
+  });
+  sendJson(ctx.res, 200, {});
 }
 
 /** GET /local-oauth?state=… : the local provider's consent page. */
@@ -240,7 +290,16 @@ export async function callback(ctx: Ctx): Promise<void> {
     const location = await transaction(ctx.deps.pool, async (db) => {
       const existing = (await db.query<IdentityRow>('select * from auth.identities where provider = $1 and provider_id = $2', [provider, sub])).rows[0];
       let user: UserRow | null;
-      if (existing) {
+      if (state.link_user_id) {
+        // linkIdentity (GoTrue's linkIdentityToUser): the identity joins the signed-in user.
+        if (existing) {
+          throw unprocessable('identity_already_exists', existing.user_id === state.link_user_id ? 'Identity is already linked' : 'Identity is already linked to another user');
+        }
+        user = (await db.query<UserRow>('select * from auth.users where id = $1 for update', [state.link_user_id])).rows[0] ?? null;
+        if (!user) throw forbidden('user_not_found', 'User not found');
+        await insertIdentity(db, user.id, provider, sub, identityData, ctx.now);
+        await audit(db, user, 'identity_linked', ctx.ip, { provider }, ctx.now);
+      } else if (existing) {
         user = (await db.query<UserRow>('select * from auth.users where id = $1 for update', [existing.user_id])).rows[0] ?? null;
         await db.query('update auth.identities set identity_data = $2, last_sign_in_at = $3, updated_at = $3 where id = $1', [existing.id, JSON.stringify(identityData), ctx.now]);
       } else {
@@ -256,16 +315,19 @@ export async function callback(ctx: Ctx): Promise<void> {
       if (!user) throw forbidden('user_not_found', 'User not found');
       if (isBanned(user, ctx.now)) throw forbidden('user_banned', 'User is banned');
       const providers = [...new Set((await loadIdentities(db, user.id)).map((i) => i.provider))];
-      user = await updateUser(
-        db,
-        user.id,
-        {
-          raw_app_meta_data: mergeMetadata(user.raw_app_meta_data, { provider: (user.raw_app_meta_data?.provider as string | undefined) ?? provider, providers }),
-          raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, identityData),
-          email_confirmed_at: user.email_confirmed_at ?? ctx.now,
-        },
-        ctx.now,
-      );
+      const appMetadata = mergeMetadata(user.raw_app_meta_data, { provider: (user.raw_app_meta_data?.provider as string | undefined) ?? provider, providers });
+      user = state.link_user_id
+        ? await updateUser(db, user.id, { raw_app_meta_data: appMetadata }, ctx.now)
+        : await updateUser(
+            db,
+            user.id,
+            {
+              raw_app_meta_data: appMetadata,
+              raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, identityData),
+              email_confirmed_at: user.email_confirmed_at ?? ctx.now,
+            },
+            ctx.now,
+          );
       const providerToken = `local-${provider}-${crypto.randomBytes(16).toString('hex')}`;
       if (state.flow_state_id) {
         const r = await db.query<{ auth_code: string }>(

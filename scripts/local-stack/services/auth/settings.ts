@@ -13,6 +13,7 @@
  *   the current and the new address (GoTrue's `MAILER_SECURE_EMAIL_CHANGE_ENABLED`).
  * - `AUTH_DISABLE_SIGNUP` (default `false`).
  * - `AUTH_ENABLE_ANONYMOUS_SIGN_INS` (default `false`, as `supabase start`).
+ * - `AUTH_ENABLE_MANUAL_LINKING` (default `false`, as `supabase start`): linkIdentity/unlinkIdentity.
  * - `AUTH_MIN_PASSWORD_LENGTH` (default 6, GoTrue's default).
  * - `AUTH_JWT_EXPIRY` seconds (default 3600).
  * - `AUTH_OTP_EXPIRY` seconds a mailed link/OTP stays valid (default 3600, `supabase start`'s).
@@ -50,6 +51,7 @@ export interface AuthSettings {
   secureEmailChange: boolean;
   disableSignup: boolean;
   enableAnonymousSignIns: boolean;
+  enableManualLinking: boolean;
   minPasswordLength: number;
   otpExpirySeconds: number;
   otpLength: number;
@@ -118,6 +120,7 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     secureEmailChange: bool(env.AUTH_SECURE_EMAIL_CHANGE, tomlBool(email.double_confirm_changes) ?? true),
     disableSignup: bool(env.AUTH_DISABLE_SIGNUP, !signupEnabled),
     enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, tomlBool(auth.enable_anonymous_sign_ins) ?? false),
+    enableManualLinking: bool(env.AUTH_ENABLE_MANUAL_LINKING, tomlBool(auth.enable_manual_linking) ?? false),
     minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, tomlNum(auth.minimum_password_length) ?? 6),
     otpExpirySeconds: num(env.AUTH_OTP_EXPIRY, tomlNum(email.otp_expiry) ?? 3600),
     otpLength: Math.min(10, Math.max(6, tomlNum(email.otp_length) ?? 6)),
