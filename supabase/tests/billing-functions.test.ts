@@ -1,0 +1,109 @@
+/**
+ * Database pieces of the billing functions (issue 7; migration 20261121009600): the
+ * payment-required rule has_active_subscription() per subscription status and caller, the
+ * cancellation request RPC (service_role only, mail queued with the request), and the billing
+ * mails queued once per status transition. Everything runs in one transaction that is rolled back.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { anon, serviceRole, TestDb, type Actor } from './support.ts';
+
+let db: TestDb;
+beforeAll(async () => {
+  db = await TestDb.open();
+});
+afterAll(async () => db?.close());
+
+let subSeq = 0;
+/** Writes a subscription through the real write path (sync_subscription as postgres). */
+async function subscribe(user: Actor & { kind: 'user' }, status: string, periodEnd = "now() + interval '20 days'", plan = 'premium'): Promise<string> {
+  subSeq += 1;
+  const subId = `sub_dbtest_${Date.now().toString(36)}_${subSeq}`;
+  await db.sql(
+    `select public.sync_subscription($1, 'cus_dbtest_' || $4, $2, $3::public.subscription_status, null, $5,
+       now() - interval '10 days', ${periodEnd}, false, null, null, null, now())`,
+    [user.id, subId, status, subSeq, plan],
+  );
+  return subId;
+}
+
+async function guard(actor: Actor): Promise<boolean> {
+  const r = await db.as(actor, 'select public.has_active_subscription() as ok');
+  expect(r.ok, r.message).toBe(true);
+  return r.rows[0]!.ok as boolean;
+}
+
+describe('has_active_subscription() (spec §6 payment-required)', () => {
+  test('active, trialing and past_due pass; canceled, unpaid, incomplete and none do not', async () => {
+    for (const [status, expected] of [
+      ['active', true], ['trialing', true], ['past_due', true],
+      ['canceled', false], ['unpaid', false], ['incomplete', false], ['incomplete_expired', false], ['paused', false],
+    ] as const) {
+      const user = await db.user();
+      await subscribe(user, status);
+      expect(await guard(user), status).toBe(expected);
+    }
+    expect(await guard(await db.user())).toBe(false);
+  });
+
+  test('a period that ended more than a day ago does not pass', async () => {
+    const user = await db.user();
+    await subscribe(user, 'active', "now() - interval '2 days'");
+    expect(await guard(user)).toBe(false);
+  });
+
+  test("admins pass; anon and the service role get false; another user's subscription does not count", async () => {
+    expect(await guard(await db.user({ role: 'admin' }))).toBe(true);
+    expect(await guard(anon)).toBe(false);
+    expect(await guard(serviceRole)).toBe(false);
+    const payer = await db.user();
+    await subscribe(payer, 'active');
+    expect(await guard(await db.user())).toBe(false);
+  });
+});
+
+describe('submit_cancellation_request', () => {
+  test('anon and users may not call it; the service role stores the request and queues the mail', async () => {
+    const user = await db.user({ name: 'Karla Kunde', lang: 'en' });
+    const call = `select * from public.submit_cancellation_request('Karla Kunde', $1, 'premium', null, 'Umzug', null, 'en')`;
+    expect((await db.as(anon, call, [user.email])).code).toBe('42501');
+    expect((await db.as(user, call, [user.email])).code).toBe('42501');
+    const r = await db.keep(serviceRole, call, [user.email.toUpperCase()]);
+    expect(r.ok, r.message).toBe(true);
+    expect(r.rows[0]).toMatchObject({ user_id: user.id, mail_queued: true });
+    const [mail] = await db.sql<{ lang: string; payload: Record<string, string>; user_id: string }>(
+      `select lang, payload, user_id from public.email_queue where email = $1 and email_type = 'cancellation_confirmation'`, [user.email]);
+    expect(mail).toMatchObject({ lang: 'en', user_id: user.id, payload: expect.objectContaining({ plan: 'Premium' }) });
+  });
+
+  test('users read no requests, admins read all', async () => {
+    await db.keep(serviceRole, `select * from public.submit_cancellation_request('Nina Neu', 'nina-dbtest@example.com')`);
+    const user = await db.user();
+    const asUser = await db.as(user, 'select count(*)::int as n from public.cancellation_requests');
+    expect(asUser.rows[0]!.n).toBe(0);
+    const asAdmin = await db.as(await db.user({ role: 'admin' }), 'select count(*)::int as n from public.cancellation_requests');
+    expect(asAdmin.rows[0]!.n as number).toBeGreaterThan(0);
+    expect((await db.as(anon, 'select count(*) from public.cancellation_requests')).code).toBe('42501');
+  });
+});
+
+describe('billing mails on status transitions', () => {
+  const mails = async (userId: string, type: string) =>
+    (await db.sql<{ n: number }>(`select count(*)::int as n from public.email_queue where user_id = $1 and email_type = $2`, [userId, type]))[0]!.n;
+
+  test('activation once, payment_failed once per move to past_due, nothing for repeated syncs', async () => {
+    const user = await db.user();
+    const sub = await subscribe(user, 'active');
+    const resync = (status: string) => db.sql(
+      `select public.sync_subscription($1, 'cus_x', $2, $3::public.subscription_status, null, 'premium', null, null, false, null, null, null, now())`,
+      [user.id, sub, status]);
+    await resync('active');
+    expect(await mails(user.id, 'subscription_activated')).toBe(1);
+    await resync('past_due');
+    await resync('past_due');
+    expect(await mails(user.id, 'payment_failed')).toBe(1);
+    await resync('active');
+    expect(await mails(user.id, 'subscription_activated')).toBe(1);
+    await resync('canceled');
+    expect(await mails(user.id, 'subscription_activated') + await mails(user.id, 'payment_failed')).toBe(2);
+  });
+});
