@@ -21,6 +21,12 @@ test.describe('every public page in both languages (spec §2)', () => {
         await expect(page.getByRole('contentinfo').getByRole('link', { name: locale === 'de' ? 'Verträge hier kündigen' : 'Cancel contracts here' })).toBeVisible();
         // give lazy data and preloading (1 s after mount) time to fail loudly
         await page.waitForTimeout(1200);
+        // no unformatted message (react-intl falls back to the id silently in production builds)
+        const text = await page.locator('body').innerText();
+        expect(text).not.toMatch(/\{[a-z]+\}/);
+        expect(text).not.toMatch(/\b(?:nav|footer|page|cookies|landing|prices|legal|error|common)\.[a-zA-Z-]+(?:\.[a-zA-Z-]+)*\b/);
+        const labels = await page.locator('[aria-label]').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+        expect(labels.filter((label) => /^[a-z]+(\.[\w-]+)+$/.test(label) || label.includes('{'))).toEqual([]);
         expect(errors).toEqual([]);
         expect(await page.title()).toContain(PRODUCT);
       });

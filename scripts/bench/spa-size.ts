@@ -64,7 +64,9 @@ function build(): void {
 async function lighthouseScores(): Promise<void> {
   const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
   const port = 5173 + offset;
-  const preview = spawn('npx', ['vite', 'preview', '--strictPort'], { cwd: FRONTEND, stdio: 'ignore', detached: false });
+  // run vite's own entry with node (not through npx) so kill() reaches the server itself
+  const viteBin = path.join(ROOT, 'node_modules/vite/bin/vite.js');
+  const preview = spawn(process.execPath, [viteBin, 'preview', '--strictPort'], { cwd: FRONTEND, stdio: 'ignore' });
   try {
     const base = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 60; i++) {

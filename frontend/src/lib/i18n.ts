@@ -1,4 +1,4 @@
-import type { Locale } from './constants';
+import { type Locale, PRODUCT_NAME } from './constants';
 
 /** Flat message catalogue: id → ICU message. */
 export type Messages = Record<string, string>;
@@ -12,6 +12,14 @@ const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
 };
 
 /**
+ * Fills `{product}` with the product name in every message, so no call site has to pass it
+ * (the name is one constant, issue 2).
+ */
+export function withProductName(messages: Messages): Messages {
+  return Object.fromEntries(Object.entries(messages).map(([id, text]) => [id, text.replaceAll('{product}', PRODUCT_NAME)]));
+}
+
+/**
  * Loads the catalogue of a locale once (a separate chunk per language, so a page loads only its
  * own language). Resolves with the messages; rejects only if the chunk cannot be fetched.
  */
@@ -21,9 +29,10 @@ export function loadMessages(locale: Locale): Promise<Messages> {
   let promise = pending.get(locale);
   if (!promise) {
     promise = loaders[locale]().then((mod) => {
-      cache.set(locale, mod.default);
+      const messages = withProductName(mod.default);
+      cache.set(locale, messages);
       pending.delete(locale);
-      return mod.default;
+      return messages;
     });
     pending.set(locale, promise);
   }

@@ -71,3 +71,18 @@ describe('message catalogues (issue 5: same keys, none missing, none unused)', (
     expect(de['prices.vatIncluded']).toBe('inkl. MwSt.');
   });
 });
+
+describe('formatting every message', () => {
+  it('formats in both languages with the product name filled in and sample values', async () => {
+    const { IntlMessageFormat } = await import('intl-messageformat');
+    const { withProductName } = await import('@/lib/i18n');
+    const sample = { year: 2026, date: '1 Jan 2026', link: (chunks: unknown) => chunks };
+    for (const [locale, catalogue] of [['en', en], ['de', de]] as const) {
+      const filled = withProductName(catalogue);
+      for (const [id, text] of Object.entries(filled)) {
+        expect(text, id).not.toContain('{product}');
+        expect(() => new IntlMessageFormat(text, locale).format(sample), `${locale} ${id}`).not.toThrow();
+      }
+    }
+  });
+});
