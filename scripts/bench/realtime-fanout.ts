@@ -18,7 +18,7 @@
  * Uses the stack of TEAMWERK_STACK_OFFSET; starts it when it is not running (and stops it again).
  */
 import os from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { RealtimeClient, type RealtimeChannel, type WebSocketLikeConstructor } from '@supabase/supabase-js';
 import { stackConfig } from '../local-stack/config.ts';
@@ -152,6 +152,9 @@ async function main(): Promise<void> {
 
     for (let i = 0; i < 20; i++) await send('warmup', i);
     await sleep(1000);
+    // event-loop delay of this (client) process: tells client-side stalls from server-side ones
+    const eld = monitorEventLoopDelay({ resolution: 5 });
+    eld.enable();
 
     // latency phase
     const interval = 1000 / RATE;
@@ -170,6 +173,8 @@ async function main(): Promise<void> {
       `  fan-out latency ms: p50 ${percentile(sorted, 50).toFixed(2)}  p90 ${percentile(sorted, 90).toFixed(2)}  ` +
         `p99 ${percentile(sorted, 99).toFixed(2)}  max ${sorted[sorted.length - 1]?.toFixed(2)}  (target p99 ≤ 50)`,
     );
+    eld.disable();
+    console.log(`  client event-loop delay ms (resolution 5): p99 ${(eld.percentile(99) / 1e6).toFixed(1)}  max ${(eld.max / 1e6).toFixed(1)}`);
 
     // throughput phase
     const burst = tallies.burst;
