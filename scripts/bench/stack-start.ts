@@ -9,14 +9,14 @@
  * - auth sign-in throughput (password grant) and PostgREST authenticated select throughput through
  *   the gateway: requests/s and p50/p95 latency in ms.
  *
- * Usage: `npx tsx scripts/bench/stack-start.ts` (uses TEAMWERK_STACK_OFFSET, default 20000, and
+ * Usage: `npx tsx scripts/bench/stack-start.ts` (uses TEAMWERK_STACK_OFFSET, default 900, and
  * deletes that offset's data folder first).
  */
 import fs from 'node:fs';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 
-process.env.TEAMWERK_STACK_OFFSET ??= '20000';
+process.env.TEAMWERK_STACK_OFFSET ??= '900';
 const { stackConfig } = await import('../local-stack/config.ts');
 const { startStack, stopStack } = await import('../local-stack/cli.ts');
 const config = stackConfig();

@@ -69,6 +69,10 @@ export function stackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
     postgrestAdmin: p(54331),
     functions: p(54332),
   };
+  const highest = Math.max(...Object.values(ports), p(5173));
+  if (offset < -12000 || highest > 65535) {
+    throw new Error(`TEAMWERK_STACK_OFFSET=${offset} moves ports out of range (highest ${highest} > 65535); use at most 11000`);
+  }
   const db = { user: 'postgres', password: 'postgres', database: 'postgres' };
   const host = '127.0.0.1' as const;
   return {

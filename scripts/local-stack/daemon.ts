@@ -22,6 +22,7 @@ import { createRealtimeService } from './services/realtime/index.ts';
 import { createFunctionsRunner } from './services/functions/index.ts';
 import { createStripeSandbox } from './services/stripe/index.ts';
 import { createCronWorker } from './services/cron/index.ts';
+import { syncPrices } from '../stripe/sync-prices.ts';
 
 /** Written to `<dataDir>/state.json`; read by `cli.ts status` and the test setup. */
 export interface StackState {
@@ -129,6 +130,14 @@ async function main(): Promise<void> {
   ]);
   void postgrest;
 
+  // The product's prices need their Stripe ids (issue 7): create them in the sandbox (idempotent).
+  try {
+    const result = await syncPrices(config, { log: (l) => log('stripe', l) });
+    log('daemon', result.unchanged ? 'stripe prices in sync' : 'stripe prices synced');
+  } catch (err) {
+    log('daemon', `sync-prices failed: ${(err as Error).message}`);
+  }
+
   const gateway: http.Server = await startGateway(config, { auth, storage, realtime, functions }, log);
   closers.push({
     name: 'gateway',
@@ -145,8 +154,8 @@ async function main(): Promise<void> {
 }
 
 main().catch(async (err: unknown) => {
-  const message = (err as Error).stack ?? String(err);
+  const message = err instanceof Error ? err.stack ?? err.message : `unexpected failure: ${String(err)} (see the log above)`;
   log('daemon', `start failed: ${message}`);
-  writeState({ status: 'failed', error: (err as Error).message });
+  writeState({ status: 'failed', error: err instanceof Error ? err.message : message });
   await shutdown(1, true);
 });

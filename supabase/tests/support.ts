@@ -62,7 +62,7 @@ export class TestDb {
     const tag = `${Date.now().toString(36)}${seq}`;
     const email = `t${tag}@tests.teamwerk.test`;
     const [first, last] = (opts.name ?? `Test User${seq}`).split(' ');
-    const [{ id }] = await this.sql<{ id: string }>(
+    const [created] = await this.sql<{ id: string }>(
       `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
          raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
          email_change_token_new, email_change)
@@ -71,6 +71,7 @@ export class TestDb {
        returning id`,
       [email, opts.confirmed ?? true, JSON.stringify({ firstname: first, lastname: last ?? '', preferred_language: opts.lang ?? 'de' })],
     );
+    const id = created!.id;
     await this.sql(`update public.profiles set user_role = $2::public.user_role, profile_visibility = $3 where id = $1`, [
       id, opts.role ?? 'free', opts.visible === false ? 0 : 1,
     ]);
