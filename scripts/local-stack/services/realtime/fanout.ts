@@ -50,6 +50,7 @@ export function hubKey(subTopic: string, isPrivate: boolean): string {
 export class Hub<S extends Subscriber> {
   private readonly topics = new Map<string, Set<S>>();
 
+  /** Registers a joined channel under its hub key. */
   add(key: string, sub: S): void {
     let set = this.topics.get(key);
     if (!set) {
@@ -59,6 +60,7 @@ export class Hub<S extends Subscriber> {
     set.add(sub);
   }
 
+  /** Unregisters a channel (no-op when absent). */
   remove(key: string, sub: S): void {
     const set = this.topics.get(key);
     if (!set) return;
@@ -66,6 +68,7 @@ export class Hub<S extends Subscriber> {
     if (set.size === 0) this.topics.delete(key);
   }
 
+  /** The channels joined under `key` (empty set when none). */
   subscribers(key: string): ReadonlySet<S> {
     return this.topics.get(key) ?? new Set();
   }

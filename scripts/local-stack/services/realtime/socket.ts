@@ -83,6 +83,7 @@ export class Channel implements Subscriber, PgSubscriber {
     return this.conn.vsn;
   }
 
+  /** Sends an already encoded frame on this channel's socket. */
   sendFrame(frame: string | Buffer, binary?: boolean): void {
     this.conn.send(frame, binary);
   }
@@ -92,6 +93,7 @@ export class Channel implements Subscriber, PgSubscriber {
     this.conn.send(encodeMessage(this.conn.vsn, this.joinRef, null, this.topic, event, payload));
   }
 
+  /** Pushes a `postgres_changes` message (no join_ref, as Realtime's fastlane sends it). */
   pushPostgresChange(payload: { ids: number[]; data: Record<string, unknown> }): void {
     if (!this.closed) this.conn.send(encodeMessage(this.conn.vsn, null, null, this.topic, 'postgres_changes', payload));
   }
@@ -101,6 +103,7 @@ export class Channel implements Subscriber, PgSubscriber {
     return !this.isPrivate || this.read?.presence === true;
   }
 
+  /** May this channel receive broadcasts? Public: always; private: broadcast read policy. */
   canReadBroadcast(): boolean {
     return !this.isPrivate || this.read?.broadcast === true;
   }
@@ -407,6 +410,7 @@ export class Connection {
 
   // ---------------------------------------------------------------- presence
 
+  /** Sends a `presence_diff` to the channels of `key` allowed to read presence. */
   publishPresenceDiff(key: string, diff: PresenceDiff): void {
     this.rt.hub.publish(key, { kind: 'json', event: 'presence_diff', payload: diff }, { accept: (s) => s.canReadPresence() });
   }
