@@ -19,6 +19,7 @@ const { startStack, stopStack } = await import('../local-stack/cli.ts');
 const { signJwt } = await import('../local-stack/jwt.ts');
 const { default: pg } = await import('pg');
 const { default: fs } = await import('node:fs');
+const { default: os } = await import('node:os');
 
 const config = stackConfig();
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
@@ -220,7 +221,7 @@ async function main(): Promise<void> {
         }
       }
     }
-    console.log(`\n=== PostgREST latency through the gateway (${RUNS} runs each, sequential) ===`);
+    console.log(`\n=== PostgREST latency through the gateway (${RUNS} runs each, sequential; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores) ===`);
     console.log(rows.join('\n'));
     console.log(`\nworst p95 of the list/filter queries: ${worst.toFixed(1)} ms (target <= 20 ms) -> ${worst <= 20 ? 'OK' : 'OVER TARGET'}`);
   } finally {

@@ -58,8 +58,74 @@ comment on view public.visible_profiles is
 revoke all on public.visible_profiles from anon, authenticated, service_role;
 grant select on public.visible_profiles to anon, authenticated, service_role;
 
--- Counting through the view would evaluate the profiles policy per row; this counts the same
--- set (confirmed, visible, not suspended, not in a block with the caller) straight from the index.
+-- The number of listed users (confirmed, visible, not suspended) is kept in a counter by
+-- triggers, so the count is O(1) plus the caller's own block list; counting through the view
+-- would evaluate the profiles policy for every row.
+create table private.counters (
+  name text primary key,
+  value bigint not null
+);
+comment on table private.counters is 'Maintained aggregates (listed_profiles = confirmed, visible, not suspended users).';
+alter table private.counters enable row level security;
+revoke all on private.counters from public, anon, authenticated;
+insert into private.counters (name, value)
+select 'listed_profiles', count(*) from public.profiles p
+where p.authenticated = 1 and p.profile_visibility = 1
+  and not exists (select 1 from public.account_suspensions s where s.user_id = p.id);
+
+create or replace function private.bump_listed_profiles(delta bigint)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update private.counters set value = value + delta where name = 'listed_profiles' and delta <> 0
+$$;
+comment on function private.bump_listed_profiles(bigint) is 'Adds delta to the listed_profiles counter.';
+
+create or replace function private.count_listed_profiles()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  old_listed boolean;
+  new_listed boolean;
+begin
+  if tg_table_name = 'account_suspensions' then
+    -- a suspension hides a listed profile; lifting it shows it again (profile may be gone on cascade)
+    if exists (select 1 from public.profiles p where p.id = coalesce(new.user_id, old.user_id)
+               and p.authenticated = 1 and p.profile_visibility = 1) then
+      perform private.bump_listed_profiles(case when tg_op = 'INSERT' then -1 else 1 end);
+    end if;
+    return null;
+  end if;
+  if tg_op = 'DELETE' then
+    -- rare; the suspension row may already be gone (cascade), so recount
+    update private.counters set value = (
+      select count(*) from public.profiles p
+      where p.authenticated = 1 and p.profile_visibility = 1
+        and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))
+    where name = 'listed_profiles';
+    return null;
+  end if;
+  new_listed := new.authenticated = 1 and new.profile_visibility = 1;
+  old_listed := tg_op = 'UPDATE' and old.authenticated = 1 and old.profile_visibility = 1;
+  if new_listed is distinct from old_listed
+     and not exists (select 1 from public.account_suspensions s where s.user_id = new.id) then
+    perform private.bump_listed_profiles(case when new_listed then 1 else -1 end);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.count_listed_profiles() is 'AFTER trigger keeping private.counters.listed_profiles current.';
+
+create trigger profiles_count_listed after insert or delete or update of authenticated, profile_visibility on public.profiles
+  for each row execute function private.count_listed_profiles();
+create trigger account_suspensions_count_listed after insert or delete on public.account_suspensions
+  for each row execute function private.count_listed_profiles();
+
 create or replace function private.visible_profiles_count()
 returns bigint
 language sql
@@ -67,10 +133,13 @@ stable
 security definer
 set search_path = ''
 as $$
-  select count(*) from public.profiles p
-  where p.authenticated = 1 and p.profile_visibility = 1 and not (p.id = any ((select private.hidden_user_ids())::uuid[]))
+  select (select value from private.counters where name = 'listed_profiles')
+    - (select count(*) from public.profiles p
+       where p.id = any (private.hidden_user_ids()) and p.authenticated = 1 and p.profile_visibility = 1
+         and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))
 $$;
-comment on function private.visible_profiles_count() is 'Implementation of public.visible_profiles_count.';
+comment on function private.visible_profiles_count() is
+  'Implementation of public.visible_profiles_count: listed users minus those in a block relation with the caller.';
 grant execute on function private.visible_profiles_count() to anon, authenticated, service_role;
 
 /* Number of users in the visible-users list for the caller (spec §6). */

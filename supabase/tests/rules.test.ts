@@ -64,10 +64,26 @@ describe('visible users (spec §6)', () => {
     const unconfirmed = await db.user({ confirmed: false, name: 'Ulf Unconfirmed' });
     const listed = await db.as(anon, `select id from public.visible_profiles where id = any($1::uuid[])`, [[hidden.id, unconfirmed.id, free.id]]);
     expect(listed.rows.map((r) => r.id)).toEqual([free.id]);
-    const expected = await val<string>(`select count(*) from public.profiles p where authenticated = 1 and profile_visibility = 1
-      and not exists (select 1 from public.account_suspensions s where s.user_id = p.id)`);
-    const counted = await db.as(anon, `select public.visible_profiles_count() as n`);
-    expect(String(counted.rows[0]!.n)).toBe(String(expected));
+    const direct = (viewer: string | null) => val<string>(`select count(*) from public.profiles p where authenticated = 1 and profile_visibility = 1
+      and not exists (select 1 from public.account_suspensions s where s.user_id = p.id)
+      and not exists (select 1 from public.user_blocks b where (b.blocker_id = p.id and b.blocked_id = $1::uuid) or (b.blocked_id = p.id and b.blocker_id = $1::uuid))`, [viewer]);
+    const counted = async (as: Actor) => String((await db.as(as, `select public.visible_profiles_count() as n`)).rows[0]!.n);
+    expect(await counted(anon)).toBe(String(await direct(null)));
+    // the counter follows visibility, confirmation, suspension, deletion and blocks
+    const a = await db.user({ name: 'Zara Zaehler' });
+    const b = await db.user({ confirmed: false, name: 'Yann Zaehler' });
+    await db.sql(`update public.profiles set profile_visibility = 0 where id = $1`, [free.id]);
+    await db.sql(`update public.profiles set authenticated = 1 where id = $1`, [b.id]);
+    await db.sql(`insert into public.account_suspensions (user_id) values ($1)`, [a.id]);
+    await db.sql(`insert into public.user_blocks (blocker_id, blocked_id) values ($1, $2)`, [premium.id, basic.id]);
+    expect(await counted(anon)).toBe(String(await direct(null)));
+    expect(await counted(premium)).toBe(String(await direct(premium.id)));
+    await db.sql(`delete from auth.users where id = $1`, [a.id]);
+    await db.sql(`delete from public.account_suspensions where user_id = $1`, [b.id]);
+    await db.sql(`update public.profiles set profile_visibility = 1 where id = $1`, [free.id]);
+    await db.sql(`delete from public.user_blocks where blocker_id = $1`, [premium.id]);
+    expect(await counted(anon)).toBe(String(await direct(null)));
+    expect(await counted(premium)).toBe(String(await direct(premium.id)));
   });
 });
 
