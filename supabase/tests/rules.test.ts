@@ -178,6 +178,24 @@ describe('event status transitions and RSVP', () => {
   });
 });
 
+describe('time-driven event statuses (pg_cron job)', () => {
+  test('published -> upcoming (7 days ahead), -> ongoing at start, -> finished at end', async () => {
+    const mk = async (title: string, status: string, start: string, end: string) => String((await db.sql(
+      `insert into public.events (organizer_id, title, status, starts_at, ends_at, city) values ($1, $2, $3, now() + $4::interval, now() + $5::interval, 'Kiel') returning id`,
+      [premium.id, title, status, start, end]))[0]!.id);
+    const soon = await mk('Bald', 'published', '3 days', '3 days 2 hours');
+    const later = await mk('Später', 'published', '30 days', '30 days 2 hours');
+    const running = await mk('Läuft', 'upcoming', '-1 hour', '1 hour');
+    const over = await mk('Vorbei', 'published', '-3 hours', '-1 hour');
+    await db.sql(`select * from private.advance_event_statuses()`);
+    const status = Object.fromEntries((await db.sql<{ id: string; status: string }>(
+      `select id::text, status from public.events where id = any($1::bigint[])`, [[soon, later, running, over]])).map((r) => [r.id, r.status]));
+    expect(status).toEqual({ [soon]: 'upcoming', [later]: 'published', [running]: 'ongoing', [over]: 'finished' });
+    const job = await db.sql(`select schedule from cron.job where jobname = 'advance-event-statuses'`);
+    expect(job).toEqual([{ schedule: '*/5 * * * *' }]);
+  });
+});
+
 describe('favourites and blocking (spec §5)', () => {
   let projectId: string;
   beforeAll(async () => {
