@@ -328,6 +328,19 @@ describe('newsletter double opt-in', () => {
   });
 });
 
+describe('data export (DSGVO Art. 20)', () => {
+  test('a user exports their own data, without search vectors or tokens; anon cannot', async () => {
+    const r = await db.as(premium, `select public.export_my_data() as d`);
+    expect(r.ok, r.message).toBe(true);
+    const d = r.rows[0]!.d as Record<string, unknown> & { profile: Record<string, unknown>; projects: Record<string, unknown>[] };
+    expect(d.profile.id).toBe(premium.id);
+    expect(d.profile).not.toHaveProperty('search_de');
+    expect(d.projects.length).toBeGreaterThan(0);
+    expect(d.projects.every((p) => p.owner_id === premium.id)).toBe(true);
+    expect((await db.as(anon, `select public.export_my_data()`)).code).toBe('42501');
+  });
+});
+
 describe('chat, realtime topics, storage folders', () => {
   test('start_direct_conversation reuses the conversation; topics are authorised for members only', async () => {
     const a = await db.keep(basic, `select public.start_direct_conversation($1) as id`, [admin.id]);

@@ -795,6 +795,9 @@ isOneToOne: false
 "display_name":
 { Args: { "p": Omit<Database["public"]['Tables']["profiles"]['Row'], Database["public"]['Tables']["profiles"]['ComputedFields']> }; Returns: string
                            },
+"export_my_data":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "fail_email":
 { Args: { "p_error": string,"p_id": number,"p_max_attempts"?: number }; Returns: Database["public"]['Enums']["email_status"]
                            },
