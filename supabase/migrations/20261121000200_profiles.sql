@@ -49,17 +49,7 @@ create table public.profiles (
     and social_links - array['instagram', 'facebook', 'tiktok', 'youtube', 'linkedin', 'xing', 'whatsapp', 'telegram'] = '{}'::jsonb),
   preferred_language text not null default 'de' check (preferred_language in ('de', 'en')),
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
-  search_de tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_de'::regconfig, (firstname || ' ' || lastname)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (coalesce(headline, '') || ' ' || private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (coalesce(bio, '') || ' ' || coalesce(looking_for, '') || ' ' || coalesce(offering, ''))), 'C')
-  ) stored,
-  search_en tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_en'::regconfig, (firstname || ' ' || lastname)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (coalesce(headline, '') || ' ' || private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (coalesce(bio, '') || ' ' || coalesce(looking_for, '') || ' ' || coalesce(offering, ''))), 'C')
-  ) stored
+  updated_at timestamptz not null default now()
 );
 comment on table public.profiles is
   'One row per auth.users row (created by trigger on signup). Public profile at /u/{slug} (spec §3).';
@@ -81,17 +71,10 @@ comment on column public.profiles.social_links is
   'URLs keyed by instagram, facebook, tiktok, youtube, linkedin, xing, whatsapp, telegram.';
 comment on column public.profiles.latitude is 'WGS84 latitude of the city (not the street address).';
 comment on column public.profiles.longitude is 'WGS84 longitude of the city.';
-comment on column public.profiles.search_de is 'Generated German tsvector (unaccented) for search().';
-comment on column public.profiles.search_en is 'Generated English tsvector (unaccented) for search().';
 
 create index profiles_visible_idx on public.profiles (created_at desc) where authenticated = 1 and profile_visibility = 1;
 create index profiles_visible_city_idx on public.profiles (city, created_at desc) where authenticated = 1 and profile_visibility = 1;
 create index profiles_user_role_idx on public.profiles (user_role);
-create index profiles_listed_idx on public.profiles (id) include (user_role) where authenticated = 1 and profile_visibility = 1;
-create index profiles_search_de_idx on public.profiles using gin (search_de);
-create index profiles_search_en_idx on public.profiles using gin (search_en);
-create index profiles_name_trgm_idx on public.profiles
-  using gin ((private.unaccent(lower(firstname || ' ' || lastname))) extensions.gin_trgm_ops);
 
 create table public.account_suspensions (
   user_id uuid primary key references public.profiles (id) on delete cascade,

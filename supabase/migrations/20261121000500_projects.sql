@@ -31,16 +31,6 @@ create table public.projects (
   owner_premium boolean not null default false,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  search_de tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_de'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (summary || ' ' || private.join_words(roles_sought) || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (description)), 'C')
-  ) stored,
-  search_en tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_en'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (summary || ' ' || private.join_words(roles_sought) || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (description)), 'C')
-  ) stored,
   constraint projects_category_kind check (
     (not is_private and category is not null and private_category is null)
     or (is_private and private_category is not null and category is null))
@@ -54,8 +44,6 @@ comment on column public.projects.roles_sought is 'Roles the project is looking 
 comment on column public.projects.images is 'Object paths in the portfolio-files bucket or https URLs.';
 comment on column public.projects.latitude is 'WGS84 latitude of the city.';
 comment on column public.projects.longitude is 'WGS84 longitude of the city.';
-comment on column public.projects.search_de is 'Generated German tsvector (unaccented).';
-comment on column public.projects.search_en is 'Generated English tsvector (unaccented).';
 
 comment on column public.projects.owner_listed is 'Owner confirmed, visible and not suspended; maintained by trigger (search filter).';
 comment on column public.projects.owner_premium is 'Owner on premium/enterprise; maintained by trigger (search preference, spec §6).';
@@ -67,9 +55,6 @@ create index projects_published_idx on public.projects (published_at desc, id de
 create index projects_category_idx on public.projects (category, published_at desc) where status = 'published';
 create index projects_private_category_idx on public.projects (private_category, published_at desc) where status = 'published';
 create index projects_city_idx on public.projects (city, published_at desc) where status = 'published';
-create index projects_search_de_idx on public.projects using gin (search_de);
-create index projects_search_en_idx on public.projects using gin (search_en);
-create index projects_title_trgm_idx on public.projects using gin ((private.unaccent(lower(title))) extensions.gin_trgm_ops);
 
 create table public.favourite_projects (
   user_id uuid not null references public.profiles (id) on delete cascade,

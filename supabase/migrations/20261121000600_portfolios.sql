@@ -25,24 +25,12 @@ create table public.portfolios (
   owner_listed boolean not null default false,
   owner_premium boolean not null default false,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
-  search_de tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_de'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (description_de)), 'C')
-  ) stored,
-  search_en tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_en'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (private.join_words(skills) || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (description_en)), 'C')
-  ) stored
+  updated_at timestamptz not null default now()
 );
 comment on table public.portfolios is 'Work samples with German and English descriptions; supporting files in portfolio_files.';
 comment on column public.portfolios.links is 'Array of {"label": text, "url": text}.';
 comment on column public.portfolios.images is 'Object paths in the portfolio-files bucket.';
 comment on column public.portfolios.file_access is 'Who may download the supporting files (signed URLs are issued through storage RLS).';
-comment on column public.portfolios.search_de is 'Generated German tsvector over title, skills, description_de.';
-comment on column public.portfolios.search_en is 'Generated English tsvector over title, skills, description_en.';
 
 comment on column public.portfolios.owner_listed is 'Owner confirmed, visible and not suspended; maintained by trigger (search filter).';
 comment on column public.portfolios.owner_premium is 'Owner on premium/enterprise; maintained by trigger (search preference, spec §6).';
@@ -53,9 +41,6 @@ create index portfolios_owner_idx on public.portfolios (owner_id, created_at des
 create index portfolios_published_idx on public.portfolios (published_at desc, id desc) where status = 'published';
 create index portfolios_category_idx on public.portfolios (category, published_at desc) where status = 'published';
 create index portfolios_city_idx on public.portfolios (city, published_at desc) where status = 'published';
-create index portfolios_search_de_idx on public.portfolios using gin (search_de);
-create index portfolios_search_en_idx on public.portfolios using gin (search_en);
-create index portfolios_title_trgm_idx on public.portfolios using gin ((private.unaccent(lower(title))) extensions.gin_trgm_ops);
 
 create table public.portfolio_files (
   id bigint generated always as identity primary key,

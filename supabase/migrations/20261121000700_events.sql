@@ -59,16 +59,6 @@ create table public.events (
   owner_premium boolean not null default false,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  search_de tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_de'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (summary || ' ' || coalesce(venue_name, '') || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (description)), 'C')
-  ) stored,
-  search_en tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_en'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (summary || ' ' || coalesce(venue_name, '') || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (description)), 'C')
-  ) stored,
   constraint events_time_order check (ends_at > starts_at),
   constraint events_price check ((is_paid and price_cents is not null) or (not is_paid and price_cents is null)),
   constraint events_location check ((is_online and online_url is not null) or (not is_online and city is not null))
@@ -81,8 +71,6 @@ comment on column public.events.online_url is 'Join link for online events (http
 comment on column public.events.capacity is 'Seats; null = unlimited. Further RSVPs go to the waitlist.';
 comment on column public.events.going_count is 'Maintained by the attendee trigger.';
 comment on column public.events.waitlist_count is 'Maintained by the attendee trigger.';
-comment on column public.events.search_de is 'Generated German tsvector (unaccented).';
-comment on column public.events.search_en is 'Generated English tsvector (unaccented).';
 
 comment on column public.events.owner_listed is 'Owner confirmed, visible and not suspended; maintained by trigger (search filter).';
 comment on column public.events.owner_premium is 'Owner on premium/enterprise; maintained by trigger (search preference, spec §6).';
@@ -94,9 +82,6 @@ create index events_listed_idx on public.events (starts_at, id) where status in 
 create index events_city_idx on public.events (city, starts_at) where status in ('published', 'upcoming', 'ongoing');
 create index events_category_idx on public.events (category, starts_at) where status in ('published', 'upcoming', 'ongoing');
 create index events_status_idx on public.events (status, starts_at);
-create index events_search_de_idx on public.events using gin (search_de);
-create index events_search_en_idx on public.events using gin (search_en);
-create index events_title_trgm_idx on public.events using gin ((private.unaccent(lower(title))) extensions.gin_trgm_ops);
 
 create table public.event_attendees (
   event_id bigint not null references public.events (id) on delete cascade,

@@ -26,16 +26,6 @@ create table public.jobs (
   expires_at timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  search_de tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_de'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (company || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_de'::regconfig, (description)), 'C')
-  ) stored,
-  search_en tsvector generated always as (
-    setweight(to_tsvector('private.teamwerk_en'::regconfig, (title)), 'A')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (company || ' ' || coalesce(city, ''))), 'B')
-    || setweight(to_tsvector('private.teamwerk_en'::regconfig, (description)), 'C')
-  ) stored,
   constraint jobs_location check (remote or city is not null),
   constraint jobs_salary_range check (salary_max_cents is null or salary_min_cents is null or salary_max_cents >= salary_min_cents),
   constraint jobs_expiry check (expires_at is null or expires_at > posted_at)
@@ -48,8 +38,6 @@ comment on column public.jobs.salary_max_cents is 'Yearly gross salary range upp
 comment on column public.jobs.language is 'Language the ad is written in.';
 comment on column public.jobs.posted_by is 'Admin or enterprise member who posted it; null for imported ads.';
 comment on column public.jobs.expires_at is 'Ad disappears from lists after this time.';
-comment on column public.jobs.search_de is 'Generated German tsvector (unaccented).';
-comment on column public.jobs.search_en is 'Generated English tsvector (unaccented).';
 
 create index jobs_posted_idx on public.jobs (posted_at desc, id);
 create index jobs_remote_idx on public.jobs (posted_at desc) where remote;
@@ -57,9 +45,6 @@ create index jobs_city_idx on public.jobs (city, posted_at desc);
 create index jobs_type_idx on public.jobs (employment_type, posted_at desc);
 create index jobs_category_idx on public.jobs (category, posted_at desc);
 create index jobs_posted_by_idx on public.jobs (posted_by);
-create index jobs_search_de_idx on public.jobs using gin (search_de);
-create index jobs_search_en_idx on public.jobs using gin (search_en);
-create index jobs_title_trgm_idx on public.jobs using gin ((private.unaccent(lower(title))) extensions.gin_trgm_ops);
 create trigger jobs_updated_at before update on public.jobs
   for each row execute function private.set_updated_at();
 

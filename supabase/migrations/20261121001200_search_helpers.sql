@@ -235,13 +235,162 @@ $$;
 comment on function private.correct_spelling(text) is 'Spelling correction of a search query against private.search_words.';
 
 
+-- -----------------------------------------------------------------------------
+-- Search index: one row per searchable thing (project, portfolio, event, person, job), kept
+-- current by triggers. It lives in `private`, so API rows (select=*) carry no tsvectors, and
+-- search() scans one table instead of joining owners: `searchable` already folds in the
+-- content status and the owner's state (confirmed, visible, not suspended).
+-- -----------------------------------------------------------------------------
+create table private.search_items (
+  type text not null check (type in ('project', 'portfolio', 'event', 'profile', 'job')),
+  id text not null,
+  owner_id uuid,
+  searchable boolean not null,
+  premium boolean not null default false,
+  categories text[] not null default '{}',
+  city text,
+  date timestamptz,
+  expires_at timestamptz,
+  title text not null,
+  search_de tsvector not null,
+  search_en tsvector not null,
+  primary key (type, id)
+);
+comment on table private.search_items is
+  'Search documents (German and English tsvectors, unaccented) with the filter and ranking values; maintained by triggers.';
+comment on column private.search_items.searchable is
+  'Published/listed content of a confirmed, visible, not suspended owner (profiles: the person is listed).';
+comment on column private.search_items.premium is 'Owner on premium/enterprise (spec §6 preference).';
+comment on column private.search_items.date is 'published_at, event start or job posting; null for people.';
+comment on column private.search_items.expires_at is 'Jobs only: hidden after this time.';
+create index search_items_de_idx on private.search_items using gin (search_de) where searchable;
+create index search_items_en_idx on private.search_items using gin (search_en) where searchable;
+create index search_items_title_trgm_idx on private.search_items
+  using gin ((private.unaccent(pg_catalog.lower(title))) extensions.gin_trgm_ops) where searchable;
+create index search_items_owner_idx on private.search_items (owner_id);
+create index search_items_browse_idx on private.search_items (date desc) where searchable;
+alter table private.search_items enable row level security;
+revoke all on private.search_items from public, anon, authenticated;
+
+-- Weighted document: A = title/name, B = summary, skills, roles, city, C = long text.
+create or replace function private.search_vector(cfg regconfig, a text, b text, c text)
+returns tsvector
+language sql
+immutable
+set search_path = ''
+as $$
+  select pg_catalog.setweight(pg_catalog.to_tsvector(cfg, coalesce(a, '')), 'A')
+      || pg_catalog.setweight(pg_catalog.to_tsvector(cfg, coalesce(b, '')), 'B')
+      || pg_catalog.setweight(pg_catalog.to_tsvector(cfg, coalesce(c, '')), 'C')
+$$;
+comment on function private.search_vector(regconfig, text, text, text) is 'Weighted tsvector (A title, B short texts, C long text).';
+
+create or replace function private.put_search_item(
+  p_type text, p_id text, p_owner uuid, p_searchable boolean, p_premium boolean, p_categories text[], p_city text,
+  p_date timestamptz, p_expires timestamptz, p_title text, p_a text, p_b text, p_c_de text, p_c_en text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.search_items as s (type, id, owner_id, searchable, premium, categories, city, date, expires_at, title, search_de, search_en)
+  values (p_type, p_id, p_owner, coalesce(p_searchable, false), coalesce(p_premium, false), coalesce(p_categories, '{}'), p_city,
+          p_date, p_expires, coalesce(p_title, ''),
+          private.search_vector('private.teamwerk_de'::regconfig, p_a, p_b, p_c_de),
+          private.search_vector('private.teamwerk_en'::regconfig, p_a, p_b, p_c_en))
+  on conflict (type, id) do update set
+    owner_id = excluded.owner_id, searchable = excluded.searchable, premium = excluded.premium,
+    categories = excluded.categories, city = excluded.city, date = excluded.date, expires_at = excluded.expires_at,
+    title = excluded.title, search_de = excluded.search_de, search_en = excluded.search_en
+$$;
+comment on function private.put_search_item(text, text, uuid, boolean, boolean, text[], text, timestamptz, timestamptz, text, text, text, text, text) is
+  'Upserts one search document.';
+
+-- AFTER INSERT/UPDATE/DELETE on projects, portfolios, events, jobs and profiles.
+create or replace function private.sync_search_item()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_type text := case tg_table_name when 'projects' then 'project' when 'portfolios' then 'portfolio'
+                   when 'events' then 'event' when 'jobs' then 'job' else 'profile' end;
+begin
+  if tg_op = 'DELETE' then
+    delete from private.search_items where type = v_type and id = old.id::text;
+    return null;
+  end if;
+  case tg_table_name
+  when 'projects' then
+    perform private.put_search_item('project', new.id::text, new.owner_id, new.status = 'published' and new.owner_listed,
+      new.owner_premium, array[coalesce(new.category::text, new.private_category::text)], new.city, new.published_at, null,
+      new.title, new.title, new.summary || ' ' || private.join_words(new.roles_sought) || ' ' || coalesce(new.city, ''),
+      new.description, new.description);
+  when 'portfolios' then
+    perform private.put_search_item('portfolio', new.id::text, new.owner_id, new.status = 'published' and new.owner_listed,
+      new.owner_premium, array_remove(array[new.category::text], null), new.city, new.published_at, null,
+      new.title, new.title, private.join_words(new.skills) || ' ' || coalesce(new.city, ''), new.description_de, new.description_en);
+  when 'events' then
+    perform private.put_search_item('event', new.id::text, new.organizer_id,
+      new.status in ('published', 'upcoming', 'ongoing') and new.owner_listed, new.owner_premium, array[new.category::text],
+      new.city, new.starts_at, null, new.title, new.title,
+      new.summary || ' ' || coalesce(new.venue_name, '') || ' ' || coalesce(new.city, ''), new.description, new.description);
+  when 'jobs' then
+    perform private.put_search_item('job', new.id, new.posted_by, true, false, array[new.category::text], new.city,
+      new.posted_at, new.expires_at, new.title, new.title,
+      new.company || ' ' || coalesce(new.city, '') || case when new.remote then ' remote' else '' end,
+      new.description, new.description);
+  else
+    perform private.put_search_item('profile', new.id::text, new.id,
+      new.authenticated = 1 and new.profile_visibility = 1 and not private.is_suspended(new.id),
+      new.user_role in ('premium', 'enterprise'), new.categories::text[], new.city, null, null,
+      public.display_name(new), new.firstname || ' ' || new.lastname,
+      coalesce(new.headline, '') || ' ' || private.join_words(new.skills) || ' ' || coalesce(new.city, ''),
+      coalesce(new.bio, '') || ' ' || coalesce(new.looking_for, '') || ' ' || coalesce(new.offering, ''),
+      coalesce(new.bio, '') || ' ' || coalesce(new.looking_for, '') || ' ' || coalesce(new.offering, ''));
+  end case;
+  return null;
+end;
+$$;
+comment on function private.sync_search_item() is 'Keeps private.search_items in step with the searchable tables.';
+
+create trigger projects_search_item after insert or update or delete on public.projects
+  for each row execute function private.sync_search_item();
+create trigger portfolios_search_item after insert or update or delete on public.portfolios
+  for each row execute function private.sync_search_item();
+create trigger events_search_item after insert or update or delete on public.events
+  for each row execute function private.sync_search_item();
+create trigger jobs_search_item after insert or update or delete on public.jobs
+  for each row execute function private.sync_search_item();
+create trigger profiles_search_item after insert or update or delete on public.profiles
+  for each row execute function private.sync_search_item();
+
+-- A suspension changes whether a person is listed (content follows through owner_listed).
+create or replace function private.sync_profile_search_item()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.search_items set searchable = (
+      select p.authenticated = 1 and p.profile_visibility = 1 and not private.is_suspended(p.id)
+      from public.profiles p where p.id = coalesce(new.user_id, old.user_id))
+  where type = 'profile' and id = coalesce(new.user_id, old.user_id)::text;
+  return null;
+end;
+$$;
+comment on function private.sync_profile_search_item() is 'AFTER INSERT/DELETE on account_suspensions: re-evaluates the person''s search row.';
+create trigger account_suspensions_search_item after insert or delete on public.account_suspensions
+  for each row execute function private.sync_profile_search_item();
+
 -- Matching: German and English full-text search (unaccented stems); only when that finds nothing,
 -- the query is spelling-corrected against private.search_words (pg_trgm) and searched again, and
--- as a last resort trigram word similarity on titles/names is used (the best 100 per type). Ranking: ts_rank_cd
--- (or the similarity). Premium preference (spec §6): relevance x 1.25 for content of
--- premium/enterprise members, and at equal score premium first. Content counts only when its
--- owner is confirmed, visible, not suspended (owner_listed) and not in a block with the caller.
--- The match set carries only ids and facet values; titles and texts are read for the page rows.
+-- as a last resort trigram word similarity on titles/names is used (the best 200 overall).
+-- Ranking: ts_rank_cd (or the similarity). Premium preference (spec §6): relevance x 1.25 for
+-- content of premium/enterprise members, and at equal score premium first. Only searchable
+-- rows (see search_items) of owners not in a block relation with the caller.
 
 -- Title, slug and text of one search hit (for highlighting the page rows only).
 create or replace function private.search_document(p_type text, p_id text)
@@ -259,6 +408,9 @@ as $$
   union all
   select e.title, e.slug, e.summary || E'\n' || e.description from public.events e
   where p_type = 'event' and e.id = p_id::bigint
+  union all
+  select j.title, j.id, j.company || E'\n' || j.description from public.jobs j
+  where p_type = 'job' and j.id = p_id
   union all
   select public.display_name(o), o.slug, coalesce(o.headline, '') || E'\n' || coalesce(o.bio, '') from public.profiles o
   where p_type = 'profile' and o.id = p_id::uuid
@@ -279,6 +431,7 @@ declare
   v_q text := nullif(pg_catalog.btrim(coalesce(q, '')), '');
   v_norm text := private.unaccent(pg_catalog.lower(coalesce(pg_catalog.btrim(q), '')));
   v_types text[] := coalesce(nullif(types, '{}'), array['project', 'portfolio', 'event', 'profile']);
+  v_facet_types text[];
   v_cat text := nullif(pg_catalog.btrim(coalesce(category, '')), '');
   v_city text := nullif(private.unaccent(pg_catalog.lower(pg_catalog.btrim(coalesce(city, '')))), '');
   v_page integer := greatest(coalesce(page, 1), 1);
@@ -286,20 +439,23 @@ declare
   v_hidden uuid[] := private.hidden_user_ids();
   v_from timestamptz := (date_from::timestamp at time zone 'Europe/Berlin');
   v_to timestamptz := ((date_to + 1)::timestamp at time zone 'Europe/Berlin');
+  v_dated boolean := date_from is not null or date_to is not null;
   tq_de tsquery;
   tq_en tsquery;
   v_fuzzy boolean := false;
   v_attempt integer := 0;
   v_corrected text;
-  v_branch_limit integer;
+  v_limit integer;
   result jsonb;
 begin
-  if v_types <@ array['project', 'portfolio', 'event', 'profile'] is not true then
-    raise exception using errcode = '22023', message = 'invalid_type', detail = 'types: project, portfolio, event, profile';
+  if v_types <@ array['project', 'portfolio', 'event', 'profile', 'job'] is not true then
+    raise exception using errcode = '22023', message = 'invalid_type', detail = 'types: project, portfolio, event, profile, job';
   end if;
   if char_length(coalesce(q, '')) > 200 then
     raise exception using errcode = '22023', message = 'query_too_long', detail = 'At most 200 characters.';
   end if;
+  -- type facet: the four site-search types, plus jobs when asked for
+  v_facet_types := array(select distinct unnest(array['project', 'portfolio', 'event', 'profile'] || v_types));
   if v_q is not null then
     tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
     tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
@@ -307,64 +463,28 @@ begin
 
   <<attempt>>
   loop
-  v_branch_limit := case when v_fuzzy then 100 end;
+  v_limit := case when v_fuzzy then 200 end;
   with matches as materialized (
-    (select 'project'::text as type, p.id::text as id, coalesce(p.category::text, p.private_category::text) as category,
-           p.city, p.published_at as date, p.owner_premium as premium, p.owner_id,
+    select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id,
            case when v_q is null then 0::real
-                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(p.title)))
-                else pg_catalog.ts_rank_cd(p.search_de, tq_de) + pg_catalog.ts_rank_cd(p.search_en, tq_en) end as relevance
-    from public.projects p
-    where p.status = 'published' and p.owner_listed and not (p.owner_id = any (v_hidden))
+                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(s.title)))
+                else pg_catalog.ts_rank_cd(s.search_de, tq_de) + pg_catalog.ts_rank_cd(s.search_en, tq_en) end as relevance
+    from private.search_items s
+    where s.searchable
+      and s.type = any (v_facet_types)
+      and not coalesce(s.owner_id = any (v_hidden), false)
+      and (s.expires_at is null or s.expires_at > pg_catalog.now())
       and (v_q is null
-           or (not v_fuzzy and (p.search_de @@ tq_de or p.search_en @@ tq_en))
-           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(p.title))))
-      and (v_from is null or p.published_at >= v_from) and (v_to is null or p.published_at < v_to)
-    order by relevance desc limit v_branch_limit)
-    union all
-    (select 'portfolio', f.id::text, f.category::text, f.city, f.published_at, f.owner_premium, f.owner_id,
-           case when v_q is null then 0::real
-                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(f.title)))
-                else pg_catalog.ts_rank_cd(f.search_de, tq_de) + pg_catalog.ts_rank_cd(f.search_en, tq_en) end as relevance
-    from public.portfolios f
-    where f.status = 'published' and f.owner_listed and not (f.owner_id = any (v_hidden))
-      and (v_q is null
-           or (not v_fuzzy and (f.search_de @@ tq_de or f.search_en @@ tq_en))
-           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(f.title))))
-      and (v_from is null or f.published_at >= v_from) and (v_to is null or f.published_at < v_to)
-    order by relevance desc limit v_branch_limit)
-    union all
-    (select 'event', e.id::text, e.category::text, e.city, e.starts_at, e.owner_premium, e.organizer_id,
-           case when v_q is null then 0::real
-                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(e.title)))
-                else pg_catalog.ts_rank_cd(e.search_de, tq_de) + pg_catalog.ts_rank_cd(e.search_en, tq_en) end as relevance
-    from public.events e
-    where e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
-      and not (e.organizer_id = any (v_hidden))
-      and (v_q is null
-           or (not v_fuzzy and (e.search_de @@ tq_de or e.search_en @@ tq_en))
-           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(e.title))))
-      and (v_from is null or e.starts_at >= v_from) and (v_to is null or e.starts_at < v_to)
-    order by relevance desc limit v_branch_limit)
-    union all
-    (select 'profile', o.id::text, o.categories[1]::text, o.city, o.created_at, o.user_role in ('premium', 'enterprise'), o.id,
-           case when v_q is null then 0::real
-                when v_fuzzy then extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname)))
-                else pg_catalog.ts_rank_cd(o.search_de, tq_de) + pg_catalog.ts_rank_cd(o.search_en, tq_en) end as relevance
-    from public.profiles o
-    where o.authenticated = 1 and o.profile_visibility = 1 and not (o.id = any (v_hidden))
-      and v_from is null and v_to is null
-      and (v_q is null
-           or (not v_fuzzy and (o.search_de @@ tq_de or o.search_en @@ tq_en))
-           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(o.firstname || ' ' || o.lastname))))
-      and (v_cat is null or v_cat = any (o.categories::text[]))
-    order by relevance desc limit v_branch_limit)
+           or (not v_fuzzy and (s.search_de @@ tq_de or s.search_en @@ tq_en))
+           or (v_fuzzy and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(s.title))))
+      and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
+      and (v_cat is null or v_cat = any (s.categories))
+      and (v_city is null or private.unaccent(pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+    order by relevance desc
+    limit v_limit
   ),
   scoped as materialized (
-    select m.*, m.relevance * case when m.premium then 1.25 else 1 end as score
-    from matches m
-    where (v_cat is null or m.category = v_cat or m.type = 'profile')
-      and (v_city is null or private.unaccent(pg_catalog.lower(coalesce(m.city, ''))) = v_city)
+    select m.*, m.relevance * case when m.premium then 1.25 else 1 end as score from matches m
   ),
   filtered as (
     select * from scoped where type = any (v_types)
@@ -425,7 +545,7 @@ grant execute on function private.search(text, text[], text, text, date, date, i
 /* Site search (issue 8) across projects, portfolios, events and people.
    q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and
    umlaut-insensitive, typo-tolerant on titles (trigram word similarity).
-   types: subset of project, portfolio, event, profile (null = all); category: a project or
+   types: subset of project, portfolio, event, profile, job (null = the first four); category: a project or
    private-project category; city: exact city name (case/accent-insensitive); date_from/date_to:
    event start or publication date in Europe/Berlin (profiles are left out when set);
    page from 1, page_size 1..50.

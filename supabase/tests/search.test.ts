@@ -134,6 +134,22 @@ describe('search()', () => {
     expect(html.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
   });
 
+  test('jobs are searchable on request (types: job), expired ones are not', async () => {
+    await db.sql(`insert into public.jobs (id, title, company, remote, employment_type, description, apply_url, expires_at) values
+      ('zeltverleih-aktiv', 'Zeltverleih Logistik (m/w/d)', 'Zeltwerk GmbH', true, 'full_time', 'Aufbau von Festivalzelten.', 'https://jobs.example.com/z1', now() + interval '30 days'),
+      ('zeltverleih-alt', 'Zeltverleih Aushilfe', 'Zeltwerk GmbH', true, 'mini_job', 'Abgelaufen.', 'https://jobs.example.com/z2', null)`);
+    await db.sql(`update public.jobs set posted_at = now() - interval '90 days', expires_at = now() - interval '1 day' where id = 'zeltverleih-alt'`);
+    const r = await search(anon, { q: 'Zeltverleih', types: ['job'] });
+    expect(r.results.map((h) => h.id)).toEqual(['zeltverleih-aktiv']);
+    expect((await search(anon, { q: 'Zeltverleih' })).results.some((h) => h.type === 'job')).toBe(false);
+  });
+
+  test('API tables carry no search vectors (they live in private.search_items)', async () => {
+    const cols = await db.sql(`select table_name, column_name from information_schema.columns
+      where table_schema = 'public' and data_type = 'tsvector'`);
+    expect(cols).toEqual([]);
+  });
+
   test('bad input is refused with 22023', async () => {
     await expect(search(anon, { q: 'x', types: ['users'] })).rejects.toThrow(/22023 invalid_type/);
     await expect(search(anon, { q: 'x'.repeat(201) })).rejects.toThrow(/query_too_long/);
