@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { collectErrors, expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
+import { ANON_KEY, apiUrl, collectErrors, expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
 
 const admin = () => nodeClient(SERVICE_ROLE_KEY);
 
@@ -101,5 +101,17 @@ test.describe('the SPA talks to the local stack (issue 2 item 10)', () => {
     if (data && data.length > 0) expect(de).toContain(`/de/jobs/${data[0]!.id}</loc>`);
     const robots = await (await request.get('/robots.txt')).text();
     expect(robots).toMatch(/Sitemap: http:\/\/127\.0\.0\.1:\d+\/sitemap\.xml/);
+  });
+
+  test('the sitemap Edge Function serves the same documents as the dev/preview middleware', async ({ request }) => {
+    for (const file of ['sitemap.xml', 'index-sitemap.xml', 'en-sitemap.xml', 'de-sitemap.xml']) {
+      const fromFunction = await request.get(`${apiUrl}/functions/v1/sitemap/${file}`, { headers: { apikey: ANON_KEY } });
+      expect(fromFunction.status(), file).toBe(200);
+      expect(fromFunction.headers()['content-type']).toContain('application/xml');
+      const fromSpa = await request.get(`/${file}`);
+      // the documents differ only in the configured site origin
+      const strip = (xml: string) => xml.replace(/https?:\/\/[^/<"]+/g, 'ORIGIN');
+      expect(strip(await fromFunction.text()), file).toBe(strip(await fromSpa.text()));
+    }
   });
 });

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';
 import type { Locale } from '@/lib/constants';
 
-/** Contact form fields; messages are ids of en.json/de.json (spec §2 /contact). */
 /** Topics of public.contact_topic a visitor may pick (cancellation has its own form). */
 export const CONTACT_TOPICS = ['general', 'support', 'sales', 'enterprise', 'press'] as const;
 
+/** Contact form fields; error messages are ids of en.json/de.json (spec §2 /contact). */
 export const contactMessageSchema = z.object({
   topic: z.enum(CONTACT_TOPICS, 'contact.error.topic'),
   name: z.string().trim().min(2, 'contact.error.name').max(200, 'contact.error.name'),
