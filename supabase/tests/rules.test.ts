@@ -87,6 +87,25 @@ describe('visible users (spec §6)', () => {
   });
 });
 
+describe('slugs and function privileges', () => {
+  test('profile slugs come from the name (German transliteration) and stay unique', async () => {
+    const a = await db.user({ name: 'Jürgen Groß' });
+    const b = await db.user({ name: 'Jürgen Groß' });
+    const slugs = (await db.sql<{ slug: string }>(`select slug from public.profiles where id = any($1::uuid[]) order by created_at, slug`, [[a.id, b.id]])).map((r) => r.slug);
+    expect(slugs).toContain('juergen-gross');
+    expect(new Set(slugs).size).toBe(2);
+    expect(slugs.every((x) => x.startsWith('juergen-gross'))).toBe(true);
+  });
+  test.each(['claim_email_batch', 'complete_email', 'fail_email', 'confirm_user_email', 'sync_subscription', 'record_stripe_event', 'finish_stripe_event'])(
+    'service-role RPC %s is not executable by anon or authenticated', async (fn) => {
+      const rows = await db.sql<{ anon: boolean; auth: boolean; service: boolean }>(
+        `select bool_or(has_function_privilege('anon', p.oid, 'execute')) as anon, bool_or(has_function_privilege('authenticated', p.oid, 'execute')) as auth,
+                bool_and(has_function_privilege('service_role', p.oid, 'execute')) as service
+         from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public' and p.proname = $1`, [fn]);
+      expect(rows[0]).toEqual({ anon: false, auth: false, service: true });
+    });
+});
+
 describe('protected profile columns', () => {
   test.each([
     ['user_role', `'premium'`], ['authenticated', '0'], ['stripe_customer_id', `'cus_evil'`], ['email', `'x@example.com'`],
