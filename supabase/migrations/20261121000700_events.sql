@@ -162,7 +162,8 @@ begin
     end if;
     select count(*) into taken from public.event_attendees where event_id = new.event_id and status = 'going';
     new.status := case when ev.capacity is null or taken < ev.capacity then 'going' else 'waitlisted' end;
-    new.created_at := pg_catalog.now();
+    -- clock time after the event lock: the waitlist follows the order in which seats were decided
+    new.created_at := pg_catalog.clock_timestamp();
   elsif new.status = 'going' and old.status = 'waitlisted' and private.is_api_statement() then
     raise exception using errcode = '42501', message = 'waitlist_promotion', detail = 'Seats are assigned by the database.';
   end if;

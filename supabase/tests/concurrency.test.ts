@@ -1,0 +1,90 @@
+/**
+ * Database rules under concurrency: two sessions racing must not break the Basic plan limit
+ * (spec §5) or overbook an event (capacity + waitlist). Fixtures are committed (the racing
+ * sessions must see them) and deleted afterwards.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import pg from 'pg';
+import { stackConfig } from '../../scripts/local-stack/config.ts';
+
+const config = stackConfig();
+const admin = new pg.Client({ connectionString: config.dbUrl });
+const users: string[] = [];
+let basicUser = '';
+let eventId = '';
+
+async function createUser(role: string): Promise<string> {
+  const { rows } = await admin.query(
+    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
+       raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new, email_change)
+     values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+       'race-' || gen_random_uuid() || '@tests.teamwerk.test', '', now(), '{"provider":"email"}', '{"firstname":"Race"}',
+       now(), now(), '', '', '', '') returning id`);
+  const id = rows[0].id as string;
+  await admin.query(`update public.profiles set user_role = $2::public.user_role where id = $1`, [id, role]);
+  users.push(id);
+  return id;
+}
+
+/** A session acting as `userId` (authenticated) inside an open transaction. */
+async function session(userId: string): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: config.dbUrl });
+  await c.connect();
+  await c.query('begin');
+  await c.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true),
+                        set_config('request.jwt.claim.sub', $2, true)`, [JSON.stringify({ sub: userId, role: 'authenticated' }), userId]);
+  return c;
+}
+
+beforeAll(async () => {
+  await admin.connect();
+  basicUser = await createUser('basic');
+  await admin.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen Eins', 'business'), ($1, 'Rennen Zwei', 'business')`, [basicUser]);
+  const organizer = await createUser('premium');
+  const { rows } = await admin.query(`insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity)
+    values ($1, 'Letzter Platz', 'published', now() + interval '5 days', now() + interval '5 days 1 hour', 'Jena', 1) returning id`, [organizer]);
+  eventId = String(rows[0].id);
+});
+
+afterAll(async () => {
+  if (users.length) await admin.query(`delete from auth.users where id = any($1::uuid[])`, [users]);
+  await admin.end();
+});
+
+test('two concurrent inserts for a Basic user with 2 projects: exactly one succeeds', async () => {
+  const [a, b] = await Promise.all([session(basicUser), session(basicUser)]);
+  try {
+    await a.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen A', 'art')`, [basicUser]);
+    const second = b.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen B', 'art')`, [basicUser])
+      .then(() => 'inserted', (e: { message: string }) => e.message);
+    await new Promise((r) => setTimeout(r, 200)); // b is now waiting for a's lock on the profile
+    await a.query('commit');
+    expect(await second).toBe('plan_limit_reached');
+  } finally {
+    await b.query('rollback').catch(() => undefined);
+    await a.end();
+    await b.end();
+  }
+  const { rows } = await admin.query(`select count(*)::int as n from public.projects where owner_id = $1`, [basicUser]);
+  expect(rows[0].n).toBe(3);
+});
+
+test('two concurrent RSVPs for the last seat: one going, one waitlisted', async () => {
+  const [u1, u2] = [await createUser('free'), await createUser('free')];
+  const [a, b] = await Promise.all([session(u1), session(u2)]);
+  try {
+    await a.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [eventId, u1]);
+    const second = b.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [eventId, u2]);
+    await new Promise((r) => setTimeout(r, 200));
+    await a.query('commit');
+    await second;
+    await b.query('commit');
+  } finally {
+    await a.end();
+    await b.end();
+  }
+  const { rows } = await admin.query(`select user_id, status from public.event_attendees where event_id = $1 order by created_at`, [eventId]);
+  expect(rows.map((r) => [r.user_id, r.status])).toEqual([[u1, 'going'], [u2, 'waitlisted']]);
+  const counts = await admin.query(`select going_count, waitlist_count from public.events where id = $1`, [eventId]);
+  expect(counts.rows[0]).toEqual({ going_count: 1, waitlist_count: 1 });
+});
