@@ -1,0 +1,97 @@
+/**
+ * The data model through the real API (gateway -> PostgREST / auth) with supabase-js and the
+ * demo accounts of the seed: what the SPA sees, including the error shape of database rules
+ * (plan limit -> P0001 plan_limit_reached) and anon vs signed-in visibility.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { stackConfig } from '../../scripts/local-stack/config.ts';
+
+const config = stackConfig();
+const PASSWORD = 'Teamwerk!2026';
+const client = () => createClient(config.apiUrl, config.anonKey, {
+  auth: { persistSession: false, autoRefreshToken: false },
+  realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+});
+
+async function signIn(email: string): Promise<SupabaseClient> {
+  const c = client();
+  const { error } = await c.auth.signInWithPassword({ email, password: PASSWORD });
+  if (error) throw new Error(`${email}: ${error.message}`);
+  return c;
+}
+
+let basic: SupabaseClient;
+const created: number[] = [];
+
+beforeAll(async () => {
+  basic = await signIn('basic@teamwerk.test');
+});
+afterAll(async () => {
+  if (created.length) await basic.from('projects').delete().in('id', created);
+});
+
+describe('demo data through PostgREST', () => {
+  test('anon lists published projects of listed owners, newest first, without search vectors', async () => {
+    const { data, error } = await client().from('projects').select('*').eq('status', 'published').order('published_at', { ascending: false }).limit(5);
+    expect(error).toBeNull();
+    expect(data).toHaveLength(5);
+    expect(Object.keys(data![0]!)).not.toContain('search_de');
+  });
+
+  test('anon sees the visible-users list and count; drafts and the e-mail queue stay hidden', async () => {
+    const anon = client();
+    const { count } = await anon.from('visible_profiles').select('id', { count: 'exact', head: true });
+    const { data: n } = await anon.rpc('visible_profiles_count');
+    expect(count).toBeGreaterThan(250);
+    expect(n).toBe(count);
+    const drafts = await anon.from('projects').select('id').eq('status', 'draft');
+    expect(drafts.data).toEqual([]);
+    const queue = await anon.from('email_queue').select('id');
+    expect(queue.error?.code).toBe('42501');
+  });
+
+  test('search finds "Gründer" for "Grunder" with highlighted snippets', async () => {
+    const { data, error } = await client().rpc('search', { q: 'Grunder', page_size: 5 });
+    expect(error).toBeNull();
+    const result = data as { total: number; results: { snippet: string }[] };
+    expect(result.total).toBeGreaterThan(0);
+    expect(result.results.some((r) => r.snippet.includes('<mark>'))).toBe(true);
+  });
+
+  test('a Basic member reaches the 3-project limit; the 4th answers P0001 plan_limit_reached', async () => {
+    const { data: me } = await basic.auth.getUser();
+    const { count } = await basic.from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', me.user!.id);
+    const free = 3 - (count ?? 0);
+    for (let i = 0; i < free; i++) {
+      const { data, error } = await basic.from('projects')
+        .insert({ owner_id: me.user!.id, title: `API-Test Projekt ${i + 1}`, category: 'technology' }).select('id').single();
+      expect(error).toBeNull();
+      created.push(data!.id);
+    }
+    const { error } = await basic.from('projects').insert({ owner_id: me.user!.id, title: 'Eins zu viel', category: 'technology' });
+    expect(error?.code).toBe('P0001');
+    expect(error?.message).toBe('plan_limit_reached');
+    expect(error?.hint).toBe('upgrade_plan');
+  });
+
+  test('a user cannot raise their own role through the API (42501 protected_column)', async () => {
+    const { data: me } = await basic.auth.getUser();
+    const { error } = await basic.from('profiles').update({ user_role: 'premium' }).eq('id', me.user!.id);
+    expect(error?.code).toBe('42501');
+    const { data } = await basic.from('profiles').select('user_role').eq('id', me.user!.id).single();
+    expect(data?.user_role).toBe('basic');
+  });
+
+  test('demo accounts have their documented roles and states', async () => {
+    const premium = await signIn('premium@teamwerk.test');
+    const { data } = await premium.from('profiles').select('email,user_role,authenticated')
+      .in('email', ['free@teamwerk.test', 'basic@teamwerk.test', 'premium@teamwerk.test', 'enterprise@teamwerk.test']);
+    expect(Object.fromEntries(data!.map((r) => [r.email, r.user_role]))).toEqual({
+      'free@teamwerk.test': 'free', 'basic@teamwerk.test': 'basic', 'premium@teamwerk.test': 'premium', 'enterprise@teamwerk.test': 'enterprise',
+    });
+    const { data: subs } = await premium.from('subscriptions').select('plan_id,status');
+    expect(subs).toEqual([{ plan_id: 'premium', status: 'active' }]);
+  });
+});
