@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import pg from 'pg';
 import { stackConfig } from '../../scripts/local-stack/config.ts';
+import { demoFileBytes } from '../../scripts/seed/files.ts';
 
 const config = stackConfig();
 const PASSWORD = 'Teamwerk!2026';
@@ -93,5 +95,32 @@ describe('demo data through PostgREST', () => {
     });
     const { data: subs } = await premium.from('subscriptions').select('plan_id,status');
     expect(subs).toEqual([{ plan_id: 'premium', status: 'active' }]);
+  });
+
+  test('portfolio files: visitors download what file_access allows, with the seeded size', async () => {
+    const db = new pg.Client({ connectionString: config.dbUrl });
+    await db.connect();
+    try {
+      const pick = async (access: string) => (await db.query<{ object_path: string; mime_type: string; title: string; size_bytes: string }>(
+        `select f.object_path, f.mime_type, p.title, f.size_bytes from public.portfolio_files f join public.portfolios p on p.id = f.portfolio_id
+         where p.status = 'published' and p.owner_listed and p.file_access = $1 and f.mime_type = 'application/pdf' order by f.id limit 1`, [access])).rows[0]!;
+      const service = createClient(config.apiUrl, config.serviceRoleKey, {
+        auth: { persistSession: false }, realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket } });
+      const open = await pick('public');
+      const closed = await pick('private');
+      for (const f of [open, closed]) {
+        const bytes = demoFileBytes(f.object_path, f.mime_type, f.title);
+        expect(bytes.length).toBe(Number(f.size_bytes));
+        const up = await service.storage.from('portfolio-files').upload(f.object_path, bytes, { contentType: f.mime_type, upsert: true });
+        expect(up.error).toBeNull();
+      }
+      const ok = await client().storage.from('portfolio-files').download(open.object_path);
+      expect(ok.error).toBeNull();
+      expect(Buffer.from(await ok.data!.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      const denied = await client().storage.from('portfolio-files').download(closed.object_path);
+      expect(denied.data).toBeNull();
+    } finally {
+      await db.end();
+    }
   });
 });
