@@ -2,6 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
+import { PRODUCT_NAME } from './src/lib/constants.ts';
+import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -17,6 +19,7 @@ export default defineConfig(({ mode }) => {
   const supabaseUrl = env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
   return {
     plugins: [
+      precompileMessagesPlugin(PRODUCT_NAME),
       react(),
       sitemapPlugin({
         supabaseUrl,

@@ -1,7 +1,11 @@
+import type { MessageFormatElement } from 'react-intl';
 import { type Locale, PRODUCT_NAME } from './constants';
 
-/** Flat message catalogue: id → ICU message. */
-export type Messages = Record<string, string>;
+/**
+ * Flat message catalogue: id → ICU message. The build precompiles the catalogues to ASTs
+ * (vite/precompile-messages.ts); unit tests read the plain strings.
+ */
+export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
 
 const cache = new Map<Locale, Messages>();
 const pending = new Map<Locale, Promise<Messages>>();
@@ -16,7 +20,9 @@ const loaders: Record<Locale, () => Promise<{ default: Messages }>> = {
  * (the name is one constant, issue 2).
  */
 export function withProductName(messages: Messages): Messages {
-  return Object.fromEntries(Object.entries(messages).map(([id, text]) => [id, text.replaceAll('{product}', PRODUCT_NAME)]));
+  return Object.fromEntries(
+    Object.entries(messages).map(([id, text]) => [id, typeof text === 'string' ? text.replaceAll('{product}', PRODUCT_NAME) : text]),
+  ) as Messages;
 }
 
 /**
