@@ -171,6 +171,9 @@ export async function verifyToken(
   } catch {
     return { ok: false, reason: 'malformed' };
   }
+  // Only the canonical encoding is accepted: base64url's last character carries unused bits, so
+  // without this check several spellings of one signature would all verify.
+  if (base64url(sig) !== sigText) return { ok: false, reason: 'malformed' };
   const key = await hmacKey(options.secret ?? tokenSecret());
   const valid = await crypto.subtle.verify('HMAC', key, sig as Uint8Array<ArrayBuffer>, encoder.encode(SIGNING_PREFIX + body));
   if (!valid) return { ok: false, reason: 'bad_signature' };

@@ -115,3 +115,16 @@ Deno.test('the secret: TOKEN_SECRET, else a local default only for a local SUPAB
     else Deno.env.set('SUPABASE_URL', saved.u);
   }
 });
+
+Deno.test('a signature spelled with other unused trailing bits is refused (only canonical base64url)', async () => {
+  const token = await signToken('reset', user, { secret, now: t0 });
+  const [body, sig] = token.split('.') as [string, string];
+  // 32 bytes → 43 characters; the last one carries 4 data bits and 2 unused bits.
+  const last = sig.charCodeAt(sig.length - 1);
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const index = alphabet.indexOf(String.fromCharCode(last));
+  const twin = alphabet[index ^ 1]!;
+  const respelled = `${body}.${sig.slice(0, -1)}${twin}`;
+  assertEquals(base64url(fromBase64url(respelled.split('.')[1]!)), sig, 'same signature bytes');
+  assertEquals(await verifyToken(respelled, 'reset', { secret, now: t0 }), { ok: false, reason: 'malformed' });
+});
