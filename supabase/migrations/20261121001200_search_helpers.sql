@@ -268,7 +268,8 @@ create index search_items_en_idx on private.search_items using gin (search_en) w
 create index search_items_title_trgm_idx on private.search_items
   using gin ((private.unaccent(pg_catalog.lower(title))) extensions.gin_trgm_ops) where searchable;
 create index search_items_owner_idx on private.search_items (owner_id);
-create index search_items_browse_idx on private.search_items (date desc) where searchable;
+create index search_items_browse_idx on private.search_items (date desc nulls last) where searchable;
+create index search_items_type_browse_idx on private.search_items (type, date desc nulls last) where searchable;
 alter table private.search_items enable row level security;
 revoke all on private.search_items from public, anon, authenticated;
 
@@ -395,27 +396,94 @@ create trigger account_suspensions_search_item after insert or delete on public.
 -- Title, slug and text of one search hit (for highlighting the page rows only).
 create or replace function private.search_document(p_type text, p_id text)
 returns table (title text, slug text, body text)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select p.title, p.slug, p.summary || E'\n' || p.description from public.projects p
-  where p_type = 'project' and p.id = p_id::bigint
-  union all
-  select f.title, f.slug, f.description_de || E'\n' || f.description_en from public.portfolios f
-  where p_type = 'portfolio' and f.id = p_id::bigint
-  union all
-  select e.title, e.slug, e.summary || E'\n' || e.description from public.events e
-  where p_type = 'event' and e.id = p_id::bigint
-  union all
-  select j.title, j.id, j.company || E'\n' || j.description from public.jobs j
-  where p_type = 'job' and j.id = p_id
-  union all
-  select public.display_name(o), o.slug, coalesce(o.headline, '') || E'\n' || coalesce(o.bio, '') from public.profiles o
-  where p_type = 'profile' and o.id = p_id::uuid
+begin
+  case p_type
+  when 'project' then
+    return query select p.title, p.slug, p.summary || E'\n' || p.description from public.projects p where p.id = p_id::bigint;
+  when 'portfolio' then
+    return query select f.title, f.slug, f.description_de || E'\n' || f.description_en from public.portfolios f where f.id = p_id::bigint;
+  when 'event' then
+    return query select e.title, e.slug, e.summary || E'\n' || e.description from public.events e where e.id = p_id::bigint;
+  when 'job' then
+    return query select j.title, j.id, j.company || E'\n' || j.description from public.jobs j where j.id = p_id;
+  else
+    return query select public.display_name(o), o.slug, coalesce(o.headline, '') || E'\n' || coalesce(o.bio, '')
+                 from public.profiles o where o.id = p_id::uuid;
+  end case;
+end;
 $$;
 comment on function private.search_document(text, text) is 'Title, slug and text of a search hit, for ts_headline.';
+
+-- Browse mode of search(): no query words. Same filters and result shape, newest first. To stay
+-- fast on large data it looks at the 2000 newest matching rows of the requested types: counts
+-- then read "at least" (result key "total_capped": true) and the type facet covers only the
+-- requested types.
+create or replace function private.search_browse(
+  p_types text[], p_cat text, p_city text, p_from timestamptz, p_to timestamptz,
+  p_dated boolean, p_hidden uuid[], p_page integer, p_size integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+declare
+  result jsonb;
+begin
+  with base as materialized (
+    select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id
+    from private.search_items s
+    where s.searchable
+      and s.type = any (p_types)
+      and not coalesce(s.owner_id = any (p_hidden), false)
+      and (s.expires_at is null or s.expires_at > pg_catalog.now())
+      and (not p_dated or ((p_from is null or s.date >= p_from) and (p_to is null or s.date < p_to) and s.type <> 'profile'))
+      and (p_cat is null or p_cat = any (s.categories))
+      and (p_city is null or private.unaccent(pg_catalog.lower(coalesce(s.city, ''))) = p_city)
+    order by s.date desc nulls last
+    limit 2001
+  ),
+  capped as (
+    select * from base order by date desc nulls last limit 2000
+  ),
+  page_rows as (
+    select b.*, d.title, d.slug, d.body
+    from (select * from capped order by date desc nulls last, premium desc, type, id
+          limit p_size offset (p_page - 1) * p_size) b
+    cross join lateral private.search_document(b.type, b.id) d
+  )
+  select pg_catalog.jsonb_build_object(
+    'total', (select count(*) from capped),
+    'total_capped', (select count(*) from base) > 2000,
+    'page', p_page,
+    'page_size', p_size,
+    'facets', pg_catalog.jsonb_build_object(
+      'types', (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
+                from (select type, count(*) as n from capped group by type) t),
+      'categories', (select coalesce(pg_catalog.jsonb_object_agg(c.category, c.n), '{}'::jsonb)
+                     from (select category, count(*) as n from capped where category is not null group by category) c),
+      'cities', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('city', c.city, 'count', c.n) order by c.n desc, c.city), '[]'::jsonb)
+                 from (select city, count(*) as n from capped where city is not null group by city order by n desc, city limit 15) c)),
+    'results', coalesce((
+      select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+        'type', r.type, 'id', r.id, 'slug', r.slug, 'title', r.title,
+        'title_highlight', private.html_escape(r.title),
+        'snippet', private.html_escape(pg_catalog.left(r.body, 200)),
+        'category', r.category, 'city', r.city, 'date', r.date, 'premium', r.premium, 'score', 0, 'owner_id', r.owner_id)
+        order by r.date desc nulls last, r.premium desc, r.type, r.id)
+      from page_rows r), '[]'::jsonb))
+  into result;
+  return result;
+end;
+$$;
+comment on function private.search_browse(text[], text, text, timestamptz, timestamptz, boolean, uuid[], integer, integer) is
+  'search() without query words: filters, counts over the 2000 newest matches, newest-first page.';
 
 create or replace function private.search(
   q text, types text[], category text, city text, date_from date, date_to date, page integer, page_size integer)
@@ -456,10 +524,12 @@ begin
   end if;
   -- type facet: the four site-search types, plus jobs when asked for
   v_facet_types := array(select distinct unnest(array['project', 'portfolio', 'event', 'profile'] || v_types));
-  if v_q is not null then
-    tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
-    tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
+  if v_q is null then
+    -- browse mode (no words): newest first, counts over the 2000 newest matches
+    return private.search_browse(v_types, v_cat, v_city, v_from, v_to, v_dated, v_hidden, v_page, v_size);
   end if;
+  tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
+  tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
 
   <<attempt>>
   loop
@@ -540,7 +610,9 @@ end;
 $$;
 comment on function private.search(text, text[], text, text, date, date, integer, integer) is 'Implementation of public.search.';
 grant execute on function private.search(text, text[], text, text, date, date, integer, integer), private.search_document(text, text),
-  private.correct_spelling(text) to anon, authenticated, service_role;
+  private.correct_spelling(text),
+  private.search_browse(text[], text, text, timestamptz, timestamptz, boolean, uuid[], integer, integer)
+  to anon, authenticated, service_role;
 
 /* Site search (issue 8) across projects, portfolios, events and people.
    q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and
@@ -549,6 +621,8 @@ grant execute on function private.search(text, text[], text, text, date, date, i
    private-project category; city: exact city name (case/accent-insensitive); date_from/date_to:
    event start or publication date in Europe/Berlin (profiles are left out when set);
    page from 1, page_size 1..50.
+   Without words (browse mode) results are newest first and counts cover the 2000 newest
+   matches ("total_capped": true when there are more).
    Returns {"total", "page", "page_size", "facets": {"types": {type: n}, "categories": {cat: n},
    "cities": [{"city", "count"}]}, "results": [{"type", "id", "slug", "title", "title_highlight",
    "snippet", "category", "city", "date", "premium", "score", "owner_id"}]}; title_highlight and

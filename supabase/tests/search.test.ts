@@ -150,6 +150,17 @@ describe('search()', () => {
     expect(cols).toEqual([]);
   });
 
+  test('browse mode (no words): filters apply, newest first, counts flagged when capped', async () => {
+    const r = await search(anon, { q: '', types: ['event'], city: 'köln', date_from: new Date().toISOString().slice(0, 10) }) as Result & { total_capped: boolean };
+    expect(r.results.map((h) => h.id)).toContain(ids.event);
+    const dates = r.results.map((h) => (h as unknown as { date: string }).date);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    expect(r.total_capped).toBe(false);
+    const all = await search(anon, { q: '' }) as Result & { total_capped: boolean };
+    expect(all.total).toBeLessThanOrEqual(2000);
+    expect(all.results).toHaveLength(20);
+  });
+
   test('bad input is refused with 22023', async () => {
     await expect(search(anon, { q: 'x', types: ['users'] })).rejects.toThrow(/22023 invalid_type/);
     await expect(search(anon, { q: 'x'.repeat(201) })).rejects.toThrow(/query_too_long/);
