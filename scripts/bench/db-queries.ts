@@ -178,6 +178,7 @@ async function main(): Promise<void> {
       { name: 'rpc search: broad word (6k hits)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Nachbarschaftshilfe', page_size: 20 }, sql: '' },
       { name: 'rpc search: two words (AND)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Radverkehr Leipzig', page_size: 20 }, sql: '' },
       { name: 'rpc search: typo (trigram fallback)', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: 'Nachbarschafshilfe', page_size: 20 }, sql: '' },
+      { name: 'rpc search: browse, no words', as: 'anon', path: `/rpc/search`, method: 'POST', body: { q: '' }, sql: '' },
       { name: 'rpc search: filtered (events in Köln)', as: 'user', path: `/rpc/search`, method: 'POST', body: { q: 'Meetup', types: ['event'], city: 'Köln' }, sql: '' },
     ];
 
