@@ -46,9 +46,14 @@ test.describe('the SPA talks to the local stack (issue 2 item 10)', () => {
     await page.getByLabel('Message').fill('This message must be sent exactly once.');
     await page.getByRole('checkbox', { name: /I agree/ }).check();
     await page.getByRole('button', { name: 'Send message' }).click();
-    await expect(page.locator('.notify-error')).toBeVisible();
+    const toast = page.locator('.notify-error');
+    await expect(toast).toBeVisible();
     await page.waitForTimeout(1000);
     expect(posts).toBe(1);
+    // snackbars close after 4000 ms by default (spec §9)
+    await page.waitForTimeout(2000);
+    await expect(toast).toBeVisible();
+    await expect(toast).toBeHidden({ timeout: 3000 });
   });
 
   test('the contact form is validated and stored in contact_messages', async ({ page }) => {

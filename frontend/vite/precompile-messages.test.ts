@@ -1,0 +1,22 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compileCatalogue } from './precompile-messages';
+
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/i18n');
+
+describe('compileCatalogue', () => {
+  it('compiles both catalogues to ASTs with the product name filled in', () => {
+    for (const file of ['en.json', 'de.json']) {
+      const compiled = compileCatalogue(readFileSync(path.join(dir, file), 'utf8'), 'Teamwerk');
+      expect(Object.keys(compiled).length).toBeGreaterThan(300);
+      expect(JSON.stringify(compiled)).not.toContain('{product}');
+      expect(compiled['page.about.title']).toEqual([{ type: 0, value: file === 'en.json' ? 'About Teamwerk' : 'Über Teamwerk' }]);
+    }
+  });
+
+  it('fails the build on an invalid message', () => {
+    expect(() => compileCatalogue('{"x": "Hello {name"}', 'Teamwerk')).toThrow();
+  });
+});
