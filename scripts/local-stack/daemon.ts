@@ -23,6 +23,7 @@ import { createFunctionsRunner } from './services/functions/index.ts';
 import { createStripeSandbox } from './services/stripe/index.ts';
 import { createCronWorker } from './services/cron/index.ts';
 import { syncPrices } from '../stripe/sync-prices.ts';
+import { uploadDemoFiles } from '../seed/upload-files.ts';
 
 /** Written to `<dataDir>/state.json`; read by `cli.ts status` and the test setup. */
 export interface StackState {
@@ -147,6 +148,15 @@ async function main(): Promise<void> {
         gateway.close(() => resolve());
       }),
   });
+
+  if (pgHandle.fresh) {
+    // seed.sql creates the rows of the demo portfolio files; their bytes go through Storage.
+    try {
+      log('daemon', `demo files uploaded: ${await uploadDemoFiles()}`);
+    } catch (err) {
+      log('daemon', `demo file upload failed: ${(err as Error).message}`);
+    }
+  }
 
   const readyAfterMs = Date.now() - started;
   writeState({ status: 'running', phase: 'ready', readyAfterMs, fresh: pgHandle.fresh });

@@ -1,13 +1,15 @@
 /**
  * Puts the bytes of the demo portfolio files into Storage (bucket portfolio-files), so the
  * seeded files can be downloaded. seed.sql only creates the rows; run this after the stack
- * started with a fresh seed:
+ * started with a fresh seed (the stack daemon does this itself after a fresh seed):
  *
  *   TEAMWERK_STACK_OFFSET=<n> npx tsx scripts/seed/upload-files.ts
  *
  * Uses the Storage API with the service role (upsert), the same bytes the generator measured
  * (scripts/seed/files.ts). Idempotent. Prints how many files were uploaded.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { createClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
@@ -41,5 +43,7 @@ export async function uploadDemoFiles(): Promise<number> {
   }
 }
 
-const n = await uploadDemoFiles();
-console.log(`uploaded ${n} demo portfolio files`);
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const n = await uploadDemoFiles();
+  console.log(`uploaded ${n} demo portfolio files`);
+}
