@@ -795,6 +795,9 @@ isOneToOne: false
 "display_name":
 { Args: { "p": Omit<Database["public"]['Tables']["profiles"]['Row'], Database["public"]['Tables']["profiles"]['ComputedFields']> }; Returns: string
                            },
+"event_waitlist_position":
+{ Args: { "p_event_id": number }; Returns: number
+                           },
 "export_my_data":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },

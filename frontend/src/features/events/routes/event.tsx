@@ -1,6 +1,174 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Alert, Anchor, Badge, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { LocalButtonLink } from '@/components/local-link';
+import { localizePath, paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-error';
+import { notify } from '@/lib/notify';
+import type { PageProps } from '@/lib/route-def';
+import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
+import { useSessionUser } from '../api/use-session-user';
+import { ConfirmButton } from '../components/confirm-button';
+import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { StatusActions } from '../components/status-actions';
+import { buildIcs, downloadIcs } from '../lib/ics';
 
-/** /events/:slug (default layout): placeholder until the events feature lands. */
-export default function EventRoute() {
-  return <PagePlaceholder titleKey="page.event.title" descriptionKey="page.event.description" />;
+const OPEN = new Set(['published', 'upcoming', 'ongoing']);
+
+/** `/events/{slug}`: details in Europe/Berlin, venue or online link, price, places left, RSVP with waitlist, .ics export (spec §2, issue 8). */
+export default function EventRoute({ params, locale }: PageProps) {
+  const intl = useIntl();
+  const slug = params.slug ?? '';
+  const event = useEvent(slug);
+  const { userId, ready } = useSessionUser();
+  const ev = event.data ?? null;
+  const rsvp = useMyRsvp(ev?.id, userId);
+  const setRsvp = useSetRsvp(ev?.id ?? 0, userId);
+
+  if (event.isPending) {
+    return (
+      <Container size="md" py="xl">
+        <Group role="status" aria-live="polite">
+          <Loader size="sm" />
+          <Text>
+            <FormattedMessage id="events.loading" />
+          </Text>
+        </Group>
+      </Container>
+    );
+  }
+  if (event.isError || !ev) {
+    return (
+      <Container size="md" py="xl">
+        <Stack>
+          <Title order={1}>
+            <FormattedMessage id={event.isError ? 'events.error' : 'events.notFound'} />
+          </Title>
+          {event.isError && (
+            <Button variant="outline" onClick={() => void event.refetch()} style={{ alignSelf: 'flex-start' }}>
+              <FormattedMessage id="common.retry" />
+            </Button>
+          )}
+          <LocalButtonLink to={paths.events} variant="light" style={{ alignSelf: 'flex-start' }}>
+            <FormattedMessage id="events.back" />
+          </LocalButtonLink>
+        </Stack>
+      </Container>
+    );
+  }
+
+  const isOrganizer = userId === ev.organizer_id;
+  const placesLeft = ev.capacity === null ? null : Math.max(ev.capacity - ev.going_count, 0);
+  const mine = rsvp.data ?? null;
+  const attending = mine !== null && mine.status !== 'cancelled';
+  const act = (attend: boolean) =>
+    setRsvp.mutate(
+      { attend, existing: mine },
+      {
+        onSuccess: () => notify('success', intl.formatMessage({ id: attend ? 'events.rsvp.done' : 'events.rsvp.cancelled' })),
+        onError: (e) => notify('error', intl.formatMessage({ id: e instanceof ApiError && e.message === 'event_not_open' ? 'events.rsvp.notOpen' : 'events.error.save' })),
+      },
+    );
+  const exportIcs = () => {
+    const pageUrl = `${window.location.origin}${localizePath(paths.event(ev.slug), locale)}`;
+    downloadIcs(buildIcs(ev, pageUrl, window.location.hostname || 'teamwerk'), ev.slug);
+  };
+  const address = [ev.venue_name, ev.street, [ev.zipcode, ev.city].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+
+  return (
+    <Container size="md" py="xl">
+      <Stack>
+        <Group gap="xs">
+          <Badge variant="light" color="blue.9" data-testid="event-status">
+            <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
+          </Badge>
+          <Badge variant="light" color="gray.9">
+            <FormattedMessage id={CATEGORY_LABEL[ev.category] ?? 'search.category.other'} />
+          </Badge>
+        </Group>
+        <Title order={1}>{ev.title}</Title>
+        {isOrganizer && <StatusActions eventId={ev.id} status={ev.status} />}
+        <Card withBorder padding="md">
+          <Stack gap="xs">
+            <Text data-testid="event-when">
+              <Text span fw={600}>
+                <FormattedMessage id="events.when" />{' '}
+              </Text>
+              {formatEventRange(ev.starts_at, ev.ends_at, locale)} <FormattedMessage id="events.berlinTime" />
+            </Text>
+            <Text>
+              <Text span fw={600}>
+                <FormattedMessage id="events.where" />{' '}
+              </Text>
+              {ev.is_online ? (
+                ev.online_url ? (
+                  <Anchor href={ev.online_url} target="_blank" rel="noopener noreferrer">
+                    <FormattedMessage id="events.onlineLink" />
+                  </Anchor>
+                ) : (
+                  <FormattedMessage id="events.online" />
+                )
+              ) : (
+                address
+              )}
+            </Text>
+            <Text data-testid="event-price">
+              <Text span fw={600}>
+                <FormattedMessage id="events.price" />{' '}
+              </Text>
+              {ev.is_paid && ev.price_cents ? formatPriceCents(ev.price_cents, locale) : <FormattedMessage id="events.free" />}
+            </Text>
+            <Text data-testid="event-places">
+              {placesLeft === null ? (
+                <FormattedMessage id="events.unlimited" />
+              ) : (
+                <FormattedMessage id="events.placesLeft" values={{ places: placesLeft, capacity: ev.capacity ?? 0 }} />
+              )}
+              {ev.waitlist_count > 0 && (
+                <>
+                  {' · '}
+                  <FormattedMessage id="events.waitlistCount" values={{ count: ev.waitlist_count }} />
+                </>
+              )}
+            </Text>
+          </Stack>
+        </Card>
+        <Group>
+          {ready && !userId && OPEN.has(ev.status) && (
+            <LocalButtonLink to={paths.login} data-testid="event-login-to-rsvp">
+              <FormattedMessage id="events.rsvp.login" />
+            </LocalButtonLink>
+          )}
+          {userId && OPEN.has(ev.status) && !attending && (
+            <Button onClick={() => act(true)} loading={setRsvp.isPending || rsvp.isPending} data-testid="event-rsvp">
+              <FormattedMessage id={placesLeft === 0 ? 'events.rsvp.joinWaitlist' : 'events.rsvp.attend'} />
+            </Button>
+          )}
+          {userId && attending && (
+            <ConfirmButton variant="outline" color="red" question={<FormattedMessage id="events.confirm.cancelRsvp" />} onConfirm={() => act(false)} loading={setRsvp.isPending} data-testid="event-cancel-rsvp">
+              <FormattedMessage id="events.rsvp.cancel" />
+            </ConfirmButton>
+          )}
+          <Button variant="light" onClick={exportIcs} data-testid="event-ics">
+            <FormattedMessage id="events.ics" />
+          </Button>
+        </Group>
+        {mine && mine.status === 'going' && (
+          <Alert color="green" data-testid="event-my-status">
+            <FormattedMessage id="events.rsvp.going" />
+          </Alert>
+        )}
+        {mine && mine.status === 'waitlisted' && (
+          <Alert color="yellow" data-testid="event-my-status">
+            <FormattedMessage id="events.rsvp.waitlisted" values={{ position: mine.position ?? 0 }} />
+          </Alert>
+        )}
+        {ev.summary && (
+          <Text fw={500} style={{ whiteSpace: 'pre-line' }}>
+            {ev.summary}
+          </Text>
+        )}
+        {ev.description && <Text style={{ whiteSpace: 'pre-line' }}>{ev.description}</Text>}
+      </Stack>
+    </Container>
+  );
 }

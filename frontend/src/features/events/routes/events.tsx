@@ -1,6 +1,136 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Alert, Badge, Button, Card, Container, Group, Loader, NativeSelect, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { type FormEvent, useMemo, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useSearchParams } from 'react-router';
+import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { paths } from '@/config/paths';
+import type { PageProps } from '@/lib/route-def';
+import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/events';
+import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
 
-/** /events (default layout): placeholder until the events feature lands. */
-export default function EventsRoute() {
-  return <PagePlaceholder titleKey="page.events.title" descriptionKey="page.events.description" />;
+/** `/events`: upcoming public events, soonest first, with city/date/price/category filters in the URL and pagination (spec §2). */
+export default function EventsRoute({ locale }: PageProps) {
+  const intl = useIntl();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const key = searchParams.toString();
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const filters = useMemo(() => parseEventFilters(searchParams), [key]);
+  const [city, setCity] = useState(filters.city);
+  const [seenCity, setSeenCity] = useState(filters.city);
+  if (seenCity !== filters.city) {
+    setSeenCity(filters.city);
+    setCity(filters.city);
+  }
+  const events = useEvents(filters);
+  const apply = (patch: Partial<EventFilters>) => setSearchParams(toEventSearch({ ...filters, ...patch, page: patch.page ?? 1 }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    apply({ city });
+  };
+  const pages = events.data ? Math.ceil(events.data.total / EVENTS_PAGE_SIZE) : 0;
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={1}>
+            <FormattedMessage id="events.title" />
+          </Title>
+          <LocalButtonLink to={paths.user.createEvent} variant="light">
+            <FormattedMessage id="events.create" />
+          </LocalButtonLink>
+        </Group>
+        <form onSubmit={submit} aria-label={intl.formatMessage({ id: 'events.filters' })}>
+          <SimpleGrid cols={{ base: 1, sm: 3, md: 6 }} style={{ alignItems: 'end' }}>
+            <TextInput label={<FormattedMessage id="events.filter.city" />} value={city} maxLength={100} onChange={(e) => setCity(e.currentTarget.value)} onBlur={() => city !== filters.city && apply({ city })} />
+            <TextInput type="date" label={<FormattedMessage id="events.filter.from" />} value={filters.from} onChange={(e) => apply({ from: e.currentTarget.value })} />
+            <TextInput type="date" label={<FormattedMessage id="events.filter.to" />} value={filters.to} onChange={(e) => apply({ to: e.currentTarget.value })} />
+            <NativeSelect
+              label={<FormattedMessage id="events.filter.price" />}
+              value={filters.price}
+              onChange={(e) => apply({ price: e.currentTarget.value as EventFilters['price'] })}
+              data={[
+                { value: '', label: intl.formatMessage({ id: 'search.any' }) },
+                { value: 'free', label: intl.formatMessage({ id: 'events.free' }) },
+                { value: 'paid', label: intl.formatMessage({ id: 'events.paid' }) },
+              ]}
+            />
+            <NativeSelect
+              label={<FormattedMessage id="events.filter.category" />}
+              value={filters.category}
+              onChange={(e) => apply({ category: e.currentTarget.value })}
+              data={[{ value: '', label: intl.formatMessage({ id: 'search.any' }) }, ...Object.entries(CATEGORY_LABEL).map(([value, id]) => ({ value, label: intl.formatMessage({ id }) }))]}
+            />
+            <Button type="submit">
+              <FormattedMessage id="events.filter.apply" />
+            </Button>
+          </SimpleGrid>
+        </form>
+        {events.isPending && (
+          <Group role="status" aria-live="polite">
+            <Loader size="sm" />
+            <Text>
+              <FormattedMessage id="events.loading" />
+            </Text>
+          </Group>
+        )}
+        {events.isError && (
+          <Alert color="red" role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text>
+                <FormattedMessage id="events.error" />
+              </Text>
+              <Button size="xs" variant="outline" color="red.9" onClick={() => void events.refetch()}>
+                <FormattedMessage id="common.retry" />
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+        {events.data && events.data.rows.length === 0 && (
+          <Alert color="blue" data-testid="events-empty">
+            <FormattedMessage id="events.empty" />
+          </Alert>
+        )}
+        {events.data && events.data.rows.length > 0 && (
+          <SimpleGrid component="ul" cols={{ base: 1, sm: 2, md: 3 }} p={0} style={{ listStyle: 'none' }} data-testid="events-list" aria-busy={events.isFetching}>
+            {events.data.rows.map((ev) => (
+              <Card component="li" key={ev.id} withBorder padding="md">
+                <Stack gap={6}>
+                  <Group gap="xs">
+                    <Badge variant="light" color={ev.is_paid ? 'grape.9' : 'green.9'}>
+                      {ev.is_paid && ev.price_cents ? formatPriceCents(ev.price_cents, locale) : <FormattedMessage id="events.free" />}
+                    </Badge>
+                    {ev.status !== 'published' && (
+                      <Badge variant="outline" color="blue.9">
+                        <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
+                      </Badge>
+                    )}
+                  </Group>
+                  <LocalLink to={paths.event(ev.slug)} fw={700}>
+                    {ev.title}
+                  </LocalLink>
+                  <Text fz="sm">{formatEventRange(ev.starts_at, ev.ends_at, locale, 'medium')}</Text>
+                  <Text fz="sm">{ev.is_online ? <FormattedMessage id="events.online" /> : ev.city}</Text>
+                  {ev.summary && (
+                    <Text fz="sm" lineClamp={3}>
+                      {ev.summary}
+                    </Text>
+                  )}
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
+        )}
+        {pages > 1 && (
+          <Pagination
+            total={pages}
+            value={filters.page}
+            onChange={(page) => apply({ page })}
+            getItemProps={(page) => ({ 'aria-label': intl.formatMessage({ id: 'search.page.number' }, { page }) })}
+            getControlProps={(control) => ({ 'aria-label': intl.formatMessage({ id: control === 'previous' ? 'search.page.previous' : control === 'next' ? 'search.page.next' : control === 'first' ? 'search.page.first' : 'search.page.last' }) })}
+          />
+        )}
+      </Stack>
+    </Container>
+  );
 }

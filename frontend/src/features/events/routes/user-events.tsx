@@ -1,6 +1,109 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Alert, Badge, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { FormattedMessage } from 'react-intl';
+import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { paths } from '@/config/paths';
+import type { PageProps } from '@/lib/route-def';
+import { useMyEvents } from '../api/events';
+import { useSessionUser } from '../api/use-session-user';
+import { formatEventRange, STATUS_LABEL } from '../components/labels';
+import { StatusActions } from '../components/status-actions';
 
-/** /user/events (user layout, guards: auth, payment-required): placeholder until the events feature lands. */
-export default function UserEventsRoute() {
-  return <PagePlaceholder titleKey="page.user-events.title" descriptionKey="page.user-events.description" />;
+/** `/user/events`: events I organise (all statuses, with the allowed status changes) and my RSVPs (spec §2). */
+export default function UserEventsRoute({ locale }: PageProps) {
+  const { userId } = useSessionUser();
+  const mine = useMyEvents(userId);
+  return (
+    <Container size="md" py="xl">
+      <Stack>
+        <Group justify="space-between">
+          <Title order={1}>
+            <FormattedMessage id="events.mine.title" />
+          </Title>
+          <LocalButtonLink to={paths.user.createEvent}>
+            <FormattedMessage id="events.create" />
+          </LocalButtonLink>
+        </Group>
+        {(mine.isPending || !userId) && (
+          <Group role="status" aria-live="polite">
+            <Loader size="sm" />
+            <Text>
+              <FormattedMessage id="events.loading" />
+            </Text>
+          </Group>
+        )}
+        {mine.isError && (
+          <Alert color="red" role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text>
+                <FormattedMessage id="events.error" />
+              </Text>
+              <Button size="xs" variant="outline" color="red.9" onClick={() => void mine.refetch()}>
+                <FormattedMessage id="common.retry" />
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+        {mine.data && (
+          <>
+            <Title order={2} fz="h3">
+              <FormattedMessage id="events.mine.organised" />
+            </Title>
+            {mine.data.organised.length === 0 ? (
+              <Alert color="blue">
+                <FormattedMessage id="events.mine.organisedEmpty" />
+              </Alert>
+            ) : (
+              <Stack component="ul" p={0} gap="sm" style={{ listStyle: 'none' }} data-testid="my-organised-events">
+                {mine.data.organised.map((ev) => (
+                  <Card component="li" key={ev.id} withBorder padding="sm">
+                    <Stack gap={4}>
+                      <Group justify="space-between">
+                        <LocalLink to={paths.event(ev.slug)} fw={700}>
+                          {ev.title}
+                        </LocalLink>
+                        <Badge variant="light" color="blue.9">
+                          <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.draft'} />
+                        </Badge>
+                      </Group>
+                      <Text fz="sm">{formatEventRange(ev.starts_at, ev.ends_at, locale, 'medium')}</Text>
+                      <Text fz="sm">
+                        <FormattedMessage id="events.mine.counts" values={{ count: ev.going_count, places: ev.waitlist_count }} />
+                      </Text>
+                      <StatusActions eventId={ev.id} status={ev.status} />
+                    </Stack>
+                  </Card>
+                ))}
+              </Stack>
+            )}
+            <Title order={2} fz="h3">
+              <FormattedMessage id="events.mine.rsvps" />
+            </Title>
+            {mine.data.rsvps.length === 0 ? (
+              <Alert color="blue">
+                <FormattedMessage id="events.mine.rsvpsEmpty" />
+              </Alert>
+            ) : (
+              <Stack component="ul" p={0} gap="sm" style={{ listStyle: 'none' }} data-testid="my-rsvps">
+                {mine.data.rsvps.map((r) => (
+                  <Card component="li" key={r.event!.id} withBorder padding="sm">
+                    <Group justify="space-between">
+                      <Stack gap={2}>
+                        <LocalLink to={paths.event(r.event!.slug)} fw={700}>
+                          {r.event!.title}
+                        </LocalLink>
+                        <Text fz="sm">{formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}</Text>
+                      </Stack>
+                      <Badge variant="light" color={r.status === 'going' ? 'green.9' : 'yellow.9'}>
+                        <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : 'events.mine.waitlisted'} />
+                      </Badge>
+                    </Group>
+                  </Card>
+                ))}
+              </Stack>
+            )}
+          </>
+        )}
+      </Stack>
+    </Container>
+  );
 }

@@ -1,6 +1,110 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Badge, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { FormattedMessage } from 'react-intl';
+import { LocalButtonLink } from '@/components/local-link';
+import { paths } from '@/config/paths';
+import { formatDate, formatEuro } from '@/lib/format';
+import type { PageProps } from '@/lib/route-def';
+import { useJob } from '../api/get-jobs';
+import { FavouriteJobButton } from '../components/favourite-button';
+import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
 
-/** /jobs/:id (default layout): placeholder until the jobs feature lands. */
-export default function JobRoute() {
-  return <PagePlaceholder titleKey="page.job.title" descriptionKey="page.job.description" />;
+/** `/jobs/{id}`: job details, apply link and favourite button (spec §2, issue 8). */
+export default function JobRoute({ params, locale }: PageProps) {
+  const id = params.id ?? '';
+  const job = useJob(id);
+  if (job.isPending) {
+    return (
+      <Container size="md" py="xl">
+        <Group role="status" aria-live="polite">
+          <Loader size="sm" />
+          <Text>
+            <FormattedMessage id="remoteJobs.loading" />
+          </Text>
+        </Group>
+      </Container>
+    );
+  }
+  if (job.isError || !job.data) {
+    return (
+      <Container size="md" py="xl">
+        <Stack>
+          <Title order={1}>
+            <FormattedMessage id={job.isError ? 'remoteJobs.error' : 'jobs.notFound'} />
+          </Title>
+          {job.isError && (
+            <Button variant="outline" onClick={() => void job.refetch()} style={{ alignSelf: 'flex-start' }}>
+              <FormattedMessage id="common.retry" />
+            </Button>
+          )}
+          <LocalButtonLink to={paths.jobs} variant="light" style={{ alignSelf: 'flex-start' }}>
+            <FormattedMessage id="jobs.back" />
+          </LocalButtonLink>
+        </Stack>
+      </Container>
+    );
+  }
+  const j = job.data;
+  const salary =
+    j.salary_min_cents || j.salary_max_cents
+      ? [j.salary_min_cents, j.salary_max_cents]
+          .filter((v): v is number => v !== null)
+          .map((v) => formatEuro(v / 100, locale))
+          .join(' – ')
+      : null;
+  return (
+    <Container size="md" py="xl">
+      <Stack>
+        <Group gap="xs">
+          {j.remote && (
+            <Badge variant="light" color="green.9">
+              <FormattedMessage id="jobs.remote" />
+            </Badge>
+          )}
+          <Badge variant="light" color="blue.9">
+            <FormattedMessage id={EMPLOYMENT_TYPE_LABEL[j.employment_type] ?? 'jobs.type.full_time'} />
+          </Badge>
+          <Badge variant="light" color="gray.9">
+            <FormattedMessage id={JOB_CATEGORY_LABEL[j.category] ?? 'search.category.other'} />
+          </Badge>
+        </Group>
+        <Title order={1}>{j.title}</Title>
+        <Card withBorder padding="md">
+          <Stack gap="xs">
+            <Text>
+              <Text span fw={600}>
+                <FormattedMessage id="jobs.company" />{' '}
+              </Text>
+              {j.company}
+            </Text>
+            {j.city && (
+              <Text>
+                <Text span fw={600}>
+                  <FormattedMessage id="jobs.filter.city" />:{' '}
+                </Text>
+                {j.city}
+              </Text>
+            )}
+            {salary && (
+              <Text>
+                <Text span fw={600}>
+                  <FormattedMessage id="jobs.salary" />{' '}
+                </Text>
+                {salary}
+              </Text>
+            )}
+            <Text fz="sm">
+              <FormattedMessage id="remoteJobs.posted" values={{ date: formatDate(j.posted_at, locale) }} />
+            </Text>
+          </Stack>
+        </Card>
+        <Group align="flex-start">
+          <Button component="a" href={j.apply_url} target="_blank" rel="noopener noreferrer" data-testid="job-apply">
+            <FormattedMessage id="jobs.apply" />
+          </Button>
+          <FavouriteJobButton jobId={j.id} />
+        </Group>
+        <Text style={{ whiteSpace: 'pre-line' }}>{j.description}</Text>
+      </Stack>
+    </Container>
+  );
 }

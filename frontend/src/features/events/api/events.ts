@@ -1,0 +1,306 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { ApiError, unwrap } from '@/lib/api-error';
+import type { Database } from '@/lib/database.types';
+import { berlinLocalToUtc } from '../lib/berlin-time';
+
+/** Row of public.events. */
+export type EventRow = Database['public']['Tables']['events']['Row'];
+/** public.event_status. */
+export type EventStatus = Database['public']['Enums']['event_status'];
+/** Statuses listed publicly on /events (spec §1; drafts only for the organiser). */
+export const LISTED_STATUSES: EventStatus[] = ['published', 'upcoming', 'ongoing'];
+/** Events per page on /events. */
+export const EVENTS_PAGE_SIZE = 12;
+
+const EVENT_COLUMNS =
+  'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, online_url, capacity, going_count, waitlist_count, organizer_id, image, created_at' as const;
+
+/** Filters of /events as they live in the URL. */
+export interface EventFilters {
+  city: string;
+  from: string;
+  to: string;
+  price: '' | 'free' | 'paid';
+  category: string;
+  page: number;
+}
+
+/** Reads the /events filters from the URL query, dropping malformed values. */
+export function parseEventFilters(search: URLSearchParams): EventFilters {
+  const date = (v: string | null) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) ? v : '');
+  const price = search.get('price');
+  const page = Number.parseInt(search.get('page') ?? '1', 10);
+  return {
+    city: (search.get('city') ?? '').slice(0, 100),
+    from: date(search.get('from')),
+    to: date(search.get('to')),
+    price: price === 'free' || price === 'paid' ? price : '',
+    category: search.get('category') ?? '',
+    page: Number.isFinite(page) && page > 0 ? page : 1,
+  };
+}
+
+/** Writes the /events filters into a URL query (only non-default values). */
+export function toEventSearch(f: EventFilters): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of ['city', 'from', 'to', 'price', 'category'] as const) if (f[key]) out.set(key, f[key].trim());
+  if (f.page > 1) out.set('page', String(f.page));
+  return out;
+}
+
+/** Listed event row as shown in lists. */
+export type EventListItem = Pick<EventRow, 'id' | 'slug' | 'title' | 'summary' | 'category' | 'status' | 'is_paid' | 'price_cents' | 'starts_at' | 'ends_at' | 'is_online' | 'city' | 'capacity' | 'going_count'>;
+
+/**
+ * Lists public events that have not ended, soonest first (spec §2 /events), with filters.
+ * Dates are Europe/Berlin days: `from` = starting on or after that day, `to` = starting on or before it.
+ * @returns one page and the total count
+ * @throws ApiError
+ */
+export async function listEvents(f: EventFilters): Promise<{ rows: EventListItem[]; total: number }> {
+  const { supabase } = await import('@/lib/supabase');
+  let query = supabase
+    .from('events')
+    .select('id, slug, title, summary, category, status, is_paid, price_cents, starts_at, ends_at, is_online, city, capacity, going_count', { count: 'exact' })
+    .in('status', LISTED_STATUSES)
+    .gte('ends_at', new Date().toISOString());
+  if (f.city.trim()) query = query.ilike('city', f.city.trim().replace(/[%_\\]/g, (c) => `\\${c}`));
+  const from = f.from ? berlinLocalToUtc(f.from) : null;
+  const to = f.to ? berlinLocalToUtc(f.to) : null;
+  if (from) query = query.gte('starts_at', from.toISOString());
+  if (to) query = query.lt('starts_at', new Date(to.getTime() + 24 * 3600_000).toISOString());
+  if (f.price) query = query.eq('is_paid', f.price === 'paid');
+  if (f.category) query = query.eq('category', f.category as EventRow['category']);
+  const start = (f.page - 1) * EVENTS_PAGE_SIZE;
+  const result = await query
+    .order('starts_at', { ascending: true })
+    .order('id', { ascending: true })
+    .range(start, start + EVENTS_PAGE_SIZE - 1)
+    .retry(false);
+  const rows = unwrap(result, 'GET') as EventListItem[];
+  return { rows, total: result.count ?? rows.length };
+}
+
+/** Query options for an /events page. */
+export const eventsQueryOptions = (f: EventFilters) =>
+  queryOptions({ queryKey: ['events', 'list', toEventSearch(f).toString()], queryFn: () => listEvents(f), placeholderData: keepPreviousData });
+
+/** Hook for an /events page. */
+export function useEvents(f: EventFilters) {
+  return useQuery(eventsQueryOptions(f));
+}
+
+/**
+ * Reads one event by slug (RLS: drafts only for the organiser, hidden for blocked users).
+ * @returns the event or null when not found / not visible
+ */
+export async function getEvent(slug: string): Promise<EventRow | null> {
+  const { supabase } = await import('@/lib/supabase');
+  const result = await supabase.from('events').select(EVENT_COLUMNS).eq('slug', slug).maybeSingle().retry(false);
+  return unwrap(result, 'GET') as EventRow | null;
+}
+
+/** Query options for one event. */
+export const eventQueryOptions = (slug: string) => queryOptions({ queryKey: ['events', 'detail', slug], queryFn: () => getEvent(slug) });
+
+/** Hook for one event. */
+export function useEvent(slug: string) {
+  return useQuery(eventQueryOptions(slug));
+}
+
+/** The caller's RSVP of an event and, when waitlisted, the place in the queue. */
+export interface MyRsvp {
+  status: Database['public']['Enums']['attendee_status'];
+  position: number | null;
+}
+
+/** Reads the caller's RSVP (null when none) and waitlist position (RPC event_waitlist_position). */
+export async function getMyRsvp(eventId: number, userId: string): Promise<MyRsvp | null> {
+  const { supabase } = await import('@/lib/supabase');
+  const row = unwrap(
+    await supabase.from('event_attendees').select('status').eq('event_id', eventId).eq('user_id', userId).maybeSingle().retry(false),
+    'GET',
+  );
+  if (!row) return null;
+  let position: number | null = null;
+  if (row.status === 'waitlisted') {
+    position = unwrap(await supabase.rpc('event_waitlist_position', { p_event_id: eventId }).retry(false), 'POST') ?? null;
+  }
+  return { status: row.status, position };
+}
+
+/** Hook for the caller's RSVP (disabled when logged out). */
+export function useMyRsvp(eventId: number | undefined, userId: string | null) {
+  return useQuery({
+    queryKey: ['events', 'rsvp', eventId, userId],
+    queryFn: () => getMyRsvp(eventId!, userId!),
+    enabled: eventId !== undefined && userId !== null,
+  });
+}
+
+/**
+ * RSVP or cancel. The database decides going vs. waitlisted and promotes the next waitlisted
+ * person when a seat frees up (trigger; issue 8).
+ * @throws ApiError (P0001 event_not_open)
+ */
+export async function setRsvp(eventId: number, userId: string, attend: boolean, existing: MyRsvp | null): Promise<void> {
+  const { supabase } = await import('@/lib/supabase');
+  if (!attend) {
+    unwrap(await supabase.from('event_attendees').update({ status: 'cancelled' }).eq('event_id', eventId).eq('user_id', userId), 'PATCH');
+  } else if (existing) {
+    unwrap(await supabase.from('event_attendees').update({ status: 'going' }).eq('event_id', eventId).eq('user_id', userId), 'PATCH');
+  } else {
+    unwrap(await supabase.from('event_attendees').insert({ event_id: eventId, user_id: userId }), 'POST');
+  }
+}
+
+/** Mutation hook for RSVP/cancel; refreshes the event, the RSVP and the lists. */
+export function useSetRsvp(eventId: number, userId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ attend, existing }: { attend: boolean; existing: MyRsvp | null }) => {
+      if (!userId) throw new ApiError('not signed in', 401, 'POST');
+      return setRsvp(eventId, userId, attend, existing);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['events'] }),
+  });
+}
+
+/** Allowed status transitions (table event_status_transitions, the rule the trigger enforces). */
+export async function getTransitions(): Promise<{ from_status: EventStatus; to_status: EventStatus }[]> {
+  const { supabase } = await import('@/lib/supabase');
+  return unwrap(await supabase.from('event_status_transitions').select('from_status, to_status').retry(false), 'GET') ?? [];
+}
+
+/** Hook for the transition table (static; cached for the session). */
+export function useTransitions() {
+  return useQuery({ queryKey: ['events', 'transitions'], queryFn: getTransitions, staleTime: Infinity });
+}
+
+/**
+ * Changes an event's status (organiser). The trigger refuses transitions outside the table.
+ * @throws ApiError (P0001 invalid_event_transition)
+ */
+export async function changeEventStatus(eventId: number, status: EventStatus): Promise<void> {
+  const { supabase } = await import('@/lib/supabase');
+  unwrap(await supabase.from('events').update({ status }).eq('id', eventId).select('id').single(), 'PATCH');
+}
+
+/** Mutation hook for status changes. */
+export function useChangeEventStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ eventId, status }: { eventId: number; status: EventStatus }) => changeEventStatus(eventId, status),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['events'] }),
+  });
+}
+
+/** The caller's own events (all statuses) and RSVPs for /user/events. */
+export async function getMyEvents(userId: string) {
+  const { supabase } = await import('@/lib/supabase');
+  const organised = unwrap(
+    await supabase
+      .from('events')
+      .select('id, slug, title, status, starts_at, ends_at, capacity, going_count, waitlist_count')
+      .eq('organizer_id', userId)
+      .order('starts_at', { ascending: false })
+      .limit(100)
+      .retry(false),
+    'GET',
+  );
+  const rsvps = unwrap(
+    await supabase
+      .from('event_attendees')
+      .select('status, event:events(id, slug, title, status, starts_at, ends_at)')
+      .eq('user_id', userId)
+      .neq('status', 'cancelled')
+      .order('created_at', { ascending: false })
+      .limit(100)
+      .retry(false),
+    'GET',
+  );
+  return { organised: organised ?? [], rsvps: (rsvps ?? []).filter((r) => r.event !== null) };
+}
+
+/** Hook for /user/events. */
+export function useMyEvents(userId: string | null) {
+  return useQuery({ queryKey: ['events', 'mine', userId], queryFn: () => getMyEvents(userId!), enabled: userId !== null });
+}
+
+/** Form values of /user/events/create-event; messages are message ids. Mirrors the table's checks. */
+export const createEventSchema = z
+  .object({
+    title: z.string().trim().min(3, 'events.form.error.title').max(140, 'events.form.error.title'),
+    summary: z.string().max(500, 'events.form.error.summary'),
+    description: z.string().max(20000, 'events.form.error.description'),
+    category: z.enum(['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other']),
+    startsAt: z.string().refine((v) => berlinLocalToUtc(v) !== null, 'events.form.error.startsAt'),
+    endsAt: z.string().refine((v) => berlinLocalToUtc(v) !== null, 'events.form.error.endsAt'),
+    isOnline: z.boolean(),
+    onlineUrl: z.string().trim().max(500),
+    venueName: z.string().trim().max(200, 'events.form.error.venue'),
+    street: z.string().trim().max(200, 'events.form.error.street'),
+    zipcode: z.string().trim().max(20, 'events.form.error.zipcode'),
+    city: z.string().trim().max(100, 'events.form.error.city'),
+    capacity: z.union([z.literal(''), z.number().int('events.form.error.capacity').min(1, 'events.form.error.capacity').max(100000, 'events.form.error.capacity')]),
+    isPaid: z.boolean(),
+    price: z.union([z.literal(''), z.number().min(0.5, 'events.form.error.price').max(10000, 'events.form.error.price')]),
+  })
+  .superRefine((v, ctx) => {
+    const start = berlinLocalToUtc(v.startsAt);
+    const end = berlinLocalToUtc(v.endsAt);
+    if (start && end && end <= start) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'events.form.error.order' });
+    if (v.isOnline && !/^https:\/\/\S+$/.test(v.onlineUrl)) ctx.addIssue({ code: 'custom', path: ['onlineUrl'], message: 'events.form.error.onlineUrl' });
+    if (!v.isOnline && !v.city) ctx.addIssue({ code: 'custom', path: ['city'], message: 'events.form.error.city' });
+    if (v.isPaid && v.price === '') ctx.addIssue({ code: 'custom', path: ['price'], message: 'events.form.error.price' });
+  });
+
+/** Validated create-event form values. */
+export type CreateEventValues = z.infer<typeof createEventSchema>;
+
+/**
+ * Inserts a new event as draft (the slug comes from the database trigger).
+ * @returns id and slug of the new event
+ * @throws ApiError (42501 RLS when the caller may not write)
+ */
+export async function createEvent(userId: string, v: CreateEventValues): Promise<{ id: number; slug: string }> {
+  const { supabase } = await import('@/lib/supabase');
+  const result = await supabase
+    .from('events')
+    .insert({
+      organizer_id: userId,
+      title: v.title.trim(),
+      slug: '',
+      summary: v.summary.trim(),
+      description: v.description.trim(),
+      category: v.category,
+      status: 'draft',
+      starts_at: berlinLocalToUtc(v.startsAt)!.toISOString(),
+      ends_at: berlinLocalToUtc(v.endsAt)!.toISOString(),
+      is_online: v.isOnline,
+      online_url: v.isOnline ? v.onlineUrl.trim() : null,
+      venue_name: v.isOnline ? null : v.venueName || null,
+      street: v.isOnline ? null : v.street || null,
+      zipcode: v.isOnline ? null : v.zipcode || null,
+      city: v.isOnline ? v.city || null : v.city,
+      capacity: v.capacity === '' ? null : v.capacity,
+      is_paid: v.isPaid,
+      price_cents: v.isPaid && v.price !== '' ? Math.round(v.price * 100) : null,
+    })
+    .select('id, slug')
+    .single();
+  return unwrap(result, 'POST') as { id: number; slug: string };
+}
+
+/** Mutation hook for creating an event. */
+export function useCreateEvent(userId: string | null) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: CreateEventValues) => {
+      if (!userId) throw new ApiError('not signed in', 401, 'POST');
+      return createEvent(userId, v);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['events'] }),
+  });
+}

@@ -1,0 +1,24 @@
+/** Message ids of the employment types (public.employment_type). */
+export const EMPLOYMENT_TYPE_LABEL: Record<string, string> = {
+  full_time: 'jobs.type.full_time',
+  part_time: 'jobs.type.part_time',
+  contract: 'jobs.type.contract',
+  freelance: 'jobs.type.freelance',
+  internship: 'jobs.type.internship',
+  working_student: 'jobs.type.working_student',
+  mini_job: 'jobs.type.mini_job',
+};
+
+/** Message ids of the ten categories (shared with search). */
+export const JOB_CATEGORY_LABEL: Record<string, string> = {
+  education: 'search.category.education',
+  technology: 'search.category.technology',
+  business: 'search.category.business',
+  art: 'search.category.art',
+  community: 'search.category.community',
+  environment: 'search.category.environment',
+  health: 'search.category.health',
+  science: 'search.category.science',
+  social: 'search.category.social',
+  other: 'search.category.other',
+};

@@ -1,0 +1,39 @@
+import { Fragment } from 'react';
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/** Decodes the entities private.html_escape() produces (&amp; &lt; &gt; &quot;, plus &#39;). */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39);/g, (m) => ENTITIES[m] ?? m);
+}
+
+/** A piece of a highlighted text: plain or marked. */
+export interface HighlightPart {
+  text: string;
+  marked: boolean;
+}
+
+/**
+ * Splits an HTML-escaped snippet with `<mark>…</mark>` (output of public.search) into parts.
+ * Only the literal mark tags are interpreted; everything else stays text (React escapes it), so
+ * no markup from user content can reach the DOM (spec §6, issue 8).
+ */
+export function splitHighlight(html: string): HighlightPart[] {
+  const parts: HighlightPart[] = [];
+  let marked = false;
+  for (const token of html.split(/(<mark>|<\/mark>)/)) {
+    if (token === '<mark>') marked = true;
+    else if (token === '</mark>') marked = false;
+    else if (token) parts.push({ text: decodeEntities(token), marked });
+  }
+  return parts;
+}
+
+/** Renders a search highlight safely: text nodes and `<mark>` elements only. */
+export function Highlight({ html }: { html: string }) {
+  return (
+    <>
+      {splitHighlight(html).map((part, i) => (part.marked ? <mark key={i}>{part.text}</mark> : <Fragment key={i}>{part.text}</Fragment>))}
+    </>
+  );
+}

@@ -1,0 +1,248 @@
+import { Alert, Badge, Button, Card, Checkbox, Group, Loader, NativeSelect, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { type FormEvent, useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { LocalLink } from '@/components/local-link';
+import { paths } from '@/config/paths';
+import type { Locale } from '@/lib/constants';
+import { formatDate } from '@/lib/format';
+import { CATEGORIES, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
+import { Highlight } from './highlight';
+
+const TYPE_LABEL: Record<SearchType, string> = {
+  project: 'search.type.project',
+  portfolio: 'search.type.portfolio',
+  event: 'search.type.event',
+  profile: 'search.type.profile',
+};
+
+const PAGE_CONTROL_LABEL: Record<string, string> = {
+  first: 'search.page.first',
+  previous: 'search.page.previous',
+  next: 'search.page.next',
+  last: 'search.page.last',
+};
+
+const CATEGORY_LABEL: Record<string, string> = {
+  education: 'search.category.education',
+  technology: 'search.category.technology',
+  business: 'search.category.business',
+  art: 'search.category.art',
+  community: 'search.category.community',
+  environment: 'search.category.environment',
+  health: 'search.category.health',
+  science: 'search.category.science',
+  social: 'search.category.social',
+  other: 'search.category.other',
+};
+
+/** Link target of a hit, or null when the type has no public page (portfolios are shown on profiles). */
+function resultPath(r: SearchResult): string | null {
+  if (!r.slug) return null;
+  if (r.type === 'project') return paths.project(Number(r.id), r.slug);
+  if (r.type === 'event') return paths.event(r.slug);
+  if (r.type === 'profile') return paths.profile(r.slug);
+  return null;
+}
+
+interface Props {
+  locale: Locale;
+  /** Current parameters (from the URL on /search, from state on /unified-search). */
+  params: SearchParams;
+  /** Applies new parameters (writes the URL or the state). */
+  onChange: (next: SearchParams) => void;
+  /** `live`: the query box searches as the user types (debounced 300 ms); `submit`: on Enter/button. */
+  mode: 'live' | 'submit';
+}
+
+/**
+ * The search UI shared by /search (URL state) and /unified-search (client state): query box,
+ * type/category/city/date filters with facet counts, results with safe highlighting, pagination.
+ */
+export function SearchView({ locale, params, onChange, mode }: Props) {
+  const intl = useIntl();
+  const [q, setQ] = useState(params.q);
+  const [city, setCity] = useState(params.city);
+  const [debouncedQ] = useDebouncedValue(q, 300);
+
+  // back/forward or a new shared URL: the boxes follow the parameters (React's "adjust state on prop change")
+  const [seen, setSeen] = useState({ q: params.q, city: params.city });
+  if (seen.q !== params.q || seen.city !== params.city) {
+    setSeen({ q: params.q, city: params.city });
+    if (mode === 'submit') setQ(params.q);
+    setCity(params.city);
+  }
+
+  useEffect(() => {
+    if (mode === 'live' && debouncedQ !== params.q) onChange({ ...params, q: debouncedQ, page: 1 });
+  }, [mode, debouncedQ, params, onChange]);
+
+  const search = useSearch(params);
+  const data = search.data;
+  const apply = (patch: Partial<SearchParams>) => onChange({ ...params, ...patch, page: patch.page ?? 1 });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    apply({ q, city });
+  };
+  const toggleType = (type: SearchType, checked: boolean) =>
+    apply({ types: checked ? [...params.types, type] : params.types.filter((t) => t !== type) });
+  const pages = data ? Math.max(1, Math.ceil(data.total / SEARCH_PAGE_SIZE)) : 1;
+
+  return (
+    <Stack>
+      <form role="search" onSubmit={submit} aria-label={intl.formatMessage({ id: 'search.form' })}>
+        <Stack>
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput
+              style={{ flex: 1 }}
+              label={<FormattedMessage id="search.query" />}
+              placeholder={intl.formatMessage({ id: 'search.placeholder' })}
+              value={q}
+              maxLength={200}
+              onChange={(e) => setQ(e.currentTarget.value)}
+              data-testid="search-query"
+              type="search"
+            />
+            <Button type="submit">
+              <FormattedMessage id="search.submit" />
+            </Button>
+          </Group>
+          <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+            <legend>
+              <Text fw={600} fz="sm">
+                <FormattedMessage id="search.types" />
+              </Text>
+            </legend>
+            <Group>
+              {SEARCH_TYPES.map((type) => (
+                <Checkbox
+                  key={type}
+                  checked={params.types.includes(type)}
+                  onChange={(e) => toggleType(type, e.currentTarget.checked)}
+                  label={
+                    <>
+                      <FormattedMessage id={TYPE_LABEL[type]} />
+                      {data && ` (${data.facets.types[type] ?? 0})`}
+                    </>
+                  }
+                  data-testid={`search-type-${type}`}
+                />
+              ))}
+            </Group>
+          </fieldset>
+          <SimpleGrid cols={{ base: 1, sm: 4 }}>
+            <NativeSelect
+              label={<FormattedMessage id="search.category" />}
+              value={params.category}
+              onChange={(e) => apply({ category: e.currentTarget.value })}
+              data={[
+                { value: '', label: intl.formatMessage({ id: 'search.any' }) },
+                ...CATEGORIES.map((c) => {
+                  const n = data?.facets.categories[c];
+                  return { value: c, label: intl.formatMessage({ id: CATEGORY_LABEL[c] }) + (n ? ` (${n})` : '') };
+                }),
+              ]}
+            />
+            <TextInput
+              label={<FormattedMessage id="search.city" />}
+              value={city}
+              maxLength={100}
+              onChange={(e) => setCity(e.currentTarget.value)}
+              onBlur={() => city !== params.city && apply({ city })}
+              list="search-city-facets"
+            />
+            <TextInput type="date" label={<FormattedMessage id="search.from" />} value={params.from} onChange={(e) => apply({ from: e.currentTarget.value })} />
+            <TextInput type="date" label={<FormattedMessage id="search.to" />} value={params.to} onChange={(e) => apply({ to: e.currentTarget.value })} />
+          </SimpleGrid>
+          <datalist id="search-city-facets">
+            {data?.facets.cities.map((c) => <option key={c.city} value={c.city} />)}
+          </datalist>
+        </Stack>
+      </form>
+
+      {search.isPending && (
+        <Group role="status" aria-live="polite">
+          <Loader size="sm" />
+          <Text>
+            <FormattedMessage id="search.loading" />
+          </Text>
+        </Group>
+      )}
+      {search.isError && (
+        <Alert color="red" role="alert" data-testid="search-error">
+          <Stack gap="xs" align="flex-start">
+            <Text>
+              <FormattedMessage id="search.error" />
+            </Text>
+            <Button size="xs" variant="outline" color="red.9" onClick={() => void search.refetch()}>
+              <FormattedMessage id="common.retry" />
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      {data && (
+        <Stack aria-busy={search.isFetching} data-testid="search-results-region">
+          <Text role="status" aria-live="polite" data-testid="search-total">
+            <FormattedMessage id={data.total_capped ? 'search.totalCapped' : 'search.total'} values={{ count: data.total }} />
+          </Text>
+          {data.results.length === 0 ? (
+            <Alert color="blue" data-testid="search-empty">
+              <FormattedMessage id="search.empty" />
+            </Alert>
+          ) : (
+            <Stack component="ol" gap="sm" p={0} style={{ listStyle: 'none' }} data-testid="search-results">
+              {data.results.map((r) => {
+                const to = resultPath(r);
+                const type = (SEARCH_TYPES as readonly string[]).includes(r.type) ? (r.type as SearchType) : null;
+                return (
+                  <Card component="li" key={`${r.type}-${r.id}`} withBorder padding="md" data-testid="search-result">
+                    <Stack gap={4}>
+                      <Group gap="xs">
+                        {type && (
+                          <Badge variant="light" color="blue.9">
+                            <FormattedMessage id={TYPE_LABEL[type]} />
+                          </Badge>
+                        )}
+                        {r.premium && (
+                          <Badge variant="light" color="grape.9">
+                            <FormattedMessage id="search.premium" />
+                          </Badge>
+                        )}
+                      </Group>
+                      <Title order={2} fz="lg">
+                        {to ? (
+                          <LocalLink to={to}>
+                            <Highlight html={r.title_highlight} />
+                          </LocalLink>
+                        ) : (
+                          <Highlight html={r.title_highlight} />
+                        )}
+                      </Title>
+                      <Text fz="sm" data-testid="search-snippet">
+                        <Highlight html={r.snippet} />
+                      </Text>
+                      <Text fz="xs" c="dimmed">
+                        {[r.category && CATEGORY_LABEL[r.category] ? intl.formatMessage({ id: CATEGORY_LABEL[r.category] }) : null, r.city, r.date ? formatDate(r.date, locale) : null]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </Text>
+                    </Stack>
+                  </Card>
+                );
+              })}
+            </Stack>
+          )}
+          {pages > 1 && (
+            <Pagination
+              total={Math.min(pages, 1000)}
+              value={params.page}
+              onChange={(page) => apply({ page })}
+              getControlProps={(control) => ({ 'aria-label': intl.formatMessage({ id: PAGE_CONTROL_LABEL[control] ?? 'search.page.next' }) })}
+              getItemProps={(page) => ({ 'aria-label': intl.formatMessage({ id: 'search.page.number' }, { page }) })}
+            />
+          )}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
