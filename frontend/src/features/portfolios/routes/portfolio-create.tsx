@@ -1,6 +1,51 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Container, Group, List, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
+import { LocalButtonLink } from '@/components/local-link';
+import { getUserId } from '@/components/use-user-id';
+import { paths } from '@/config/paths';
 
-/** /portfolio/create (default layout): placeholder until the portfolios feature lands. */
+/**
+ * `/portfolio/create`: entry for visitors. Logged out it leads to registration or the plan choice;
+ * signed in it leads to the portfolio form (the payment guard there sends free users to a plan).
+ */
 export default function PortfolioCreateRoute() {
-  return <PagePlaceholder titleKey="page.portfolio-create.title" descriptionKey="page.portfolio-create.description" />;
+  const session = useQuery({ queryKey: ['session', 'has-user'], queryFn: async () => (await getUserId()) !== null });
+  return (
+    <Container size="sm" py="xl">
+      <Stack>
+        <Title order={1}>
+          <FormattedMessage id="page.portfolio-create.title" />
+        </Title>
+        <Text>
+          <FormattedMessage id="portfolios.entry.intro" />
+        </Text>
+        <List>
+          <List.Item>
+            <FormattedMessage id="portfolios.entry.point1" />
+          </List.Item>
+          <List.Item>
+            <FormattedMessage id="portfolios.entry.point2" />
+          </List.Item>
+          <List.Item>
+            <FormattedMessage id="portfolios.entry.point3" />
+          </List.Item>
+        </List>
+        {session.data ? (
+          <LocalButtonLink to={paths.user.createPortfolio} style={{ alignSelf: 'flex-start' }}>
+            <FormattedMessage id="portfolios.entry.start" />
+          </LocalButtonLink>
+        ) : (
+          <Group>
+            <LocalButtonLink to={paths.registration}>
+              <FormattedMessage id="portfolios.entry.register" />
+            </LocalButtonLink>
+            <LocalButtonLink to={paths.prices} variant="default">
+              <FormattedMessage id="portfolios.entry.plans" />
+            </LocalButtonLink>
+          </Group>
+        )}
+      </Stack>
+    </Container>
+  );
 }

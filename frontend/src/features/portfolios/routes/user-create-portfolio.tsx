@@ -1,6 +1,45 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Stack, Text, Title } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate } from 'react-router';
+import { useLocalizedPath } from '@/components/use-locale';
+import { useUserId } from '@/components/use-user-id';
+import { paths } from '@/config/paths';
+import { notify } from '@/lib/notify';
+import { usePortfolioMutations } from '../api/portfolios';
+import { PortfolioForm } from '../components/portfolio-form';
 
-/** /user/create-portfolio (user layout, guards: auth, payment-required): placeholder until the portfolios feature lands. */
+/** `/user/create-portfolio`: new draft portfolio; files are added on the edit page it leads to. */
 export default function UserCreatePortfolioRoute() {
-  return <PagePlaceholder titleKey="page.user-create-portfolio.title" descriptionKey="page.user-create-portfolio.description" />;
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const localize = useLocalizedPath();
+  const userId = useUserId();
+  const { create } = usePortfolioMutations();
+  return (
+    <Stack maw={720}>
+      <Title order={1}>
+        <FormattedMessage id="page.user-create-portfolio.title" />
+      </Title>
+      <Text c="dimmed">
+        <FormattedMessage id="portfolios.createHint" />
+      </Text>
+      <PortfolioForm
+        busy={create.isPending}
+        submitId="portfolios.create"
+        onSubmit={(values) =>
+          userId.data &&
+          create.mutate(
+            { ownerId: userId.data, values },
+            {
+              onSuccess: (row) => {
+                notify('success', intl.formatMessage({ id: 'portfolios.created' }));
+                navigate(localize(paths.user.editPortfolio(row.id)));
+              },
+              onError: () => notify('error', intl.formatMessage({ id: 'portfolios.saveFailed' })),
+            },
+          )
+        }
+      />
+    </Stack>
+  );
 }

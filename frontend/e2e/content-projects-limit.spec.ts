@@ -1,0 +1,112 @@
+import { expect, test } from '@playwright/test';
+import { admin, createUser, seedProject, storeSession } from './content-projects-helpers';
+import { collectErrors, expectStackUp } from './support';
+
+test.describe('projects: Basic plan limit, wizard, public page, edit and delete (spec §2, §5)', () => {
+  test.beforeAll(async () => {
+    await expectStackUp();
+  });
+
+  test('a Basic user creates projects up to 3 and the 4th is refused (en + de)', async ({ page }) => {
+    const errors = collectErrors(page);
+    const user = await createUser('basic', 'limit');
+    await seedProject(user.userId, 'Seeded project one');
+    await seedProject(user.userId, 'Seeded project two');
+    await storeSession(page, user.session);
+
+    await page.goto('/user/projects');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('My projects');
+    await expect(page.getByTestId('my-project')).toHaveCount(2);
+    await expect(page.getByTestId('plan-limit-notice')).toContainText('You use 2 of 3 projects');
+
+    // third project through the wizard: basics → details → location/roles → review → publish
+    await page.getByTestId('new-project').click();
+    await expect(page).toHaveURL(/\/user\/projects\/create-project-new$/);
+    await page.getByTestId('wizard-next').click();
+    await expect(page.getByText('The title needs 3 to 140 characters.')).toBeVisible();
+    await page.getByLabel('Title').fill('Solar Lastenräder für Köln');
+    await page.getByLabel('Summary').fill('Cargo bikes with solar panels.');
+    await page.getByLabel('Category').selectOption('technology');
+    await page.getByTestId('wizard-next').click();
+    await expect(page).toHaveURL(/\/user\/projects\/create-project-\d+$/);
+    await page.getByLabel('Description').fill('We build **solar** cargo bikes.\n\n<script>window.__xss = 1</script><img src=x onerror="window.__xss=2">\n\n- frames\n- batteries');
+    await page.getByTestId('wizard-next').click();
+    await page.getByLabel('City').fill('Köln');
+    await page.getByRole('combobox', { name: 'Roles sought' }).fill('Co-Founder');
+    await page.getByRole('combobox', { name: 'Roles sought' }).press('Enter');
+    await page.getByTestId('wizard-next').click();
+    await expect(page.getByTestId('project-review')).toContainText('Solar Lastenräder für Köln');
+    await page.getByTestId('wizard-publish').click();
+    await expect(page.locator('.notify-success')).toContainText('Project published.');
+    await expect(page).toHaveURL(/\/user\/projects$/);
+    await expect(page.getByTestId('my-project')).toHaveCount(3);
+    await expect(page.getByTestId('plan-limit-notice')).toContainText('you have reached that limit');
+
+    // public detail page: formatted text, no injected HTML
+    const stored = await admin().from('projects').select('id, slug').eq('owner_id', user.userId).eq('status', 'published').single();
+    await page.goto(`/${stored.data!.id}-${stored.data!.slug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Solar Lastenräder für Köln');
+    await expect(page.getByTestId('project-description').locator('strong')).toHaveText('solar');
+    await expect(page.getByTestId('project-description').locator('li')).toHaveCount(2);
+    await expect(page.getByTestId('project-description').locator('script, img')).toHaveCount(0);
+    await expect(page.getByText('Co-Founder')).toBeVisible();
+    await expect(page.getByTestId('owner-card')).toContainText('Content limit');
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+
+    // the fourth is refused by the database, explained in German with the upgrade path
+    await page.goto('/de/user/projects/create-project-new');
+    await page.getByLabel('Titel').fill('Viertes Projekt');
+    await page.getByLabel('Kategorie').selectOption('art');
+    await page.getByTestId('wizard-next').click();
+    const notice = page.getByTestId('plan-limit-notice');
+    await expect(notice).toContainText('Projektlimit erreicht');
+    await expect(notice).toContainText('Ihr Tarif erlaubt 3 Projekte');
+    await expect(notice.getByRole('link', { name: 'Tarif upgraden' })).toHaveAttribute('href', '/de/prices');
+    await expect(page).toHaveURL(/create-project-new$/);
+    const count = await admin().from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', user.userId);
+    expect(count.count).toBe(3);
+    expect(errors.filter((e) => !/status of 400|plan_limit/.test(e))).toEqual([]);
+  });
+
+  test('edit, unpublish and delete a project with confirmation; others get 404', async ({ page }) => {
+    const user = await createUser('basic', 'edit');
+    const project = await seedProject(user.userId, 'Urban gardening', 'published');
+    await storeSession(page, user.session);
+
+    await page.goto(`/user/projects/${project.id}`);
+    await expect(page.getByTestId('project-status')).toHaveText('Published');
+    await page.getByLabel('Title').fill('Urban gardening Berlin');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.locator('.notify-success')).toContainText('Project saved.');
+    const edited = await admin().from('projects').select('title, slug').eq('id', project.id).single();
+    expect(edited.data).toEqual({ title: 'Urban gardening Berlin', slug: 'urban-gardening-berlin' });
+
+    // old slug redirects to the canonical one
+    await page.goto(`/${project.id}-${project.slug}`);
+    await expect(page).toHaveURL(new RegExp(`/${project.id}-urban-gardening-berlin$`));
+
+    await page.goto('/de/user/projects');
+    await page.getByRole('button', { name: 'Veröffentlichung zurückziehen' }).click();
+    await page.getByTestId('confirm-action').click();
+    await expect(page.locator('.notify-success')).toContainText('Das Projekt ist wieder ein Entwurf.');
+
+    // a draft of another user is a 404 for a visitor
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`/${project.id}-urban-gardening-berlin`);
+    await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
+
+    await storeSession(page, user.session);
+    await page.goto('/user/projects');
+    await page.getByTestId('my-project').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('dialog')).toContainText('Delete the project “Urban gardening Berlin”?');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
+    await expect(page.getByTestId('my-project')).toHaveCount(1);
+    await page.getByTestId('my-project').getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('confirm-action').click();
+    await expect(page.locator('.notify-success')).toContainText('Project deleted.');
+    await expect(page.getByTestId('projects-empty')).toBeVisible();
+    const gone = await admin().from('projects').select('id').eq('id', project.id);
+    expect(gone.data).toEqual([]);
+  });
+});

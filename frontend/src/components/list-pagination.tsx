@@ -1,0 +1,28 @@
+import { Pagination } from '@mantine/core';
+import { useIntl } from 'react-intl';
+
+const CONTROL_LABEL = {
+  first: 'common.page.first',
+  previous: 'common.page.previous',
+  next: 'common.page.next',
+  last: 'common.page.last',
+} as const;
+
+/**
+ * Page switcher of a list with labelled controls (keyboard and screen readers); renders nothing
+ * when everything fits on one page.
+ * @param total number of items, pageSize items per page, page 1-based
+ */
+export function ListPagination({ total, pageSize, page, onChange }: { total: number; pageSize: number; page: number; onChange: (page: number) => void }) {
+  const intl = useIntl();
+  if (total <= pageSize) return null;
+  return (
+    <Pagination
+      total={Math.ceil(total / pageSize)}
+      value={page}
+      onChange={onChange}
+      getControlProps={(control) => ({ 'aria-label': intl.formatMessage({ id: CONTROL_LABEL[control] }) })}
+      getItemProps={(n) => ({ 'aria-label': intl.formatMessage({ id: 'common.page.number' }, { page: n }) })}
+    />
+  );
+}

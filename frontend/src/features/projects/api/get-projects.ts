@@ -1,0 +1,106 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api-error';
+import type { ProjectRow } from './project-schema';
+
+const client = () => import('@/lib/supabase').then((m) => m.supabase);
+
+/** Projects per page on /user/projects. */
+export const MY_PROJECTS_PAGE_SIZE = 10;
+
+/** One page of the signed-in user's projects plus the plan facts for the limit notice. */
+export interface MyProjectsPage {
+  rows: ProjectRow[];
+  total: number;
+  /** Projects the plan allows; null = unlimited (spec §5). */
+  limit: number | null;
+  role: string | null;
+}
+
+/**
+ * Projects allowed for a role, mirroring private.project_limit: old_user/free 0, admin unlimited,
+ * paid plans from plans.project_limit (null = unlimited).
+ */
+export function projectLimitFor(role: string | null, planLimit: number | null | undefined): number | null {
+  if (role === 'admin') return null;
+  if (role === null || role === 'free' || role === 'old_user') return 0;
+  return planLimit ?? null;
+}
+
+/**
+ * Loads page `page` (1-based) of the owner's projects, newest first, with the total count and
+ * the plan limit (profiles.user_role + plans.project_limit).
+ * @throws ApiError
+ */
+export async function getMyProjects(ownerId: string, page: number): Promise<MyProjectsPage> {
+  const supabase = await client();
+  const from = (page - 1) * MY_PROJECTS_PAGE_SIZE;
+  const [list, profile] = await Promise.all([
+    supabase
+      .from('projects')
+      .select('*', { count: 'exact' })
+      .eq('owner_id', ownerId)
+      .order('created_at', { ascending: false })
+      .range(from, from + MY_PROJECTS_PAGE_SIZE - 1),
+    supabase.from('profiles').select('user_role').eq('id', ownerId).maybeSingle(),
+  ]);
+  const rows = unwrap(list, 'GET');
+  const role = unwrap(profile, 'GET')?.user_role ?? null;
+  let planLimit: number | null = null;
+  if (role === 'basic' || role === 'premium' || role === 'enterprise') {
+    const planResult = await supabase.from('plans').select('project_limit').eq('id', String(role)).maybeSingle();
+    planLimit = unwrap(planResult, 'GET')?.project_limit ?? null;
+  }
+  return { rows, total: list.count ?? rows.length, limit: projectLimitFor(role, planLimit), role };
+}
+
+/** Query options of getMyProjects. */
+export const myProjectsQuery = (ownerId: string, page: number) =>
+  queryOptions({ queryKey: ['projects', 'mine', ownerId, page], queryFn: () => getMyProjects(ownerId, page) });
+
+/** Hook: the owner's projects page (disabled until the user id is known). */
+export function useMyProjects(ownerId: string | null | undefined, page: number) {
+  return useQuery({ ...myProjectsQuery(ownerId ?? '', page), enabled: !!ownerId });
+}
+
+/** Loads one project by id for its owner (RLS returns nothing for other users' drafts). @throws ApiError */
+export async function getOwnProject(id: number): Promise<ProjectRow | null> {
+  const supabase = await client();
+  return unwrap(await supabase.from('projects').select('*').eq('id', id).maybeSingle(), 'GET');
+}
+
+/** Hook around getOwnProject. */
+export function useOwnProject(id: number | null) {
+  return useQuery({ queryKey: ['projects', 'one', id], queryFn: () => getOwnProject(id!), enabled: id !== null });
+}
+
+/** Owner card fields embedded in the public project. */
+export interface ProjectOwner {
+  slug: string;
+  firstname: string;
+  lastname: string;
+  headline: string | null;
+  city: string | null;
+}
+
+/** A published project with its owner (null when the owner's profile is not visible). */
+export type PublicProject = ProjectRow & { owner: ProjectOwner | null };
+
+/**
+ * Loads a project for /{id}-{slug}: RLS returns published projects of users not hidden from the
+ * caller (blocks) and the caller's own; anything else is null → 404.
+ * @throws ApiError
+ */
+export async function getPublicProject(id: number): Promise<PublicProject | null> {
+  const supabase = await client();
+  const result = await supabase
+    .from('projects')
+    .select('*, owner:profiles!projects_owner_id_fkey(slug, firstname, lastname, headline, city)')
+    .eq('id', id)
+    .maybeSingle();
+  return unwrap(result, 'GET') as PublicProject | null;
+}
+
+/** Hook around getPublicProject. */
+export function usePublicProject(id: number) {
+  return useQuery({ queryKey: ['projects', 'public', id], queryFn: () => getPublicProject(id) });
+}

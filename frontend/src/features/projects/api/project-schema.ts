@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import type { Database } from '@/lib/database.types';
+
+type Enums = Database['public']['Enums'];
+export type ProjectCategory = Enums['project_category'];
+export type PrivateProjectCategory = Enums['private_project_category'];
+export type ProjectStage = Enums['project_stage'];
+export type ProjectStatus = Enums['project_status'];
+
+/** The ten project categories (spec §1) with their message ids. */
+export const CATEGORY_LABEL: Readonly<Record<ProjectCategory, string>> = {
+  education: 'projects.category.education',
+  technology: 'projects.category.technology',
+  business: 'projects.category.business',
+  art: 'projects.category.art',
+  community: 'projects.category.community',
+  environment: 'projects.category.environment',
+  health: 'projects.category.health',
+  science: 'projects.category.science',
+  social: 'projects.category.social',
+  other: 'projects.category.other',
+};
+
+/** The ten private-project categories (spec §1) with their message ids. */
+export const PRIVATE_CATEGORY_LABEL: Readonly<Record<PrivateProjectCategory, string>> = {
+  socializing: 'projects.privateCategory.socializing',
+  movement: 'projects.privateCategory.movement',
+  creative: 'projects.privateCategory.creative',
+  learning_exchange: 'projects.privateCategory.learningExchange',
+  cooking_eating: 'projects.privateCategory.cookingEating',
+  family_children: 'projects.privateCategory.familyChildren',
+  volunteer: 'projects.privateCategory.volunteer',
+  testing_idea: 'projects.privateCategory.testingIdea',
+  finding_partners: 'projects.privateCategory.findingPartners',
+  gaining_visibility: 'projects.privateCategory.gainingVisibility',
+};
+
+/** Project stages (public.project_stage) with their message ids. */
+export const STAGE_LABEL: Readonly<Record<ProjectStage, string>> = {
+  idea: 'projects.stage.idea',
+  concept: 'projects.stage.concept',
+  prototype: 'projects.stage.prototype',
+  mvp: 'projects.stage.mvp',
+  growth: 'projects.stage.growth',
+  established: 'projects.stage.established',
+};
+
+/** Project statuses (public.project_status) with their message ids. */
+export const STATUS_LABEL: Readonly<Record<ProjectStatus, string>> = {
+  draft: 'projects.status.draft',
+  published: 'projects.status.published',
+  archived: 'projects.status.archived',
+};
+
+const CATEGORIES = Object.keys(CATEGORY_LABEL) as [ProjectCategory, ...ProjectCategory[]];
+const PRIVATE_CATEGORIES = Object.keys(PRIVATE_CATEGORY_LABEL) as [PrivateProjectCategory, ...PrivateProjectCategory[]];
+const STAGES = Object.keys(STAGE_LABEL) as [ProjectStage, ...ProjectStage[]];
+
+const httpsUrl = z.string().trim().regex(/^https:\/\/[^\s]+$/, 'projects.error.imageUrl').max(500, 'projects.error.imageUrl');
+
+/**
+ * Form values of a project, mirroring the CHECK constraints of public.projects
+ * (title 3–140, summary ≤ 500, description ≤ 20000, city ≤ 100, ≤ 20 roles, ≤ 12 images,
+ * category xor private category). Error messages are message ids.
+ */
+export const projectSchema = z
+  .object({
+    title: z.string().trim().min(3, 'projects.error.title').max(140, 'projects.error.title'),
+    summary: z.string().trim().max(500, 'projects.error.summary'),
+    description: z.string().max(20000, 'projects.error.description'),
+    isPrivate: z.boolean(),
+    category: z.enum(CATEGORIES).nullable(),
+    privateCategory: z.enum(PRIVATE_CATEGORIES).nullable(),
+    stage: z.enum(STAGES),
+    city: z.string().trim().max(100, 'projects.error.city'),
+    latitude: z.number().min(-90, 'projects.error.latitude').max(90, 'projects.error.latitude').nullable(),
+    longitude: z.number().min(-180, 'projects.error.longitude').max(180, 'projects.error.longitude').nullable(),
+    rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(20, 'projects.error.roles'),
+    images: z.array(httpsUrl).max(12, 'projects.error.images'),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.isPrivate && !v.category) ctx.addIssue({ code: 'custom', path: ['category'], message: 'projects.error.category' });
+    if (v.isPrivate && !v.privateCategory) ctx.addIssue({ code: 'custom', path: ['privateCategory'], message: 'projects.error.privateCategory' });
+  });
+
+export type ProjectFormValues = z.infer<typeof projectSchema>;
+
+/** Empty form of a new project. */
+export const EMPTY_PROJECT: ProjectFormValues = {
+  title: '',
+  summary: '',
+  description: '',
+  isPrivate: false,
+  category: null,
+  privateCategory: null,
+  stage: 'idea',
+  city: '',
+  latitude: null,
+  longitude: null,
+  rolesSought: [],
+  images: [],
+};
+
+/** A project row as the SPA reads it. */
+export type ProjectRow = Database['public']['Tables']['projects']['Row'];
+
+/** Maps a row to form values. */
+export function toFormValues(row: ProjectRow): ProjectFormValues {
+  return {
+    title: row.title,
+    summary: row.summary,
+    description: row.description,
+    isPrivate: row.is_private,
+    category: row.category,
+    privateCategory: row.private_category,
+    stage: row.stage,
+    city: row.city ?? '',
+    latitude: row.latitude,
+    longitude: row.longitude,
+    rolesSought: row.roles_sought,
+    images: row.images,
+  };
+}
+
+/**
+ * Maps validated form values to the columns of public.projects (category xor private category,
+ * empty city → null). Status, owner and slug are not part of it (the trigger derives the slug).
+ */
+export function toColumns(values: ProjectFormValues) {
+  return {
+    title: values.title.trim(),
+    summary: values.summary.trim(),
+    description: values.description,
+    is_private: values.isPrivate,
+    category: values.isPrivate ? null : values.category,
+    private_category: values.isPrivate ? values.privateCategory : null,
+    stage: values.stage,
+    city: values.city.trim() || null,
+    latitude: values.latitude,
+    longitude: values.longitude,
+    roles_sought: values.rolesSought.map((r) => r.trim()).filter(Boolean),
+    images: values.images.map((i) => i.trim()).filter(Boolean),
+  };
+}
+
+/**
+ * Token in /user/projects/create-project-{id} that starts a new draft. Once the basics step is
+ * saved, the draft's numeric id replaces it in the URL, so a reload continues the same draft.
+ */
+export const NEW_DRAFT_TOKEN = 'new';
