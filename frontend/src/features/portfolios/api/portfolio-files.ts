@@ -49,13 +49,13 @@ export async function deletePortfolioFile(file: PortfolioFileRow): Promise<void>
 }
 
 /**
- * Signed download URL of a file (valid SIGNED_URL_TTL_S seconds, served as attachment with the
- * original name). Storage RLS decides: owner, or visitors allowed by the portfolio's file_access.
+ * Signed download URL of a file (valid SIGNED_URL_TTL_S seconds, served as attachment under the
+ * ASCII-safe form of its name, e.g. "Praesentation.pdf", so every browser keeps it). Storage RLS decides: owner, or visitors allowed by the portfolio's file_access.
  * @throws ApiError when the caller may not read the object
  */
 export async function signedFileUrl(file: PortfolioFileRow): Promise<string> {
   const supabase = await client();
-  const signed = await supabase.storage.from(BUCKET).createSignedUrl(file.object_path, SIGNED_URL_TTL_S, { download: file.file_name });
+  const signed = await supabase.storage.from(BUCKET).createSignedUrl(file.object_path, SIGNED_URL_TTL_S, { download: sanitiseFileName(file.file_name) });
   if (signed.error || !signed.data) throw new ApiError(signed.error?.message ?? 'not_allowed', 403, 'POST');
   return signed.data.signedUrl;
 }
