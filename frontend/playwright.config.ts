@@ -7,12 +7,15 @@ import { defineConfig } from '@playwright/test';
 const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
 const port = 5173 + offset;
 const gateway = process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
+/** Offsets other than 0 build and report into their own folders, so helpers running e2e at the same time never serve each other's build. */
+const outDir = offset ? `../.stack/offset-${offset}/e2e-dist` : 'dist';
 
 export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
+  ...(offset ? { outputDir: `test-results/offset-${offset}` } : {}),
   workers: 1,
   retries: 0,
   reporter: [['list']],
@@ -32,7 +35,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'npx vite build && npx vite preview --strictPort',
+    command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --strictPort --outDir ${outDir}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -15,6 +15,21 @@ async function userWithRole(role: 'free' | 'premium') {
   const updated = await admin.from('profiles').update({ user_role: role }).eq('id', userId).select('user_role').single();
   expect(updated.error).toBeNull();
   expect(updated.data?.user_role).toBe(role);
+  if (role !== 'free') {
+    // payment-required asks public.has_active_subscription(): a live subscription row, not the role
+    const now = new Date();
+    const subscription = await admin.from('subscriptions').insert({
+      user_id: userId,
+      plan_id: role,
+      status: 'active',
+      stripe_customer_id: `cus_e2e_${userId.slice(0, 8)}`,
+      stripe_subscription_id: `sub_e2e_${userId.slice(0, 8)}_${now.getTime()}`,
+      current_period_start: now.toISOString(),
+      current_period_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+      last_synced_at: now.toISOString(),
+    });
+    expect(subscription.error).toBeNull();
+  }
   const anon = nodeClient(ANON_KEY);
   const signedIn = await anon.auth.signInWithPassword({ email, password });
   expect(signedIn.error).toBeNull();

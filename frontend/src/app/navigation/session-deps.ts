@@ -1,8 +1,5 @@
 import type { NavigationDeps } from './check-navigation';
 
-/** Roles that count as an active paid subscription until the payments issue adds the subscriptions lookup (spec §6). */
-export const PAID_ROLES: ReadonlySet<string> = new Set(['basic', 'premium', 'enterprise', 'admin']);
-
 const client = () => import('@/lib/supabase').then((m) => m.supabase);
 
 /** supabase-js keeps the session under `sb-<project-ref>-auth-token`; without one nobody is signed in. */
@@ -36,9 +33,11 @@ export const sessionDeps: NavigationDeps = {
     const { data } = await supabase.auth.getSession();
     return data.session?.user.id ?? null;
   },
-  hasActiveSubscription: async (userId) => {
-    const role = await userRole(userId);
-    return role !== null && PAID_ROLES.has(role);
+  /** public.has_active_subscription(): a live paid subscription or admin, decided by the database (spec §6). */
+  hasActiveSubscription: async () => {
+    const supabase = await client();
+    const { data, error } = await supabase.rpc('has_active_subscription').retry(false);
+    return !error && data === true;
   },
   isAdmin: async (userId) => (await userRole(userId)) === 'admin',
 };
