@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { admin, createUser, storeSession } from './content-projects-helpers';
+import { admin, createUser, expectAccessible, storeSession } from './content-projects-helpers';
 import { ANON_KEY, expectStackUp, nodeClient } from './support';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
@@ -49,6 +49,7 @@ test.describe('portfolios: form, supporting files in Storage, signed URLs by acc
     await expect(page.locator('.notify-success').filter({ hasText: 'File uploaded.' })).toBeVisible();
     await expect(page.getByTestId('portfolio-file')).toHaveCount(1);
     await expect(page.getByTestId('portfolio-file')).toContainText('Präsentation.pdf');
+    await expectAccessible(page, 'edit portfolio');
     const files = await admin().from('portfolio_files').select('object_path, file_name, size_bytes').eq('portfolio_id', portfolioId);
     expect(files.data).toHaveLength(1);
     const objectPath = files.data![0]!.object_path;

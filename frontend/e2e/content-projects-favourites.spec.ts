@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { admin, createUser, seedProject, storeSession } from './content-projects-helpers';
+import { admin, createUser, expectAccessible, seedProject, storeSession } from './content-projects-helpers';
 import { expectStackUp } from './support';
 
 test.describe('favourite projects and feedback (spec §2, §3, §5)', () => {
@@ -39,6 +39,7 @@ test.describe('favourite projects and feedback (spec §2, §3, §5)', () => {
     await expect(page.getByTestId('favourite-project-item')).toHaveCount(1);
     await expect(page.getByTestId('favourite-project-item')).toContainText('Repair café network');
     await expect(page.getByTestId('favourite-job-item-empty')).toHaveText('Sie haben sich noch keine Jobs gemerkt.');
+    await expectAccessible(page, '/de/user/favorites');
     await page.getByTestId('favourite-project-item').getByRole('button', { name: 'Entfernen' }).click();
     await expect(page.locator('.notify-success')).toContainText('Aus Ihren Favoriten entfernt.');
     await expect(page.getByTestId('favourite-project-item-empty')).toHaveText('Sie haben sich noch keine Projekte gemerkt.');
@@ -60,6 +61,7 @@ test.describe('favourite projects and feedback (spec §2, §3, §5)', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feedback');
     await page.getByRole('button', { name: 'Feedback senden' }).click();
     await expect(page.getByText('Bitte schreiben Sie zwischen 3 und 5.000 Zeichen.')).toBeVisible();
+    await expectAccessible(page, '/de/user/feedback');
     await page.getByLabel('Thema').selectOption('idea');
     await page.getByLabel('Ihr Feedback').fill('Bitte eine Kartenansicht für Projekte in meiner Nähe.');
     await page.getByRole('button', { name: 'Feedback senden' }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { admin, createUser, seedProject, storeSession } from './content-projects-helpers';
+import { admin, createUser, expectAccessible, seedProject, storeSession } from './content-projects-helpers';
 import { collectErrors, expectStackUp } from './support';
 
 test.describe('projects: Basic plan limit, wizard, public page, edit and delete (spec §2, §5)', () => {
@@ -18,12 +18,14 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('My projects');
     await expect(page.getByTestId('my-project')).toHaveCount(2);
     await expect(page.getByTestId('plan-limit-notice')).toContainText('You use 2 of 3 projects');
+    await expectAccessible(page, '/user/projects');
 
     // third project through the wizard: basics → details → location/roles → review → publish
     await page.getByTestId('new-project').click();
     await expect(page).toHaveURL(/\/user\/projects\/create-project-new$/);
     await page.getByTestId('wizard-next').click();
     await expect(page.getByText('The title needs 3 to 140 characters.')).toBeVisible();
+    await expectAccessible(page, 'wizard');
     await page.getByLabel('Title').fill('Solar Lastenräder für Köln');
     await page.getByLabel('Summary').fill('Cargo bikes with solar panels.');
     await page.getByLabel('Category').selectOption('technology');
@@ -52,6 +54,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page.getByText('Co-Founder')).toBeVisible();
     await expect(page.getByTestId('owner-card')).toContainText('Content limit');
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await expectAccessible(page, 'project detail');
 
     // the fourth is refused by the database, explained in German with the upgrade path
     await page.goto('/de/user/projects/create-project-new');
@@ -75,6 +78,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
 
     await page.goto(`/user/projects/${project.id}`);
     await expect(page.getByTestId('project-status')).toHaveText('Published');
+    await expectAccessible(page, 'edit project');
     await page.getByLabel('Title').fill('Urban gardening Berlin');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.locator('.notify-success')).toContainText('Project saved.');

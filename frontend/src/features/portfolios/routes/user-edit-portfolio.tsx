@@ -42,7 +42,7 @@ export default function UserEditPortfolioRoute({ params }: PageProps) {
           <FormattedMessage id="page.user-edit-portfolio.title" />
         </Title>
         <Group gap="xs">
-          <Badge variant="light" color={published ? 'green' : 'gray'} data-testid="portfolio-status">
+          <Badge variant="dot" color={published ? 'green' : 'gray'} data-testid="portfolio-status">
             <FormattedMessage id={published ? 'portfolios.status.published' : 'portfolios.status.draft'} />
           </Badge>
           <Button

@@ -58,7 +58,7 @@ export default function UserPortfoliosRoute({ locale }: PageProps) {
                 <Stack gap={2}>
                   <Group gap="xs">
                     <Text fw={600}>{row.title}</Text>
-                    <Badge variant="light" color={row.status === 'published' ? 'green' : 'gray'}>
+                    <Badge variant="dot" color={row.status === 'published' ? 'green' : 'gray'}>
                       <FormattedMessage id={row.status === 'published' ? 'portfolios.status.published' : 'portfolios.status.draft'} />
                     </Badge>
                     <Badge variant="outline">

@@ -59,7 +59,7 @@ function ProjectEditor({ row }: { row: ProjectRow }) {
         <Title order={1}>
           <FormattedMessage id="page.user-project.title" />
         </Title>
-        <Badge color={row.status === 'published' ? 'green' : 'gray'} variant="light" data-testid="project-status">
+        <Badge color={row.status === 'published' ? 'green' : 'gray'} variant="dot" data-testid="project-status">
           <FormattedMessage id={STATUS_LABEL[row.status]} />
         </Badge>
       </Group>

@@ -70,7 +70,7 @@ export default function UserProjectsRoute({ locale }: PageProps) {
                 <Stack gap={2}>
                   <Group gap="xs">
                     <Text fw={600}>{row.title}</Text>
-                    <Badge color={row.status === 'published' ? 'green' : 'gray'} variant="light">
+                    <Badge color={row.status === 'published' ? 'green' : 'gray'} variant="dot">
                       <FormattedMessage id={STATUS_LABEL[row.status]} />
                     </Badge>
                   </Group>
