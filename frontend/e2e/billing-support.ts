@@ -61,3 +61,30 @@ export async function priceId(plan: string, period: string): Promise<string> {
   expect(error).toBeNull();
   return data!.stripe_price_id!;
 }
+
+/** Creates a checkout session for a signed-in API user and pays it with a plain form post (as the hosted page does). */
+export async function paidCheckoutSession(user: Awaited<ReturnType<typeof newUser>>, plan: 'basic' | 'premium', locale: 'en' | 'de'): Promise<string> {
+  const created = await user.client.functions.invoke('create-checkout-session', {
+    body: { userId: user.userId, email: user.email, name: 'Bea Billing', priceId: await priceId(plan, 'monthly'), planType: plan, locale },
+  });
+  expect(created.error).toBeNull();
+  const { url, sessionId } = created.data as { url: string; sessionId: string };
+  const paid = await fetch(`${url}/pay`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123', billingName: 'Bea Billing' }).toString(),
+    redirect: 'manual',
+  });
+  expect(paid.status).toBe(303);
+  return sessionId;
+}
+
+/** Makes every sandbox /v1 request fail with 503 for `seconds` (README "Sandbox-specific endpoints"); `false` ends it. */
+export async function stripeOutage(seconds: number | false) {
+  const res = await fetch(`${stripeUrl}/_sandbox/outage`, {
+    method: seconds === false ? 'DELETE' : 'POST',
+    headers: { Authorization: `Bearer ${STRIPE_KEY}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    ...(seconds === false ? {} : { body: `seconds=${seconds}` }),
+  });
+  expect(res.ok).toBe(true);
+}

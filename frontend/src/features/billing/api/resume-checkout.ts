@@ -2,46 +2,12 @@ import { createIntl } from 'react-intl';
 import { loadMessages } from '@/lib/i18n';
 import { localeFromPath } from '@/lib/locale';
 import { notify } from '@/lib/notify';
-import { isBillingPeriod } from '../pricing';
-import { createCheckoutSession, type CheckoutChoice } from './create-checkout-session';
+import { createCheckoutSession } from './create-checkout-session';
 import { createPortalSession } from './create-portal-session';
-import { BillingFunctionError } from './invoke-function';
+import { BillingFunctionError } from './billing-error';
+import { clearPendingCheckout, readPendingCheckout } from './pending-checkout';
 
-/** localStorage keys of a plan chosen while logged out (spec §4 "Checkout": selectedPlan, pricePlan). */
-export const SELECTED_PLAN_KEY = 'selectedPlan';
-export const PRICE_PLAN_KEY = 'pricePlan';
-
-/** Remembers the plan (selectedPlan) and billing period (pricePlan) chosen while logged out. */
-export function rememberPendingCheckout(choice: CheckoutChoice): void {
-  try {
-    localStorage.setItem(SELECTED_PLAN_KEY, choice.planId);
-    localStorage.setItem(PRICE_PLAN_KEY, choice.billingPeriod);
-  } catch {
-    // storage disabled: the user chooses again after login
-  }
-}
-
-/** The remembered choice, or null when none (or an unusable one) is stored. */
-export function readPendingCheckout(): CheckoutChoice | null {
-  try {
-    const planId = localStorage.getItem(SELECTED_PLAN_KEY);
-    const billingPeriod = localStorage.getItem(PRICE_PLAN_KEY) ?? 'monthly';
-    if ((planId === 'basic' || planId === 'premium') && isBillingPeriod(billingPeriod)) return { planId, billingPeriod };
-    return null;
-  } catch {
-    return null;
-  }
-}
-
-/** Removes selectedPlan and pricePlan. */
-export function clearPendingCheckout(): void {
-  try {
-    localStorage.removeItem(SELECTED_PLAN_KEY);
-    localStorage.removeItem(PRICE_PLAN_KEY);
-  } catch {
-    // nothing stored
-  }
-}
+export { clearPendingCheckout, PRICE_PLAN_KEY, readPendingCheckout, rememberPendingCheckout, SELECTED_PLAN_KEY } from './pending-checkout';
 
 /**
  * Resumes a checkout chosen before login (spec §4 "Checkout"); the login flow calls it right

@@ -6,14 +6,12 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import type { Locale } from '@/lib/constants';
 import { formatDate } from '@/lib/format';
-import { BillingFunctionError } from '../api/invoke-function';
 import { confirmSubscriptionActive, type VerifiedPayment, verifyPayment } from '../api/verify-payment';
 import { PLAN_NAME_ID } from '../labels';
+import { failureFor } from '../verification-messages';
 
 /** Steps of the payment flow (spec §4): processing subscription → verifying payment → profile update → confirmed. */
 export type PaymentStep = 'processing' | 'verifying' | 'updating' | 'confirmed' | 'failed';
-
-type Failure = { messageId: string; values?: Record<string, string>; retry: boolean };
 
 const STEPS = [
   { step: 'processing', label: 'billing.verify.step.processing' },
@@ -31,23 +29,6 @@ class StageError extends Error {
 }
 
 const ORDER: Record<PaymentStep, number> = { processing: 0, verifying: 1, updating: 2, confirmed: 3, failed: -1 };
-
-/**
- * What the user reads when a step fails (spec §8). `success` is /payment/success ("Payment
- * success" messages), `signup` is /signup?session_id ("Payment update" messages).
- */
-export function failureFor(variant: 'success' | 'signup', stage: 'missing' | 'verify' | 'update', error?: unknown): Failure {
-  if (stage === 'missing') {
-    return { messageId: variant === 'success' ? 'billing.verify.missingSession' : 'billing.verify.noSessionFound', retry: false };
-  }
-  if (stage === 'update') return { messageId: 'billing.verify.updateFailed', retry: true };
-  if (variant === 'signup') {
-    const detail = error instanceof Error ? error.message : String(error);
-    return { messageId: 'billing.verify.errorWithDetail', values: { error: detail }, retry: true };
-  }
-  const retryable = !(error instanceof BillingFunctionError) || error.retryable;
-  return { messageId: retryable ? 'billing.verify.errorLater' : 'billing.verify.couldNotVerify', retry: true };
-}
 
 /**
  * The payment flow after Stripe Checkout: verifies the session (verify-payment syncs the
