@@ -154,4 +154,26 @@ test.describe('checkout', () => {
     await expect(page.getByTestId('payment-confirmed')).toContainText('Subscription activated');
     await expect(page.getByTestId('step-updating')).toHaveAttribute('data-state', 'done');
   });
+
+  test('German: when the remembered checkout cannot be created after login, the user lands in the user area with the message', async ({ page }) => {
+    const user = await newUser('resume-fail');
+    await page.goto('/de/prices');
+    await dismissCookies(page);
+    await page.getByTestId('order-basic').click();
+    await expect(page).toHaveURL(/\/de\/login$/);
+    const password = page.getByRole('textbox', { name: 'Passwort' });
+    test.skip(!(await password.isVisible()), 'login page not built yet');
+    await page.getByLabel('E-Mail').fill(user.email);
+    await password.fill(PASSWORD);
+    await stripeOutage(30);
+    try {
+      await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
+      await expect(page.getByText('Das Abonnement konnte nicht verarbeitet werden. Bitte versuchen Sie es erneut.')).toBeVisible({ timeout: 20_000 });
+    } finally {
+      await stripeOutage(false);
+    }
+    // /user, which the payment-required guard turns into /subscription-required for a free account
+    await expect(page).toHaveURL(/\/de\/(user|subscription-required)$/);
+    expect(await page.evaluate(() => [localStorage.getItem('selectedPlan'), localStorage.getItem('pricePlan')])).toEqual([null, null]);
+  });
 });
