@@ -52,6 +52,12 @@ test.describe('favourite projects and feedback (spec §2, §3, §5)', () => {
     await button.click();
     await expect(button).toHaveAttribute('aria-pressed', 'false');
     expect(await rows()).toEqual([]);
+
+    // once the visitor blocks the owner, the project is a 404 for them
+    const block = await admin().from('user_blocks').insert({ blocker_id: visitor.userId, blocked_id: owner.userId });
+    expect(block.error).toBeNull();
+    await page.reload();
+    await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
   });
 
   test('feedback is stored and confirmed with a snackbar (de)', async ({ page }) => {

@@ -42,7 +42,8 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page.locator('.notify-success')).toContainText('Project published.');
     await expect(page).toHaveURL(/\/user\/projects$/);
     await expect(page.getByTestId('my-project')).toHaveCount(3);
-    await expect(page.getByTestId('plan-limit-notice')).toContainText('you have reached that limit');
+    await expect(page.getByTestId('plan-limit-notice')).toContainText('Project limit reached');
+    await expect(page.getByTestId('plan-limit-notice')).toContainText('You have 3 of 3 projects.');
 
     // public detail page: formatted text, no injected HTML
     const stored = await admin().from('projects').select('id, slug').eq('owner_id', user.userId).eq('status', 'published').single();
@@ -63,7 +64,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await page.getByTestId('wizard-next').click();
     const notice = page.getByTestId('plan-limit-notice');
     await expect(notice).toContainText('Projektlimit erreicht');
-    await expect(notice).toContainText('Ihr Tarif erlaubt 3 Projekte');
+    await expect(notice).toContainText('Ihr Tarif umfasst bis zu 3 Projekte');
     await expect(notice.getByRole('link', { name: 'Tarif upgraden' })).toHaveAttribute('href', '/de/prices');
     await expect(page).toHaveURL(/create-project-new$/);
     const count = await admin().from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', user.userId);
