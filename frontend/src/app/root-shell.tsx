@@ -5,6 +5,7 @@ import { DEFAULT_LOCALE } from '@/lib/constants';
 import { loadedMessages } from '@/lib/i18n';
 import { localeFromPath } from '@/lib/locale';
 import { useSessionWatch } from './navigation/use-session-watch';
+import { AccountSession } from '@/features/auth/session/account-session';
 
 /** Locale from the URL: sets `<html lang>` and provides the messages (loaded by the navigation check). */
 export function RootShell() {
@@ -16,6 +17,7 @@ export function RootShell() {
   useSessionWatch();
   return (
     <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={loadedMessages(locale) ?? {}}>
+      <AccountSession />
       <Outlet />
     </IntlProvider>
   );

@@ -1,6 +1,6 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { LoginForm } from '@/features/auth/components/login-form';
 
-/** /admin/login (login-register layout): placeholder until the admin feature lands. */
+/** /admin/login (login-register layout): the login flow; only admins proceed to /admin (spec §2). */
 export default function AdminLoginRoute() {
-  return <PagePlaceholder titleKey="page.admin-login.title" descriptionKey="page.admin-login.description" />;
+  return <LoginForm admin />;
 }

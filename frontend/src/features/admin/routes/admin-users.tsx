@@ -1,6 +1,138 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Alert, Badge, Button, Group, Loader, Menu, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useLocale } from '@/components/use-locale';
+import { formatDate } from '@/lib/format';
+import { adminUsersQuery, type AdminUserRow, PAGE_SIZE } from '../api/admin-users';
+import { CreateUserDialog, DeleteUserDialog, EditUserDialog, PasswordDialog, roleMessageId } from '../components/user-dialogs';
 
-/** /admin/users (admin layout, guards: admin): placeholder until the admin feature lands. */
+type Dialog = { kind: 'edit' | 'password' | 'delete'; user: AdminUserRow } | null;
+
+/** /admin/users: list, search, paginate, create, edit (role, suspension), set password, delete with confirmation (spec §2). */
 export default function AdminUsersRoute() {
-  return <PagePlaceholder titleKey="page.admin-users.title" descriptionKey="page.admin-users.description" />;
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const locale = useLocale();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(1);
+  const [createOpen, { open: openCreate, close: closeCreate }] = useDisclosure(false);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const users = useQuery(adminUsersQuery(debounced, page));
+  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / PAGE_SIZE)) : 1;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>
+          <FormattedMessage id="page.admin-users.title" />
+        </Title>
+        <Button onClick={openCreate}>
+          <FormattedMessage id="admin.users.create" />
+        </Button>
+      </Group>
+      <TextInput
+        label={t('admin.users.search')}
+        value={search}
+        onChange={(e) => {
+          setSearch(e.currentTarget.value);
+          setPage(1);
+        }}
+        type="search"
+      />
+      {users.isPending && <Loader aria-label={t('auth.loading')} />}
+      {users.isError && (
+        <Alert color="red" role="alert">
+          {users.error.message}
+        </Alert>
+      )}
+      {users.data && users.data.rows.length === 0 && (
+        <Text c="dimmed">
+          <FormattedMessage id="admin.users.empty" />
+        </Text>
+      )}
+      {users.data && users.data.rows.length > 0 && (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped aria-label={t('page.admin-users.title')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>
+                  <FormattedMessage id="admin.users.name" />
+                </Table.Th>
+                <Table.Th>
+                  <FormattedMessage id="auth.field.email" />
+                </Table.Th>
+                <Table.Th>
+                  <FormattedMessage id="admin.users.role" />
+                </Table.Th>
+                <Table.Th>
+                  <FormattedMessage id="admin.users.status" />
+                </Table.Th>
+                <Table.Th>
+                  <FormattedMessage id="admin.users.createdAt" />
+                </Table.Th>
+                <Table.Th>
+                  <FormattedMessage id="admin.users.actions" />
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {users.data.rows.map((user) => (
+                <Table.Tr key={user.id} data-email={user.email}>
+                  <Table.Td>
+                    {user.firstname} {user.lastname}
+                  </Table.Td>
+                  <Table.Td>{user.email}</Table.Td>
+                  <Table.Td>
+                    <FormattedMessage id={roleMessageId(user.user_role)} />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={4}>
+                      {user.suspended && (
+                        <Badge color="red">
+                          <FormattedMessage id="admin.users.suspended" />
+                        </Badge>
+                      )}
+                      {user.authenticated === 0 && (
+                        <Badge color="gray">
+                          <FormattedMessage id="admin.users.unconfirmed" />
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td>{formatDate(user.created_at, locale)}</Table.Td>
+                  <Table.Td>
+                    <Menu>
+                      <Menu.Target>
+                        <Button size="xs" variant="light" aria-label={intl.formatMessage({ id: 'admin.users.actionsFor' }, { email: user.email })}>
+                          <FormattedMessage id="admin.users.actions" />
+                        </Button>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item onClick={() => setDialog({ kind: 'edit', user })}>
+                          <FormattedMessage id="admin.users.edit" />
+                        </Menu.Item>
+                        <Menu.Item onClick={() => setDialog({ kind: 'password', user })}>
+                          <FormattedMessage id="admin.users.setPassword" />
+                        </Menu.Item>
+                        <Menu.Item color="red" onClick={() => setDialog({ kind: 'delete', user })}>
+                          <FormattedMessage id="admin.users.delete" />
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label={t('admin.users.pagination')} />}
+      <CreateUserDialog opened={createOpen} onClose={closeCreate} />
+      {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'password' && <PasswordDialog user={dialog.user} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'delete' && <DeleteUserDialog user={dialog.user} onClose={() => setDialog(null)} />}
+    </Stack>
+  );
 }

@@ -1,6 +1,11 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Container } from '@mantine/core';
+import { RegistrationForm } from '../components/registration-form';
 
-/** /register (default layout): placeholder until the auth feature lands. */
+/** /register (default layout): the same registration form as /registration (spec §2). */
 export default function RegisterRoute() {
-  return <PagePlaceholder titleKey="page.register.title" descriptionKey="page.register.description" />;
+  return (
+    <Container size={520} py="xl">
+      <RegistrationForm />
+    </Container>
+  );
 }

@@ -1,6 +1,6 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { RegistrationForm } from '../components/registration-form';
 
-/** /registration (login-register layout): placeholder until the auth feature lands. */
+/** /registration (login-register layout): the registration form (spec §2, issue 6). */
 export default function RegistrationRoute() {
-  return <PagePlaceholder titleKey="page.registration.title" descriptionKey="page.registration.description" />;
+  return <RegistrationForm />;
 }

@@ -1,6 +1,184 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Alert, Anchor, Avatar, Badge, Button, Card, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { LocalLink } from '@/components/local-link';
+import { paths } from '@/config/paths';
+import { avatarUrl } from '@/features/user/api/own-profile';
+import { CATEGORY_IDS, SOCIAL_NETWORKS } from '@/features/user/components/profile-form';
+import type { PageProps } from '@/lib/route-def';
+import { notify } from '@/lib/notify';
+import { blockUser, profileProjectsQuery, publicProfileQuery, unblockUser, viewerId } from '../api/public-profile';
 
-/** /u/:slug (default layout): placeholder until the profiles feature lands. */
-export default function ProfileRoute() {
-  return <PagePlaceholder titleKey="page.profile.title" descriptionKey="page.profile.description" />;
+/** /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3). */
+export default function ProfileRoute({ params }: PageProps) {
+  const intl = useIntl();
+  const t = (id: string) => intl.formatMessage({ id });
+  const slug = params.slug ?? '';
+  const profile = useQuery(publicProfileQuery(slug));
+  const viewer = useQuery({ queryKey: ['viewer-id'], queryFn: viewerId });
+  const projects = useQuery({ ...profileProjectsQuery(profile.data?.id ?? ''), enabled: !!profile.data });
+  const [blocked, setBlocked] = useState<{ id: string; name: string } | null>(null);
+  const [confirmOpen, { open, close }] = useDisclosure(false);
+  const block = useMutation({
+    mutationFn: async () => blockUser(viewer.data!, profile.data!.id),
+    onSuccess: () => {
+      close();
+      setBlocked({ id: profile.data!.id, name: profile.data!.display_name ?? '' });
+      notify('success', t('profile.block.done'));
+    },
+    onError: (err) => notify('error', err.message),
+  });
+  const unblock = useMutation({
+    mutationFn: async () => unblockUser(viewer.data!, blocked!.id),
+    onSuccess: async () => {
+      setBlocked(null);
+      notify('success', t('profile.unblock.done'));
+      await profile.refetch();
+    },
+    onError: (err) => notify('error', err.message),
+  });
+
+  if (blocked) {
+    return (
+      <Stack maw={760} mx="auto" p="md">
+        <Title order={1}>{blocked.name}</Title>
+        <Alert color="yellow" role="status" data-testid="blocked-notice">
+          <FormattedMessage id="profile.block.blockedNotice" />
+        </Alert>
+        <Group>
+          <Button variant="light" loading={unblock.isPending} onClick={() => unblock.mutate()}>
+            <FormattedMessage id="profile.unblock.button" />
+          </Button>
+        </Group>
+      </Stack>
+    );
+  }
+  if (profile.isPending) return <Loader m="xl" aria-label={t('auth.loading')} />;
+  if (profile.isError) {
+    return (
+      <Alert m="xl" color="red" role="alert">
+        {profile.error.message}
+      </Alert>
+    );
+  }
+  const p = profile.data;
+  if (!p) {
+    return (
+      <Stack maw={760} mx="auto" p="md">
+        <Title order={1}>
+          <FormattedMessage id="page.profile.title" />
+        </Title>
+        <Alert color="gray" data-testid="profile-unavailable">
+          <FormattedMessage id="profile.unavailable" />
+        </Alert>
+      </Stack>
+    );
+  }
+  const links = Object.entries((p.social_links ?? {}) as Record<string, string>).filter(([, url]) => /^https?:\/\//.test(url));
+  const canBlock = !!viewer.data && viewer.data !== p.id;
+  return (
+    <Stack maw={760} mx="auto" p="md">
+      <Group align="flex-start" wrap="nowrap">
+        <Avatar src={avatarUrl(p.profile_img)} alt="" size={96} radius="xl" />
+        <Stack gap={4} style={{ flex: 1 }}>
+          <Title order={1}>{p.display_name}</Title>
+          {p.headline && <Text fz="lg">{p.headline}</Text>}
+          {p.display_address && <Text c="dimmed">{p.display_address}</Text>}
+        </Stack>
+        {canBlock && (
+          <Button variant="subtle" color="red" onClick={open}>
+            <FormattedMessage id="profile.block.button" />
+          </Button>
+        )}
+      </Group>
+      {p.bio && <Text style={{ whiteSpace: 'pre-line' }}>{p.bio}</Text>}
+      {p.skills.length > 0 && (
+        <section>
+          <Title order={2} fz="h4">
+            <FormattedMessage id="profile.skills" />
+          </Title>
+          <Group gap="xs" mt="xs">
+            {p.skills.map((skill) => (
+              <Badge key={skill} variant="light">
+                {skill}
+              </Badge>
+            ))}
+          </Group>
+        </section>
+      )}
+      {p.categories.length > 0 && (
+        <Group gap="xs">
+          {p.categories.map((c) => (
+            <Badge key={c} variant="outline">
+              {t(CATEGORY_IDS[c])}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      {p.looking_for && (
+        <section>
+          <Title order={2} fz="h4">
+            <FormattedMessage id="account.field.lookingFor" />
+          </Title>
+          <Text>{p.looking_for}</Text>
+        </section>
+      )}
+      {p.offering && (
+        <section>
+          <Title order={2} fz="h4">
+            <FormattedMessage id="account.field.offering" />
+          </Title>
+          <Text>{p.offering}</Text>
+        </section>
+      )}
+      {links.length > 0 && (
+        <section>
+          <Title order={2} fz="h4">
+            <FormattedMessage id="profile.social" />
+          </Title>
+          <Group gap="md" mt="xs">
+            {links.map(([key, url]) => (
+              <Anchor key={key} href={url} target="_blank" rel="noopener noreferrer nofollow">
+                {SOCIAL_NETWORKS.find(([k]) => k === key)?.[1] ?? key}
+              </Anchor>
+            ))}
+          </Group>
+        </section>
+      )}
+      {projects.data && projects.data.length > 0 && (
+        <section>
+          <Title order={2} fz="h4">
+            <FormattedMessage id="profile.projects" />
+          </Title>
+          <List mt="xs">
+            {projects.data.map((project) => (
+              <List.Item key={project.id}>
+                <Card p={0}>
+                  <LocalLink to={paths.project(project.id, project.slug)}>{project.title}</LocalLink>
+                  {project.summary && <Text size="sm">{project.summary}</Text>}
+                </Card>
+              </List.Item>
+            ))}
+          </List>
+        </section>
+      )}
+      <Modal opened={confirmOpen} onClose={close} title={t('profile.block.confirmTitle')}>
+        <Stack>
+          <Text>
+            <FormattedMessage id="profile.block.confirmText" values={{ name: p.display_name }} />
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              <FormattedMessage id="account.cancel" />
+            </Button>
+            <Button color="red" loading={block.isPending} onClick={() => block.mutate()}>
+              <FormattedMessage id="profile.block.confirm" />
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
 }

@@ -1,6 +1,39 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Alert, Button, Loader, Stack, Title } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useOwnProfile } from '../api/own-profile';
+import { AccountCredentials } from '../components/account-credentials';
+import { AccountData } from '../components/account-data';
+import { AvatarUpload } from '../components/avatar-upload';
+import { ProfileForm } from '../components/profile-form';
+import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
 
-/** /user/settings (user layout, guards: auth, payment-required): placeholder until the user feature lands. */
+/** /user/settings: profile fields, avatar, address, social links, language, visibility, e-mail, password, export, deletion (issue 6). */
 export default function UserSettingsRoute() {
-  return <PagePlaceholder titleKey="page.user-settings.title" descriptionKey="page.user-settings.description" />;
+  const intl = useIntl();
+  const profile = useOwnProfile();
+  return (
+    <Stack>
+      <Title order={1}>
+        <FormattedMessage id="page.user-settings.title" />
+      </Title>
+      {profile.isPending && <Loader aria-label={intl.formatMessage({ id: 'auth.loading' })} />}
+      {profile.isError && (
+        <Alert color="red" role="alert">
+          {profile.error.message}{' '}
+          <Button variant="subtle" size="compact-sm" onClick={() => void profile.refetch()}>
+            <FormattedMessage id="common.retry" />
+          </Button>
+        </Alert>
+      )}
+      {profile.data && (
+        <>
+          <AvatarUpload path={profile.data.profile_img} />
+          <ProfileForm key={profile.data.updated_at} profile={profile.data} />
+          <AccountCredentials email={profile.data.email} />
+          <SubscriptionPanel />
+          <AccountData email={profile.data.email} />
+        </>
+      )}
+    </Stack>
+  );
 }

@@ -1,0 +1,95 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { invokeFunction } from '@/features/auth/api/invoke';
+import { unwrap } from '@/lib/api-error';
+import type { Database } from '@/lib/database.types';
+import { supabase } from '@/lib/supabase';
+
+/** Roles an admin can assign (profiles.user_role). */
+export const ROLES = ['old_user', 'free', 'basic', 'premium', 'enterprise', 'admin'] as const;
+export type Role = Database['public']['Enums']['user_role'];
+
+/** One row of the admin user list. */
+export interface AdminUserRow {
+  id: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  user_role: Role;
+  authenticated: number;
+  created_at: string;
+  suspended: boolean;
+}
+
+/** Rows per page of /admin/users. */
+export const PAGE_SIZE = 20;
+
+/** Escapes `%`, `_` and `,` for a PostgREST `ilike` inside `or=(…)`. */
+const likeTerm = (q: string) => `*${q.replace(/[%_\\]/g, (c) => `\\${c}`).replace(/[,()]/g, ' ')}*`;
+
+/**
+ * Query options of one page of users (admins read every profile through RLS), newest first,
+ * filtered by e-mail or name; suspension from account_suspensions.
+ * @param page 1-based page number
+ */
+export const adminUsersQuery = (search: string, page: number) =>
+  queryOptions({
+    queryKey: ['admin-users', search, page],
+    placeholderData: keepPreviousData,
+    queryFn: async (): Promise<{ rows: AdminUserRow[]; total: number }> => {
+      let query = supabase
+        .from('profiles')
+        .select('id, email, firstname, lastname, user_role, authenticated, created_at', { count: 'exact' })
+        .order('created_at', { ascending: false })
+        .range((page - 1) * PAGE_SIZE, page * PAGE_SIZE - 1);
+      const q = search.trim();
+      if (q) {
+        const term = likeTerm(q);
+        query = query.or(`email.ilike.${term},firstname.ilike.${term},lastname.ilike.${term}`);
+      }
+      const result = await query;
+      const rows = unwrap(result, 'GET') ?? [];
+      const ids = rows.map((r) => r.id);
+      const suspensions = ids.length
+        ? (unwrap(await supabase.from('account_suspensions').select('user_id').in('user_id', ids), 'GET') ?? [])
+        : [];
+      const suspended = new Set(suspensions.map((s) => s.user_id));
+      return { rows: rows.map((r) => ({ ...r, suspended: suspended.has(r.id) })), total: result.count ?? rows.length };
+    },
+  });
+
+/** Admin changes through `update-user` (role, suspension, confirmation, e-mail, password; spec §7). */
+export async function adminUpdateUser(userId: string, updates: Record<string, unknown>): Promise<void> {
+  await invokeFunction('update-user', { userId, updates });
+}
+
+/**
+ * Creates a user: `register` (auth user + profile, confirmation mail) followed by `update-user`
+ * (confirmed, role). The backend has no admin-create function; this uses the public paths.
+ */
+export async function adminCreateUser(input: {
+  firstname: string;
+  lastname: string;
+  email: string;
+  password: string;
+  type: 'business' | 'other';
+  role: Role;
+  locale: 'en' | 'de';
+}): Promise<string> {
+  const created = await invokeFunction<{ user_id: string }>('register', {
+    firstname: input.firstname,
+    lastname: input.lastname,
+    email: input.email,
+    password: input.password,
+    type: input.type,
+    terms_accepted: true,
+    privacy_accepted: true,
+    locale: input.locale,
+  });
+  await adminUpdateUser(created.user_id, { authenticated: 1, ...(input.role !== 'free' ? { user_role: input.role } : {}) });
+  return created.user_id;
+}
+
+/** Deletes a user with everything they own (`admin_delete_user` RPC). @throws ApiError with the database's text */
+export async function adminDeleteUser(userId: string): Promise<void> {
+  unwrap(await supabase.rpc('admin_delete_user', { p_user_id: userId }), 'POST');
+}

@@ -1,0 +1,61 @@
+/** localStorage key of the fresh-login-required flag set by every sign-out (spec §4). */
+export const FRESH_LOGIN_KEY = 'teamwerk.freshLoginRequired';
+/** BroadcastChannel name on which tabs tell each other about sign-in and sign-out (spec §4). */
+export const AUTH_CHANNEL = 'teamwerk-auth';
+
+/** Message sent to the other tabs. */
+export type AuthBroadcast = 'signed-in' | 'signed-out';
+
+/** Tells the other tabs of this site about a sign-in or sign-out (BroadcastChannel; no-op where missing). */
+export function broadcastAuth(message: AuthBroadcast): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(AUTH_CHANNEL);
+  channel.postMessage(message);
+  channel.close();
+}
+
+/** supabase-js keeps the session under `sb-<ref>-auth-token`; true when one is stored (no supabase-js needed). */
+export function hasStoredSession(): boolean {
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith('sb-') && key.endsWith('-auth-token')) return true;
+    }
+  } catch {
+    return false;
+  }
+  return false;
+}
+
+/**
+ * Expires every cookie the page can see (spec §4 sign-out "clears all cookies"), on the path `/`,
+ * the current path and the host's parent domains.
+ */
+export function clearAllCookies(doc: Document = document): void {
+  const names = doc.cookie
+    .split(';')
+    .map((part) => part.split('=')[0]!.trim())
+    .filter(Boolean);
+  const host = doc.location?.hostname ?? '';
+  const labels = host.split('.');
+  const domains = [''];
+  for (let i = 0; i < labels.length - 1; i++) domains.push(`; Domain=.${labels.slice(i).join('.')}`);
+  const pathsToClear = ['/', doc.location?.pathname ?? '/'];
+  for (const name of names) {
+    for (const domain of domains) {
+      for (const path of pathsToClear) {
+        doc.cookie = `${name}=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=${path}${domain}`;
+      }
+    }
+  }
+}
+
+/** Marks that the next visit must log in again (spec §4); cleared by a successful login. */
+export function setFreshLoginRequired(required: boolean): void {
+  try {
+    if (required) localStorage.setItem(FRESH_LOGIN_KEY, '1');
+    else localStorage.removeItem(FRESH_LOGIN_KEY);
+  } catch {
+    // storage unavailable: nothing to remember
+  }
+}

@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'react';
+import { useIntl } from 'react-intl';
+import { useLocation, useNavigate } from 'react-router';
+import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
+import { notify } from '@/lib/notify';
+import { AUTH_CHANNEL, type AuthBroadcast, hasStoredSession } from './browser-state';
+import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
+
+/** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
+const SIGN_IN_PAGES = new Set(['/login', '/registration', '/register']);
+
+/**
+ * Session behaviour of spec §4 for the whole SPA (mounted once in the root shell):
+ * - auto-logout after 30 minutes without activity (mouse press debounced 300 ms, form submit,
+ *   page start; the timer restarts at most every 3 s), then /login (history entry replaced) and
+ *   the info message 'You have been logged out due to inactivity.';
+ * - other tabs follow a sign-in (login pages → /user) or sign-out (→ /login, replaced).
+ * supabase-js is loaded only when a session is stored, so public pages stay light.
+ */
+export function useAccountSession(): void {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const intl = useIntl();
+  const timer = useRef<InactivityTimer | null>(null);
+  const latest = useRef({ navigate, intl });
+  useEffect(() => {
+    latest.current = { navigate, intl };
+  }, [navigate, intl]);
+
+  // inactivity timer: (re)armed on every page while a session is stored
+  const signedIn = hasStoredSession();
+  useEffect(() => {
+    if (!signedIn) {
+      timer.current?.stop();
+      return;
+    }
+    if (timer.current?.running) return;
+    const onIdle = () => {
+      void import('./sign-out').then(async ({ signOut }) => {
+        await signOut();
+        const { navigate: go, intl: i18n } = latest.current;
+        const locale = localeFromPath(window.location.pathname);
+        void go(withLocale('/login', locale), { replace: true });
+        notify('info', i18n.formatMessage({ id: 'auth.session.inactivityLogout' }), false);
+      });
+    };
+    timer.current ??= new InactivityTimer(onIdle);
+    timer.current.start();
+  }, [signedIn, pathname]);
+
+  useEffect(() => {
+    const onActivity = () => timer.current?.activity();
+    const onMouse = debounce(onActivity, MOUSE_DEBOUNCE_MS);
+    document.addEventListener('mousedown', onMouse, { capture: true, passive: true });
+    document.addEventListener('submit', onActivity, { capture: true });
+    return () => {
+      document.removeEventListener('mousedown', onMouse, { capture: true });
+      document.removeEventListener('submit', onActivity, { capture: true });
+    };
+  }, []);
+
+  // other tabs
+  useEffect(() => {
+    if (typeof BroadcastChannel === 'undefined') return;
+    const channel = new BroadcastChannel(AUTH_CHANNEL);
+    channel.onmessage = (event: MessageEvent<AuthBroadcast>) => {
+      const path = window.location.pathname;
+      const locale = localeFromPath(path);
+      const plain = stripLocale(path);
+      if (event.data === 'signed-in' && SIGN_IN_PAGES.has(plain)) {
+        void latest.current.navigate(withLocale('/user', locale), { replace: true });
+      } else if (event.data === 'signed-out') {
+        timer.current?.stop();
+        if (plain === '/user' || plain.startsWith('/user/') || plain === '/admin' || plain.startsWith('/admin/')) {
+          void latest.current.navigate(withLocale(plain.startsWith('/admin') ? '/admin/login' : '/login', locale), { replace: true });
+        }
+      }
+    };
+    return () => channel.close();
+  }, []);
+}

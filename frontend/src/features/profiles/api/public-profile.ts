@@ -1,0 +1,58 @@
+import { queryOptions } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api-error';
+import type { Database } from '@/lib/database.types';
+import { supabase } from '@/lib/supabase';
+
+type Row = Database['public']['Tables']['profiles']['Row'];
+/** What /u/{slug} shows of a profile. */
+export type PublicProfile = Pick<
+  Row,
+  | 'id' | 'slug' | 'firstname' | 'lastname' | 'display_name' | 'display_address' | 'headline' | 'bio' | 'skills'
+  | 'looking_for' | 'offering' | 'categories' | 'city' | 'type' | 'profile_img' | 'social_links'
+>;
+
+const PUBLIC_COLUMNS =
+  'id, slug, firstname, lastname, display_name, display_address, headline, bio, skills, looking_for, offering, categories, city, type, profile_img, social_links';
+
+/** Query options of the public profile /u/{slug}: null when visibility, blocks or suspension hide it (RLS decides, spec §3). */
+export const publicProfileQuery = (slug: string) =>
+  queryOptions({
+    queryKey: ['public-profile', slug],
+    queryFn: async (): Promise<PublicProfile | null> => {
+      const result = await supabase.from('profiles').select(PUBLIC_COLUMNS).eq('slug', slug).maybeSingle();
+      return unwrap(result as { data: PublicProfile | null; error: typeof result.error; status: number }, 'GET');
+    },
+  });
+
+/** Published projects of a user shown on their profile (newest first, at most 12). */
+export const profileProjectsQuery = (ownerId: string) =>
+  queryOptions({
+    queryKey: ['profile-projects', ownerId],
+    queryFn: async () =>
+      unwrap(
+        await supabase
+          .from('projects')
+          .select('id, slug, title, summary')
+          .eq('owner_id', ownerId)
+          .eq('status', 'published')
+          .order('published_at', { ascending: false })
+          .limit(12),
+        'GET',
+      ),
+  });
+
+/** The signed-in viewer's id, or null (no session stored). */
+export async function viewerId(): Promise<string | null> {
+  const { data } = await supabase.auth.getSession();
+  return data.session?.user.id ?? null;
+}
+
+/** Blocks a user (user_blocks; the database refuses self-blocks). @throws ApiError with the server's text */
+export async function blockUser(blockerId: string, blockedId: string): Promise<void> {
+  unwrap(await supabase.from('user_blocks').insert({ blocker_id: blockerId, blocked_id: blockedId }), 'POST');
+}
+
+/** Removes the viewer's block of a user. */
+export async function unblockUser(blockerId: string, blockedId: string): Promise<void> {
+  unwrap(await supabase.from('user_blocks').delete().eq('blocker_id', blockerId).eq('blocked_id', blockedId), 'DELETE');
+}

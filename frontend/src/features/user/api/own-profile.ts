@@ -1,0 +1,149 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { invokeFunction } from '@/features/auth/api/invoke';
+import { unwrap } from '@/lib/api-error';
+import type { Database } from '@/lib/database.types';
+import { supabase } from '@/lib/supabase';
+
+/** A profile row with its computed display fields (spec §3). */
+export type OwnProfile = Database['public']['Tables']['profiles']['Row'];
+
+/** The signed-in user's id; throws when nobody is signed in. */
+export async function currentUserId(): Promise<string> {
+  const { data } = await supabase.auth.getSession();
+  const id = data.session?.user.id;
+  if (!id) throw new Error('Not signed in');
+  return id;
+}
+
+/** Query options of the signed-in user's own profile (all columns + display_name/display_address). */
+export const ownProfileQuery = () =>
+  queryOptions({
+    queryKey: ['own-profile'],
+    queryFn: async (): Promise<OwnProfile> => {
+      const id = await currentUserId();
+      return unwrap(await supabase.from('profiles').select('*, display_name, display_address').eq('id', id).single(), 'GET');
+    },
+  });
+
+/** The signed-in user's profile (TanStack Query). */
+export function useOwnProfile() {
+  return useQuery(ownProfileQuery());
+}
+
+/** Profile fields a user may change on themselves through `update-user` (its SELF_FIELDS). */
+export type ProfileUpdates = Partial<
+  Pick<
+    OwnProfile,
+    | 'firstname'
+    | 'lastname'
+    | 'headline'
+    | 'bio'
+    | 'skills'
+    | 'looking_for'
+    | 'offering'
+    | 'categories'
+    | 'type'
+    | 'street'
+    | 'house_number'
+    | 'city'
+    | 'state'
+    | 'zipcode'
+    | 'profile_visibility'
+    | 'profile_img'
+    | 'social_links'
+    | 'preferred_language'
+  >
+>;
+
+/**
+ * Saves own profile fields through the `update-user` Edge Function (spec §7; the caller's rights
+ * and the database decide). @throws FunctionCallError with the server's text
+ */
+export async function updateOwnProfile(updates: ProfileUpdates): Promise<void> {
+  const userId = await currentUserId();
+  await invokeFunction('update-user', { userId, updates });
+}
+
+/** Allowed avatar types and the size limit (issue 6: jpeg/png/webp, ≤ 5 MB). */
+export const AVATAR_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+/** Edge length of the stored square avatar in pixels. */
+export const AVATAR_SIZE_PX = 512;
+
+/**
+ * Crops the image to its centred square and scales it to 512×512 on a canvas (WebP, JPEG where
+ * WebP encoding is missing).
+ * @throws Error 'unsupported_type' / 'too_large' / 'decode_failed'
+ */
+export async function prepareAvatar(file: File): Promise<Blob> {
+  if (!(AVATAR_TYPES as readonly string[]).includes(file.type)) throw new Error('unsupported_type');
+  if (file.size > AVATAR_MAX_BYTES) throw new Error('too_large');
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(file);
+  } catch {
+    throw new Error('decode_failed');
+  }
+  const side = Math.min(bitmap.width, bitmap.height);
+  const canvas = document.createElement('canvas');
+  canvas.width = AVATAR_SIZE_PX;
+  canvas.height = AVATAR_SIZE_PX;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) throw new Error('decode_failed');
+  ctx.drawImage(bitmap, (bitmap.width - side) / 2, (bitmap.height - side) / 2, side, side, 0, 0, AVATAR_SIZE_PX, AVATAR_SIZE_PX);
+  bitmap.close();
+  const toBlob = (type: string) => new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, type, 0.88));
+  const webp = await toBlob('image/webp');
+  if (webp && webp.type === 'image/webp') return webp;
+  const jpeg = await toBlob('image/jpeg');
+  if (!jpeg) throw new Error('decode_failed');
+  return jpeg;
+}
+
+/**
+ * Uploads a prepared avatar to `avatars/<userId>/avatar-<time>.<ext>` and stores the path in
+ * profiles.profile_img (the previous file is removed).
+ * @returns the new object path
+ */
+export async function uploadAvatar(blob: Blob, previousPath: string | null): Promise<string> {
+  const userId = await currentUserId();
+  const ext = blob.type === 'image/webp' ? 'webp' : 'jpg';
+  const path = `${userId}/avatar-${Date.now()}.${ext}`;
+  const { error } = await supabase.storage.from('avatars').upload(path, blob, { contentType: blob.type, upsert: false });
+  if (error) throw new Error(error.message);
+  await updateOwnProfile({ profile_img: path });
+  if (previousPath && previousPath.startsWith(`${userId}/`)) await supabase.storage.from('avatars').remove([previousPath]);
+  return path;
+}
+
+/** Public URL of an avatar object path (the `avatars` bucket is public); null for none. */
+export function avatarUrl(path: string | null | undefined): string | null {
+  if (!path) return null;
+  if (/^https?:\/\//.test(path)) return path;
+  return supabase.storage.from('avatars').getPublicUrl(path).data.publicUrl;
+}
+
+/** DSGVO Art. 20: the caller's data as JSON (`export_my_data()` RPC). */
+export async function exportMyData(): Promise<unknown> {
+  return unwrap(await supabase.rpc('export_my_data'), 'POST');
+}
+
+/**
+ * DSGVO Art. 17: deletes the caller's account (`delete_my_account(p_email)` RPC; the typed
+ * e-mail must match the account's). @throws ApiError with the database's message
+ */
+export async function deleteMyAccount(email: string): Promise<void> {
+  unwrap(await supabase.rpc('delete_my_account', { p_email: email }), 'POST');
+}
+
+/** Changes the own e-mail through Auth; the change completes when the link in the mail is confirmed. */
+export async function changeOwnEmail(email: string): Promise<void> {
+  const { error } = await supabase.auth.updateUser({ email }, { emailRedirectTo: `${window.location.origin}/user/settings` });
+  if (error) throw new Error(error.message);
+}
+
+/** Changes the own password through Auth. */
+export async function changeOwnPassword(password: string): Promise<void> {
+  const { error } = await supabase.auth.updateUser({ password });
+  if (error) throw new Error(error.message);
+}

@@ -1,0 +1,42 @@
+import { Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { notify } from '@/lib/notify';
+import { AVATAR_TYPES, avatarUrl, prepareAvatar, uploadAvatar } from '../api/own-profile';
+
+const ERROR_IDS: Record<string, string> = {
+  unsupported_type: 'account.avatar.unsupportedType',
+  too_large: 'account.avatar.tooLarge',
+  decode_failed: 'account.avatar.decodeFailed',
+};
+
+/** Avatar upload (issue 6): type (JPEG/PNG/WebP) and size (≤ 5 MB) checked, cropped square and resized to 512 px before upload. */
+export function AvatarUpload({ path }: { path: string | null }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const upload = useMutation({
+    mutationFn: async (file: File) => uploadAvatar(await prepareAvatar(file), path),
+    onSuccess: async () => {
+      notify('success', intl.formatMessage({ id: 'account.avatar.uploaded' }));
+      await queryClient.invalidateQueries({ queryKey: ['own-profile'] });
+    },
+    onError: (err) => notify('error', ERROR_IDS[err.message] ? intl.formatMessage({ id: ERROR_IDS[err.message]! }) : err.message),
+  });
+  return (
+    <Group>
+      <Avatar src={avatarUrl(path)} alt={intl.formatMessage({ id: 'account.avatar.alt' })} size={96} radius="xl" data-testid="settings-avatar" />
+      <Stack gap={4}>
+        <FileButton onChange={(file) => file && upload.mutate(file)} accept={AVATAR_TYPES.join(',')}>
+          {(props) => (
+            <Button {...props} variant="light" loading={upload.isPending}>
+              <FormattedMessage id="account.avatar.choose" />
+            </Button>
+          )}
+        </FileButton>
+        <Text size="sm" c="dimmed">
+          <FormattedMessage id="account.avatar.hint" />
+        </Text>
+      </Stack>
+    </Group>
+  );
+}
