@@ -99,6 +99,19 @@ test.describe('checkout', () => {
     await storeSession(page, user.session);
     await page.goto('/user/projects');
     await expect(page).toHaveURL(/\/user\/projects$/);
+    // cancellation at period end: still open, the settings panel says when it ends; the portal is one click away
+    await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true });
+    await expect
+      .poll(async () => (await admin.from('subscriptions').select('cancel_at_period_end').eq('user_id', user.userId).single()).data?.cancel_at_period_end)
+      .toBe(true);
+    await page.goto('/user/settings');
+    await expect(page.getByTestId('subscription-plan')).toHaveText('Basic');
+    await expect(page.getByTestId('subscription-status')).toHaveText('Active');
+    await expect(page.getByTestId('subscription-period-end')).toContainText('Ends on');
+    await expect(page.getByTestId('subscription-cancel-notice')).toBeVisible();
+    await page.getByTestId('manage-subscription').click();
+    await expect(page).toHaveURL(new RegExp(`^${stripeUrl.replace(/[.:/]/g, '\\$&')}/billing_portal/`));
+    await page.goBack();
     await stripe.subscriptions.cancel(sub.id);
     await expectActive(user.client, false);
     await page.goto('/user/projects');
