@@ -87,5 +87,17 @@ test.describe('portfolios: form, supporting files in Storage, signed URLs by acc
     expect((await admin().from('portfolio_files').select('id').eq('portfolio_id', portfolioId)).data).toEqual([]);
     const object = await admin().storage.from('portfolio-files').download(objectPath);
     expect(object.data).toBeNull();
+
+    // deleting the portfolio removes its stored files too
+    await fileInput.setInputFiles({ name: 'Lebenslauf.pdf', mimeType: 'application/pdf', buffer: PDF });
+    await expect(page.getByTestId('portfolio-file')).toHaveCount(1);
+    const second = (await admin().from('portfolio_files').select('object_path').eq('portfolio_id', portfolioId).single()).data!.object_path;
+    await page.goto('/de/user/portfolios');
+    await page.getByTestId('my-portfolio').getByRole('button', { name: 'Löschen' }).click();
+    await expect(page.getByRole('dialog')).toContainText('Das Portfolio „Brand design for Kiezküche“ mit allen Dateien löschen?');
+    await page.getByTestId('confirm-action').click();
+    await expect(page.getByTestId('portfolios-empty')).toHaveText('Sie haben noch keine Portfolios.');
+    expect((await admin().from('portfolios').select('id').eq('id', portfolioId)).data).toEqual([]);
+    expect((await admin().storage.from('portfolio-files').download(second)).data).toBeNull();
   });
 });
