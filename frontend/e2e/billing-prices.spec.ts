@@ -58,6 +58,21 @@ test.describe('prices', () => {
   });
 });
 
+test.describe('subscription required and developer pages', () => {
+  test('/subscription-required explains the plans with their monthly prices and links to /prices', async ({ page }) => {
+    await page.goto('/de/subscription-required');
+    await expect(page.getByTestId('required-plan-premium')).toContainText(/Premium49\s€ pro Monat/);
+    await expect(page.getByRole('link', { name: 'Tarife ansehen' })).toHaveAttribute('href', '/de/prices');
+  });
+
+  test('the billing test pages are not routed in a production build', async ({ page }) => {
+    for (const path of ['/test/payment', '/test/webhook', '/test/subscriptions', '/test/dropdown']) {
+      await page.goto(path);
+      await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
+    }
+  });
+});
+
 test.describe('payment return without a session id (spec §5, §8)', () => {
   test('/payment/success and /signup name the missing session id in both languages', async ({ page }) => {
     const errors = collectErrors(page);

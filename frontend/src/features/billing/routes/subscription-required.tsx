@@ -1,12 +1,18 @@
-import { Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Card, Container, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
+import { formatEuro } from '@/lib/format';
+import type { PageProps } from '@/lib/route-def';
+import { usePlans } from '../api/get-prices';
+import { PLAN_NAME_ID } from '../labels';
+import { PLANS } from '../plans';
 
-/** `/subscription-required`: where the payment-required guard sends users without a paid plan (spec §6). */
-export default function SubscriptionRequiredRoute() {
+/** `/subscription-required`: where the payment-required guard sends users without a paid plan (spec §6); explains the plans and links to /prices. */
+export default function SubscriptionRequiredRoute({ locale }: PageProps) {
+  const plans = usePlans();
   return (
-    <Container size="sm" py="xl">
+    <Container size="md" py="xl">
       <Stack>
         <Title order={1}>
           <FormattedMessage id="subscriptionRequired.title" />
@@ -14,6 +20,28 @@ export default function SubscriptionRequiredRoute() {
         <Text>
           <FormattedMessage id="subscriptionRequired.text" />
         </Text>
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {PLANS.map((plan) => {
+            const monthly = plans.data?.find((p) => p.id === plan.id)?.prices.monthly;
+            return (
+              <Card key={plan.id} withBorder padding="md" data-testid={`required-plan-${plan.id}`}>
+                <Text fw={700}>
+                  <FormattedMessage id={PLAN_NAME_ID[plan.id]!} />
+                </Text>
+                {monthly ? (
+                  <Text fz="sm">
+                    {formatEuro(monthly.amountCents / 100, locale)} <FormattedMessage id="prices.per.monthly" />
+                  </Text>
+                ) : plans.isPending ? (
+                  <Skeleton height={16} mt={4} aria-hidden />
+                ) : null}
+                <Text fz="sm" c="dimmed" mt={4}>
+                  <FormattedMessage id={plan.featureKeys[0]!} />
+                </Text>
+              </Card>
+            );
+          })}
+        </SimpleGrid>
         <Group>
           <LocalButtonLink to={paths.prices}>
             <FormattedMessage id="subscriptionRequired.cta" />
