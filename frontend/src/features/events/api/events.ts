@@ -16,6 +16,9 @@ export const EVENTS_PAGE_SIZE = 12;
 const EVENT_COLUMNS =
   'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, online_url, capacity, going_count, waitlist_count, organizer_id, image, created_at' as const;
 
+/** The ten values of public.project_category (events and jobs use it too). */
+const CATEGORY_VALUES: readonly string[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
+
 /** Filters of /events as they live in the URL. */
 export interface EventFilters {
   city: string;
@@ -36,7 +39,7 @@ export function parseEventFilters(search: URLSearchParams): EventFilters {
     from: date(search.get('from')),
     to: date(search.get('to')),
     price: price === 'free' || price === 'paid' ? price : '',
-    category: search.get('category') ?? '',
+    category: CATEGORY_VALUES.includes(search.get('category') ?? '') ? search.get('category')! : '',
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }

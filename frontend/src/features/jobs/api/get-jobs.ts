@@ -9,6 +9,9 @@ export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract', 'freelanc
 /** Jobs per page on /jobs. */
 export const JOBS_PAGE_SIZE = 15;
 
+/** The ten values of public.project_category (events and jobs use it too). */
+const CATEGORY_VALUES: readonly string[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
+
 /** Filters of /jobs as they live in the URL. */
 export interface JobFilters {
   remote: '' | 'remote' | 'onsite';
@@ -27,7 +30,7 @@ export function parseJobFilters(search: URLSearchParams): JobFilters {
     remote: remote === 'remote' || remote === 'onsite' ? remote : '',
     city: (search.get('city') ?? '').slice(0, 100),
     type: (EMPLOYMENT_TYPES as readonly string[]).includes(type) ? type : '',
-    category: search.get('category') ?? '',
+    category: CATEGORY_VALUES.includes(search.get('category') ?? '') ? search.get('category')! : '',
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }

@@ -154,6 +154,15 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
             <TextInput type="date" label={<FormattedMessage id="search.from" />} value={params.from} onChange={(e) => apply({ from: e.currentTarget.value })} />
             <TextInput type="date" label={<FormattedMessage id="search.to" />} value={params.to} onChange={(e) => apply({ to: e.currentTarget.value })} />
           </SimpleGrid>
+          {data && data.facets.cities.length > 0 && !params.city && (
+            <Group gap="xs" aria-label={intl.formatMessage({ id: 'search.cityFacets' })} role="group">
+              {data.facets.cities.slice(0, 8).map((c) => (
+                <Button key={c.city} size="compact-xs" variant="light" onClick={() => apply({ city: c.city })}>
+                  {`${c.city} (${c.count})`}
+                </Button>
+              ))}
+            </Group>
+          )}
           <datalist id="search-city-facets">
             {data?.facets.cities.map((c) => <option key={c.city} value={c.city} />)}
           </datalist>
