@@ -72,6 +72,11 @@ test.describe('checkout', () => {
     await expect(page.getByTestId('payment-confirmed')).toContainText('Abonnement aktiviert');
     await page.goto('/de/user/chat');
     await expect(page).toHaveURL(/\/de\/user\/chat$/);
+    // /prices now marks the plan and sends plan changes to the portal instead of a second checkout
+    await page.goto('/de/prices');
+    await expect(page.getByTestId('current-plan-basic')).toHaveText('Ihr aktueller Tarif');
+    await expect(page.getByTestId('order-basic')).toHaveText('Abonnement verwalten');
+    await expect(page.getByTestId('order-premium')).toHaveText('Tarif im Kundenportal wechseln');
 
     // a second order while subscribed is refused by the function (409) and leads to the portal
     const portal = await user.client.functions.invoke('create-portal-session', { body: { locale: 'de' } });

@@ -11,6 +11,7 @@ import { supabase } from '@/lib/supabase';
 import { createCheckoutSession } from '../api/create-checkout-session';
 import { createPortalSession } from '../api/create-portal-session';
 import { type PlanId, type PlanWithPrices, usePlans } from '../api/get-prices';
+import { useCurrentSubscription } from '../api/get-subscription';
 import { BillingFunctionError } from '../api/invoke-function';
 import { readPendingCheckout, rememberPendingCheckout, resumePendingCheckout } from '../api/resume-checkout';
 import { PLANS } from '../plans';
@@ -43,6 +44,8 @@ export default function PricesRoute({ locale }: PageProps) {
   const requested = search.get('period');
   const [period, setPeriod] = useState<BillingPeriod>(isBillingPeriod(requested) ? requested : 'monthly');
   const plans = usePlans();
+  const subscription = useCurrentSubscription();
+  const currentPlan = subscription.data && ['active', 'trialing', 'past_due'].includes(subscription.data.status) ? subscription.data.planId : null;
   const [busyPlan, setBusyPlan] = useState<PlanId | null>(null);
 
   const failed = () => notify('error', intl.formatMessage({ id: 'billing.checkout.failed' }));
@@ -58,6 +61,17 @@ export default function PricesRoute({ locale }: PageProps) {
       cancelled = true;
     };
   }, [locale, navigate]);
+
+  const openPortal = async (planId: PlanId) => {
+    setBusyPlan(planId);
+    try {
+      const { url } = await createPortalSession(locale, `${window.location.origin}${localizePath(paths.prices, locale)}`);
+      window.location.assign(url);
+    } catch {
+      notify('error', intl.formatMessage({ id: 'billing.portal.failed' }));
+      setBusyPlan(null);
+    }
+  };
 
   const order = async (planId: PlanId) => {
     setBusyPlan(planId);
@@ -126,11 +140,18 @@ export default function PricesRoute({ locale }: PageProps) {
                 style={plan.highlighted ? { borderColor: 'var(--mantine-color-blue-8)', borderWidth: 2 } : undefined}
               >
                 <Stack gap="sm" style={{ height: '100%' }}>
-                  {plan.highlighted && (
-                    <Badge color="blue.9" variant="filled" style={{ alignSelf: 'flex-start' }}>
-                      <FormattedMessage id="prices.popular" />
-                    </Badge>
-                  )}
+                  <Group gap="xs" mih={22}>
+                    {plan.highlighted && (
+                      <Badge color="blue.9" variant="filled">
+                        <FormattedMessage id="prices.popular" />
+                      </Badge>
+                    )}
+                    {currentPlan === plan.id && (
+                      <Badge color="green.9" variant="filled" data-testid={`current-plan-${plan.id}`}>
+                        <FormattedMessage id="prices.currentPlan" />
+                      </Badge>
+                    )}
+                  </Group>
                   <Title order={2} fz="xl" id={`plan-${plan.id}`}>
                     <FormattedMessage id={PLAN_NAME[plan.id]} />
                   </Title>
@@ -151,6 +172,17 @@ export default function PricesRoute({ locale }: PageProps) {
                     <LocalButtonLink to={paths.contactTopic('enterprise')} variant="outline" fullWidth data-testid="order-enterprise">
                       <FormattedMessage id="prices.contactUs" />
                     </LocalButtonLink>
+                  ) : currentPlan ? (
+                    <Button
+                      variant="outline"
+                      fullWidth
+                      data-testid={`order-${plan.id}`}
+                      loading={busyPlan === plan.id}
+                      disabled={busyPlan !== null && busyPlan !== plan.id}
+                      onClick={() => void openPortal(plan.id)}
+                    >
+                      <FormattedMessage id={currentPlan === plan.id ? 'billing.panel.manage' : 'prices.changePlan'} />
+                    </Button>
                   ) : (
                     <Button
                       variant={plan.highlighted ? 'filled' : 'outline'}
