@@ -16,7 +16,7 @@ test.describe('portfolios: form, supporting files in Storage, signed URLs by acc
     await expect(page.getByRole('link', { name: 'Tarife vergleichen' })).toHaveAttribute('href', '/de/prices');
   });
 
-  test('create a portfolio, upload a file, download it as owner and visitor; private refuses', async ({ page }) => {
+  test('create a portfolio, upload a file, download it as owner and visitor; private refuses', async ({ page, browser }) => {
     const owner = await createUser('basic', 'portfolio');
     const visitor = await createUser('basic', 'pfvisitor');
     await storeSession(page, owner.session);
@@ -69,6 +69,25 @@ test.describe('portfolios: form, supporting files in Storage, signed URLs by acc
     expect(bytes.equals(PDF)).toBe(true);
     const anonUrl = await nodeClient(ANON_KEY).storage.from('portfolio-files').createSignedUrl(objectPath, 60);
     expect(anonUrl.data).toBeNull();
+
+    // on the owner's profile a signed-in visitor downloads through the UI; a logged-out one sees no file
+    const ownerSlug = (await admin().from('profiles').select('slug').eq('id', owner.userId).single()).data!.slug;
+    const visitorContext = await browser.newContext();
+    const visitorPage = await visitorContext.newPage();
+    await visitorPage.goto(`/de/u/${ownerSlug}`);
+    await expect(visitorPage.getByTestId('public-portfolio')).toContainText('Markenauftritt für ein Nachbarschaftscafé.');
+    await expect(visitorPage.getByTestId('public-portfolio')).toContainText('Keine Dateien, die Sie herunterladen dürfen.');
+    await storeSession(visitorPage, visitor.session);
+    await visitorPage.goto(`/u/${ownerSlug}`);
+    await expect(visitorPage.getByTestId('public-portfolio')).toContainText('Brand identity for a neighbourhood café.');
+    await expect(visitorPage.getByTestId('public-portfolio').getByTestId('file-access')).toHaveText('Signed-in members');
+    await expectAccessible(visitorPage, 'profile with portfolio');
+    const [visitorDownload] = await Promise.all([
+      visitorPage.waitForEvent('download'),
+      visitorPage.getByTestId('public-portfolio').getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(visitorDownload.suggestedFilename()).toBe('Praesentation.pdf');
+    await visitorContext.close();
 
     // only me → the visitor is refused
     await page.getByLabel('Who may download the files').selectOption('private');

@@ -80,3 +80,21 @@ export function usePortfolioMutations() {
     remove: useMutation({ mutationFn: (id: number) => deletePortfolio(id), onSuccess }),
   };
 }
+
+/** Published portfolios of a user as the caller may see them (RLS hides blocked users), newest first. @throws ApiError */
+export async function getPublicPortfolios(ownerId: string): Promise<PortfolioRow[]> {
+  const supabase = await client();
+  const result = await supabase
+    .from('portfolios')
+    .select('*')
+    .eq('owner_id', ownerId)
+    .eq('status', 'published')
+    .order('published_at', { ascending: false })
+    .limit(20);
+  return unwrap(result, 'GET');
+}
+
+/** Hook around getPublicPortfolios. */
+export function usePublicPortfolios(ownerId: string) {
+  return useQuery({ queryKey: ['portfolios', 'public', ownerId], queryFn: () => getPublicPortfolios(ownerId), enabled: ownerId !== '' });
+}

@@ -48,7 +48,7 @@ export function PortfolioFilesPanel({ portfolioId, ownerId, access, canEdit }: {
   return (
     <Stack>
       <Group justify="space-between">
-        <Title order={2} size="h3">
+        <Title order={canEdit ? 2 : 4} size={canEdit ? 'h3' : 'h6'}>
           <FormattedMessage id="portfolios.files.title" />
         </Title>
         <Badge variant="light" data-testid="file-access">
@@ -77,7 +77,7 @@ export function PortfolioFilesPanel({ portfolioId, ownerId, access, canEdit }: {
       )}
       {files.data?.length === 0 && (
         <Text c="dimmed" data-testid="files-empty">
-          <FormattedMessage id="portfolios.files.empty" />
+          <FormattedMessage id={canEdit ? 'portfolios.files.empty' : 'portfolios.files.noneVisible'} />
         </Text>
       )}
       {files.data && files.data.length > 0 && (

@@ -9,6 +9,7 @@ import { avatarUrl } from '@/features/user/api/own-profile';
 import { CATEGORY_IDS, SOCIAL_NETWORKS } from '@/features/user/components/profile-form';
 import type { PageProps } from '@/lib/route-def';
 import { notify } from '@/lib/notify';
+import { PublicPortfolios } from '@/features/portfolios/components/public-portfolios';
 import { blockUser, profileProjectsQuery, publicProfileQuery, unblockUser, viewerId } from '../api/public-profile';
 
 /** /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3). */
@@ -164,6 +165,7 @@ export default function ProfileRoute({ params }: PageProps) {
           </List>
         </section>
       )}
+      <PublicPortfolios ownerId={p.id} />
       <Modal opened={confirmOpen} onClose={close} title={t('profile.block.confirmTitle')}>
         <Stack>
           <Text>

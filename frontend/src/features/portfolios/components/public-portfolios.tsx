@@ -1,0 +1,59 @@
+import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { toPortfolioValues } from '../api/portfolio-schema';
+import { usePublicPortfolios } from '../api/portfolios';
+import { PortfolioFilesPanel } from './portfolio-files-panel';
+
+/**
+ * A user's published portfolios for visitors (e.g. on /u/{slug}): description in the page's
+ * language (the other one as fallback), skills, links and the supporting files the owner allows
+ * the visitor to download (signed URLs; spec §2). Renders nothing when there are none.
+ */
+export function PublicPortfolios({ ownerId }: { ownerId: string }) {
+  const intl = useIntl();
+  const query = usePublicPortfolios(ownerId);
+  if (!query.data || query.data.length === 0) return null;
+  const de = intl.locale.startsWith('de');
+  return (
+    <section data-testid="public-portfolios">
+      <Title order={2} fz="h4" mb="xs">
+        <FormattedMessage id="portfolios.public.title" />
+      </Title>
+      <Stack>
+        {query.data.map((row) => {
+          const v = toPortfolioValues(row);
+          const description = (de ? v.descriptionDe || v.descriptionEn : v.descriptionEn || v.descriptionDe).trim();
+          return (
+            <Card key={row.id} withBorder data-testid="public-portfolio">
+              <Stack gap="xs">
+                <Title order={3} fz="h5">
+                  {row.title}
+                </Title>
+                {description && <Text style={{ whiteSpace: 'pre-line' }}>{description}</Text>}
+                {v.skills.length > 0 && (
+                  <Group gap={4}>
+                    {v.skills.map((s) => (
+                      <Badge key={s} variant="outline" color="dark">
+                        {s}
+                      </Badge>
+                    ))}
+                  </Group>
+                )}
+                {v.links.length > 0 && (
+                  <Group gap="sm">
+                    {v.links.map((l) => (
+                      <Anchor key={l.url} href={l.url} target="_blank" rel="nofollow noopener noreferrer">
+                        {l.label}
+                      </Anchor>
+                    ))}
+                  </Group>
+                )}
+                <PortfolioFilesPanel portfolioId={row.id} ownerId={row.owner_id} access={row.file_access} canEdit={false} />
+              </Stack>
+            </Card>
+          );
+        })}
+      </Stack>
+    </section>
+  );
+}
