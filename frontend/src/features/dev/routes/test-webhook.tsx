@@ -1,11 +1,12 @@
 import { Alert, Button, Container, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
-import { listStripeEvents } from '../api/dev-billing';
+import { currentUser, listStripeEvents } from '../api/dev-billing';
 
 /** `/test/webhook` (developer only): the webhook ledger (stripe_events) as far as RLS shows it to the caller. */
 export default function TestWebhookRoute() {
-  const events = useQuery({ queryKey: ['dev', 'stripe-events'], queryFn: listStripeEvents });
+  const user = useQuery({ queryKey: ['dev', 'user'], queryFn: currentUser });
+  const events = useQuery({ queryKey: ['dev', 'stripe-events'], queryFn: listStripeEvents, enabled: !!user.data });
   return (
     <Container size="lg" py="xl">
       <Stack>
@@ -15,6 +16,11 @@ export default function TestWebhookRoute() {
         <Button variant="light" onClick={() => void events.refetch()} loading={events.isFetching} style={{ alignSelf: 'flex-start' }}>
           <FormattedMessage id="common.retry" />
         </Button>
+        {user.isSuccess && !user.data && (
+          <Alert color="red" role="alert">
+            <FormattedMessage id="dev.mustLogin" />
+          </Alert>
+        )}
         {events.isError && (
           <Alert color="red" role="alert">
             {events.error.message}
