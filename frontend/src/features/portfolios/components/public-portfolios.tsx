@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { toPortfolioValues } from '../api/portfolio-schema';
 import { usePublicPortfolios } from '../api/portfolios';
@@ -30,6 +30,15 @@ export function PublicPortfolios({ ownerId }: { ownerId: string }) {
                   {row.title}
                 </Title>
                 {description && <Text style={{ whiteSpace: 'pre-line' }}>{description}</Text>}
+                {v.images.some((src) => src.startsWith('https://')) && (
+                  <SimpleGrid cols={{ base: 2, sm: 4 }}>
+                    {v.images
+                      .filter((src) => src.startsWith('https://'))
+                      .map((src, i) => (
+                        <Image key={src} src={src} radius="sm" loading="lazy" alt={intl.formatMessage({ id: 'projects.detail.imageAlt' }, { title: row.title, n: i + 1 })} />
+                      ))}
+                  </SimpleGrid>
+                )}
                 {v.skills.length > 0 && (
                   <Group gap={4}>
                     {v.skills.map((s) => (
