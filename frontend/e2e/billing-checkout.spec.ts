@@ -171,6 +171,18 @@ test.describe('checkout', () => {
     await page.getByTestId('payment-retry').click();
     await expect(page.getByTestId('payment-confirmed')).toContainText('Subscription activated');
     await expect(page.getByTestId('step-updating')).toHaveAttribute('data-state', 'done');
+
+    // the profile-update step: the payment is verified but the database grants no plan (subscription already ended)
+    const second = await newUser('update');
+    await storeSession(page, second.session);
+    const ended = await paidCheckoutSession(second, 'premium', 'de');
+    const session = await stripe.checkout.sessions.retrieve(ended);
+    await stripe.subscriptions.cancel(session.subscription as string);
+    await page.goto(`/de/signup?session_id=${ended}`);
+    await expect(page.getByTestId('payment-failed')).toContainText('Die automatische Aktualisierung ist fehlgeschlagen. Bitte versuchen Sie es erneut.');
+    await expect(page.getByTestId('step-verifying')).toHaveAttribute('data-state', 'done');
+    await expect(page.getByTestId('step-updating')).toHaveAttribute('data-state', 'failed');
+    await expect(page.getByTestId('payment-retry')).toBeVisible();
   });
 
   test('German: when the remembered checkout cannot be created after login, the user lands in the user area with the message', async ({ page }) => {
