@@ -48,7 +48,7 @@ export default function AdminUsersRoute() {
         </Alert>
       )}
       {users.data && users.data.rows.length === 0 && (
-        <Text c="dimmed">
+        <Text c="gray.7">
           <FormattedMessage id="admin.users.empty" />
         </Text>
       )}
@@ -105,7 +105,7 @@ export default function AdminUsersRoute() {
                   <Table.Td>
                     <Menu>
                       <Menu.Target>
-                        <Button size="xs" variant="light" aria-label={intl.formatMessage({ id: 'admin.users.actionsFor' }, { email: user.email })}>
+                        <Button size="xs" variant="outline" aria-label={intl.formatMessage({ id: 'admin.users.actionsFor' }, { email: user.email })}>
                           <FormattedMessage id="admin.users.actions" />
                         </Button>
                       </Menu.Target>

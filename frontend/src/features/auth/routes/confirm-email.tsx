@@ -39,7 +39,7 @@ export default function ConfirmEmailRoute() {
           <Alert color="red" role="alert" data-testid="confirm-result">
             <FormattedMessage id="auth.confirmEmail.expired" />
           </Alert>
-          <LocalButtonLink to={paths.confirm} variant="light">
+          <LocalButtonLink to={paths.confirm} variant="outline">
             <FormattedMessage id="auth.confirmEmail.newLink" />
           </LocalButtonLink>
         </>
@@ -49,7 +49,7 @@ export default function ConfirmEmailRoute() {
           <Alert color="red" role="alert">
             {query.error.message}
           </Alert>
-          <Button variant="light" onClick={() => void query.refetch()}>
+          <Button variant="outline" onClick={() => void query.refetch()}>
             <FormattedMessage id="common.retry" />
           </Button>
         </>

@@ -49,7 +49,7 @@ export default function ProfileRoute({ params }: PageProps) {
           <FormattedMessage id="profile.block.blockedNotice" />
         </Alert>
         <Group>
-          <Button variant="light" loading={unblock.isPending} onClick={() => unblock.mutate()}>
+          <Button variant="outline" loading={unblock.isPending} onClick={() => unblock.mutate()}>
             <FormattedMessage id="profile.unblock.button" />
           </Button>
         </Group>
@@ -82,11 +82,11 @@ export default function ProfileRoute({ params }: PageProps) {
   return (
     <Stack maw={760} mx="auto" p="md">
       <Group align="flex-start" wrap="nowrap">
-        <Avatar src={avatarUrl(p.profile_img)} alt="" size={96} radius="xl" />
+        <Avatar variant="filled" src={avatarUrl(p.profile_img)} alt="" size={96} radius="xl" />
         <Stack gap={4} style={{ flex: 1 }}>
           <Title order={1}>{p.display_name}</Title>
           {p.headline && <Text fz="lg">{p.headline}</Text>}
-          {p.display_address && <Text c="dimmed">{p.display_address}</Text>}
+          {p.display_address && <Text c="gray.7">{p.display_address}</Text>}
         </Stack>
         {canBlock && (
           <Button variant="subtle" color="red" onClick={open}>
@@ -102,7 +102,7 @@ export default function ProfileRoute({ params }: PageProps) {
           </Title>
           <Group gap="xs" mt="xs">
             {p.skills.map((skill) => (
-              <Badge key={skill} variant="light">
+              <Badge key={skill} variant="outline">
                 {skill}
               </Badge>
             ))}

@@ -45,7 +45,7 @@ export function AccountCredentials({ email }: { email: string }) {
         <form onSubmit={emailForm.onSubmit((v) => changeEmail.mutate(v.email.trim()))} noValidate>
           <Stack>
             <TextInput label={t('auth.field.email')} type="email" autoComplete="email" {...emailForm.getInputProps('email')} />
-            <Button type="submit" variant="light" loading={changeEmail.isPending} disabled={emailForm.values.email.trim() === email}>
+            <Button type="submit" variant="outline" loading={changeEmail.isPending} disabled={emailForm.values.email.trim() === email}>
               <FormattedMessage id="account.email.submit" />
             </Button>
           </Stack>
@@ -57,7 +57,7 @@ export function AccountCredentials({ email }: { email: string }) {
             <PasswordInput label={t('auth.field.newPassword')} autoComplete="new-password" {...passwordForm.getInputProps('password')} />
             <PasswordRulesList password={passwordForm.values.password} />
             <PasswordInput label={t('auth.field.confirmPassword')} autoComplete="new-password" {...passwordForm.getInputProps('confirm')} />
-            <Button type="submit" variant="light" loading={changePassword.isPending}>
+            <Button type="submit" variant="outline" loading={changePassword.isPending}>
               <FormattedMessage id="account.password.submit" />
             </Button>
           </Stack>

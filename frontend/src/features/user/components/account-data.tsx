@@ -47,7 +47,7 @@ export function AccountData({ email }: { email: string }) {
           <FormattedMessage id="account.data.exportHint" />
         </Text>
         <Group>
-          <Button variant="light" loading={download.isPending} onClick={() => download.mutate()}>
+          <Button variant="outline" loading={download.isPending} onClick={() => download.mutate()}>
             <FormattedMessage id="account.data.export" />
           </Button>
           <Button color="red" variant="outline" onClick={open}>

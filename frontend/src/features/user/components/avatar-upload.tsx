@@ -1,4 +1,5 @@
-import { Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import { Avatar, Button, Group, Stack, Text } from '@mantine/core';
+import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { notify } from '@/lib/notify';
@@ -14,6 +15,7 @@ const ERROR_IDS: Record<string, string> = {
 export function AvatarUpload({ path }: { path: string | null }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
   const upload = useMutation({
     mutationFn: async (file: File) => uploadAvatar(await prepareAvatar(file), path),
     onSuccess: async () => {
@@ -24,16 +26,24 @@ export function AvatarUpload({ path }: { path: string | null }) {
   });
   return (
     <Group>
-      <Avatar src={avatarUrl(path)} alt={intl.formatMessage({ id: 'account.avatar.alt' })} size={96} radius="xl" data-testid="settings-avatar" />
+      <Avatar variant="filled" src={avatarUrl(path)} alt={intl.formatMessage({ id: 'account.avatar.alt' })} size={96} radius="xl" data-testid="settings-avatar" />
       <Stack gap={4}>
-        <FileButton onChange={(file) => file && upload.mutate(file)} accept={AVATAR_TYPES.join(',')}>
-          {(props) => (
-            <Button {...props} variant="light" loading={upload.isPending}>
-              <FormattedMessage id="account.avatar.choose" />
-            </Button>
-          )}
-        </FileButton>
-        <Text size="sm" c="dimmed">
+        <input
+          ref={input}
+          type="file"
+          accept={AVATAR_TYPES.join(',')}
+          hidden
+          data-testid="avatar-input"
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            event.currentTarget.value = '';
+            if (file) upload.mutate(file);
+          }}
+        />
+        <Button variant="outline" loading={upload.isPending} onClick={() => input.current?.click()}>
+          <FormattedMessage id="account.avatar.choose" />
+        </Button>
+        <Text size="sm" c="gray.7">
           <FormattedMessage id="account.avatar.hint" />
         </Text>
       </Stack>

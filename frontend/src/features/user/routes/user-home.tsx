@@ -48,12 +48,12 @@ export default function UserHomeRoute() {
       {profile.data && (
         <>
           <Group>
-            <Avatar src={avatarUrl(profile.data.profile_img)} alt="" size="lg" radius="xl" />
+            <Avatar variant="filled" src={avatarUrl(profile.data.profile_img)} alt="" size="lg" radius="xl" />
             <div>
               <Text fz="xl" fw={600} data-testid="greeting">
                 <FormattedMessage id="account.home.greeting" values={{ name: profile.data.display_name ?? profile.data.firstname }} />
               </Text>
-              <Text c="dimmed">
+              <Text c="gray.7">
                 <FormattedMessage
                   id="account.home.plan"
                   values={{ plan: intl.formatMessage({ id: PLAN_IDS[profile.data.user_role] ?? 'account.plan.free' }) }}
@@ -71,7 +71,7 @@ export default function UserHomeRoute() {
               </Text>
               <Progress value={profileCompleteness(profile.data)} aria-label={intl.formatMessage({ id: 'account.home.completenessLabel' })} />
               <Group>
-                <LocalButtonLink to={paths.user.settings} size="xs" variant="light">
+                <LocalButtonLink to={paths.user.settings} size="xs" variant="outline">
                   <FormattedMessage id="account.home.editProfile" />
                 </LocalButtonLink>
                 <LocalLink to={paths.profile(profile.data.slug)}>

@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+import { expectStackUp } from './support';
+import { createUser, signInViaApi } from './accounts-support';
+
+test.beforeAll(async () => {
+  await expectStackUp();
+});
+
+for (const [locale, prefix, text] of [
+  ['en', '', 'You have been logged out due to inactivity.'],
+  ['de', '/de', 'Sie wurden wegen Inaktivität abgemeldet.'],
+] as const) {
+  test(`auto-logout after 30 minutes without activity (${locale})`, async ({ page }) => {
+    const user = await createUser({ paid: true });
+    await page.clock.install();
+    await signInViaApi(page, user.email);
+    await page.goto(`${prefix}/user`);
+    await expect(page.getByTestId('greeting')).toBeVisible(); // the shell is mounted: the countdown runs
+    // activity after 29 minutes restarts the 30-minute countdown
+    await page.clock.fastForward('29:00');
+    await page.mouse.down();
+    await page.mouse.up();
+    await page.clock.fastForward(400); // mouse presses count after a 300 ms debounce
+    await page.clock.fastForward('29:00');
+    await expect(page).toHaveURL(new RegExp(`${prefix}/user$`));
+    await page.clock.fastForward('01:10');
+    await expect(page).toHaveURL(new RegExp(`${prefix}/login$`));
+    await expect(page.locator('.notify-info').first()).toHaveText(text);
+    expect(await page.evaluate(() => localStorage.getItem('teamwerk.freshLoginRequired'))).toBe('1');
+  });
+}
+
+test('sign-out clears cookies, sets the fresh-login flag, and back stays on /login', async ({ page, context }) => {
+  const user = await createUser({ paid: true });
+  await signInViaApi(page, user.email);
+  await page.goto('/user/settings');
+  await page.goto('/user');
+  await context.addCookies([{ name: 'some_cookie', value: '1', url: page.url() }]);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect((await context.cookies()).map((c) => c.name)).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem('teamwerk.freshLoginRequired'))).toBe('1');
+  await page.goBack();
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goBack().catch(() => undefined);
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('another tab follows a sign-out', async ({ page, context }) => {
+  const user = await createUser({ paid: true });
+  await signInViaApi(page, user.email);
+  await page.goto('/user');
+  const other = await context.newPage();
+  await other.goto('/user/settings');
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('Settings');
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(other).toHaveURL(/\/login$/);
+});
