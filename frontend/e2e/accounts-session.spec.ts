@@ -56,3 +56,21 @@ test('another tab follows a sign-out', async ({ page, context }) => {
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(other).toHaveURL(/\/login$/);
 });
+
+test('a login page in another tab follows a sign-in; /confirm asks for a new link', async ({ page, context }) => {
+  const user = await createUser({ paid: true });
+  const other = await context.newPage();
+  await other.goto('/login');
+  await expect(other.getByRole('heading', { level: 1 })).toHaveText('Log in');
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(page).toHaveURL(/\/user$/);
+  await expect(other).toHaveURL(/\/user$/);
+
+  await other.goto('/confirm');
+  await other.getByLabel('E-mail').fill('nobody@example.com');
+  await other.getByRole('button', { name: 'Send new link' }).click();
+  await expect(other.getByText('If an unconfirmed account exists for this address, a new link is on its way.')).toBeVisible();
+});

@@ -125,3 +125,28 @@ test('admin login: non-admins are refused; admins manage users (search, edit rol
   const gone = await svc.auth.admin.getUserById(target.id);
   expect(gone.data.user).toBeNull();
 });
+
+test('DSGVO: export my data as JSON, then delete the account after typing the e-mail', async ({ page }) => {
+  const user = await createUser({ paid: true, firstname: 'Dora', lastname: 'Delete' });
+  await signInViaApi(page, user.email);
+  await page.goto('/de/user/settings');
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Meine Daten herunterladen (JSON)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^teamwerk-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(await (await import('node:fs/promises')).readFile((await file.path())!, 'utf8')) as { profile: { email: string } };
+  expect(exported.profile.email).toBe(user.email);
+
+  await page.getByRole('button', { name: 'Konto löschen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Konto löschen?' });
+  const confirm = dialog.getByRole('button', { name: 'Konto endgültig löschen' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Geben Sie zur Bestätigung Ihre E-Mail-Adresse ein').fill('wrong@example.com');
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Geben Sie zur Bestätigung Ihre E-Mail-Adresse ein').fill(user.email);
+  await confirm.click();
+  await expect(page).toHaveURL(/\/de$/);
+  await expect(page.locator('.notify-success', { hasText: 'Ihr Konto wurde gelöscht.' })).toBeVisible();
+  const gone = await nodeClient(SERVICE_ROLE_KEY).auth.admin.getUserById(user.id);
+  expect(gone.data.user).toBeNull();
+});

@@ -6,12 +6,26 @@ export const AUTH_CHANNEL = 'teamwerk-auth';
 /** Message sent to the other tabs. */
 export type AuthBroadcast = 'signed-in' | 'signed-out';
 
-/** Tells the other tabs of this site about a sign-in or sign-out (BroadcastChannel; no-op where missing). */
+/** localStorage key written on every sign-in/sign-out; its `storage` event reaches the other tabs where BroadcastChannel does not. */
+export const AUTH_EVENT_KEY = 'teamwerk.authEvent';
+
+let sender: BroadcastChannel | null = null;
+
+/**
+ * Tells the other tabs of this site about a sign-in or sign-out: BroadcastChannel (one long-lived
+ * sender, so a message is never dropped by closing the channel right away) plus a localStorage
+ * write whose `storage` event the other tabs also receive.
+ */
 export function broadcastAuth(message: AuthBroadcast): void {
-  if (typeof BroadcastChannel === 'undefined') return;
-  const channel = new BroadcastChannel(AUTH_CHANNEL);
-  channel.postMessage(message);
-  channel.close();
+  if (typeof BroadcastChannel !== 'undefined') {
+    sender ??= new BroadcastChannel(AUTH_CHANNEL);
+    sender.postMessage(message);
+  }
+  try {
+    localStorage.setItem(AUTH_EVENT_KEY, JSON.stringify({ type: message, at: Date.now() }));
+  } catch {
+    // storage unavailable: BroadcastChannel only
+  }
 }
 
 /** supabase-js keeps the session under `sb-<ref>-auth-token`; true when one is stored (no supabase-js needed). */

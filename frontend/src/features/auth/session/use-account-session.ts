@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
 import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
 import { notify } from '@/lib/notify';
-import { AUTH_CHANNEL, type AuthBroadcast, hasStoredSession } from './browser-state';
+import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession } from './browser-state';
 import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
 
 /** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
@@ -61,21 +61,33 @@ export function useAccountSession(): void {
 
   // other tabs
   useEffect(() => {
-    if (typeof BroadcastChannel === 'undefined') return;
-    const channel = new BroadcastChannel(AUTH_CHANNEL);
-    channel.onmessage = (event: MessageEvent<AuthBroadcast>) => {
+    const follow = (message: AuthBroadcast) => {
       const path = window.location.pathname;
       const locale = localeFromPath(path);
       const plain = stripLocale(path);
-      if (event.data === 'signed-in' && SIGN_IN_PAGES.has(plain)) {
+      if (message === 'signed-in' && SIGN_IN_PAGES.has(plain)) {
         void latest.current.navigate(withLocale('/user', locale), { replace: true });
-      } else if (event.data === 'signed-out') {
+      } else if (message === 'signed-out') {
         timer.current?.stop();
         if (plain === '/user' || plain.startsWith('/user/') || plain === '/admin' || plain.startsWith('/admin/')) {
           void latest.current.navigate(withLocale(plain.startsWith('/admin') ? '/admin/login' : '/login', locale), { replace: true });
         }
       }
     };
-    return () => channel.close();
+    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(AUTH_CHANNEL);
+    if (channel) channel.onmessage = (event: MessageEvent<AuthBroadcast>) => follow(event.data);
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== AUTH_EVENT_KEY || !event.newValue) return;
+      try {
+        follow((JSON.parse(event.newValue) as { type: AuthBroadcast }).type);
+      } catch {
+        // not ours
+      }
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      channel?.close();
+      window.removeEventListener('storage', onStorage);
+    };
   }, []);
 }

@@ -33,9 +33,10 @@ export function AccountData({ email }: { email: string }) {
   const remove = useMutation({
     mutationFn: () => deleteMyAccount(typed),
     onSuccess: async () => {
+      // leave the user area first, so the session watcher does not send us to /login
+      await navigate(localize(paths.home), { replace: true });
       await signOut();
       notify('success', t('account.delete.done'));
-      void navigate(localize(paths.home), { replace: true });
     },
     onError: (err) => notify('error', err.message === 'email_mismatch' ? t('account.delete.mismatch') : err.message),
   });
