@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
-import { createUser, signInViaApi } from './accounts-support';
+import { createUser, PASSWORD, signInViaApi, uniqueEmail } from './accounts-support';
 
 test.beforeAll(async () => {
   await expectStackUp();
@@ -124,6 +124,19 @@ test('admin login: non-admins are refused; admins manage users (search, edit rol
   await expect(page.getByText('No users found.')).toBeVisible();
   const gone = await svc.auth.admin.getUserById(target.id);
   expect(gone.data.user).toBeNull();
+
+  // create a confirmed user with a role
+  const newEmail = uniqueEmail('admin-created');
+  await page.getByRole('button', { name: 'Create user' }).click();
+  const create = page.getByRole('dialog', { name: 'Create user' });
+  await create.getByLabel('First name').fill('Neu');
+  await create.getByLabel('Last name').fill('Angelegt');
+  await create.getByLabel('E-mail').fill(newEmail);
+  await create.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await create.getByRole('button', { name: 'Create user' }).click();
+  await expect(page.locator('.notify-success', { hasText: 'The user has been created.' })).toBeVisible();
+  const made = await svc.from('profiles').select('firstname, authenticated, user_role').eq('email', newEmail).single();
+  expect(made.data).toEqual({ firstname: 'Neu', authenticated: 1, user_role: 'free' });
 });
 
 test('DSGVO: export my data as JSON, then delete the account after typing the e-mail', async ({ page }) => {
