@@ -22,7 +22,10 @@ export interface PublicPage {
   titleKey: string;
 }
 
-/** Every public route that renders without parameters or sign-in, plus samples of parameterised ones. */
+/**
+ * Every public route that renders without parameters or sign-in, plus samples of parameterised
+ * ones: published records of the deterministic demo data (supabase/seed.sql).
+ */
 export const PUBLIC_PAGES: PublicPage[] = [
   { path: '/', titleKey: 'page.landing.title' },
   { path: '/login', titleKey: 'page.login.title' },
@@ -49,11 +52,11 @@ export const PUBLIC_PAGES: PublicPage[] = [
   { path: '/payment/success', titleKey: 'page.payment-success.title' },
   { path: '/cancel-subscription', titleKey: 'page.cancel-subscription.title' },
   { path: '/events', titleKey: 'page.events.title' },
-  { path: '/events/summer-meetup', titleKey: 'page.event.title' },
+  { path: '/events/networking-evening-for-creatives-berlin-12', titleKey: 'page.event.title' },
   { path: '/jobs', titleKey: 'page.jobs.title' },
-  { path: '/jobs/frontend-developer', titleKey: 'page.job.title' },
-  { path: '/u/anna-schmidt', titleKey: 'page.profile.title' },
-  { path: '/12-solar-bikes', titleKey: 'page.project-detail.title' },
+  { path: '/jobs/lab-technician-biotech-gruenfeld-237', titleKey: 'page.job.title' },
+  { path: '/u/sophie-braun', titleKey: 'page.profile.title' },
+  { path: '/1-marktplatz-fuer-gebrauchte-laborgeraete', titleKey: 'page.project-detail.title' },
   { path: '/legal/widerufsbelehrung', titleKey: 'page.withdrawal.title' },
   { path: '/legal/Datenschutzhinweise', titleKey: 'page.privacy.title' },
   { path: '/legal/nutzungsvereinbarung', titleKey: 'page.terms.title' },
