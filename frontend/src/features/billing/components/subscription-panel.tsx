@@ -10,7 +10,7 @@ import { useCurrentSubscription } from '../api/get-subscription';
 import { BillingFunctionError } from '../api/invoke-function';
 import { PLAN_NAME_ID, STATUS_NAME_ID } from '../labels';
 
-const STATUS_COLOR: Readonly<Record<string, string>> = { active: 'green.9', trialing: 'blue.9', past_due: 'red.9', canceled: 'gray.8' };
+const STATUS_COLOR: Readonly<Record<string, string>> = { active: 'green', trialing: 'blue', past_due: 'red', canceled: 'gray' };
 
 /**
  * "Subscription" section of /user/settings (issue 7 "Customer portal"): current plan, status,
@@ -80,7 +80,7 @@ export function SubscriptionPanel() {
               <Text fw={700} data-testid="subscription-plan">
                 {PLAN_NAME_ID[sub.planId] ? intl.formatMessage({ id: PLAN_NAME_ID[sub.planId] }) : sub.planId}
               </Text>
-              <Badge color={STATUS_COLOR[sub.status] ?? 'gray.8'} data-testid="subscription-status" data-status={sub.status}>
+              <Badge variant="dot" color={STATUS_COLOR[sub.status] ?? 'gray'} data-testid="subscription-status" data-status={sub.status}>
                 {STATUS_NAME_ID[sub.status] ? intl.formatMessage({ id: STATUS_NAME_ID[sub.status] }) : sub.status}
               </Badge>
             </Group>
