@@ -624,17 +624,23 @@ isOneToOne: false
                   ]
                 },"profiles": {
                   Row: {
-                    "authenticated": number,"bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"email": string,"firstname": string,"gallery": (string)[],"headline": string | null,"house_number": string | null,"id": string,"lastname": string,"latitude": number | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"preferred_language": string,"profile_img": string | null,"profile_visibility": number,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"street": string | null,"stripe_customer_id": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string | null,"display_address": string | null,"display_name": string | null
+                    "authenticated": number,"bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"email": string,"featured_project_id": number | null,"firstname": string,"gallery": (string)[],"headline": string | null,"house_number": string | null,"id": string,"lastname": string,"latitude": number | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"preferred_language": string,"profile_accent": string | null,"profile_img": string | null,"profile_tagline": string | null,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"street": string | null,"stripe_customer_id": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string | null,"display_address": string | null,"display_name": string | null,"premium_profile": Json | null
                   }
-                  ComputedFields: "display_address" | "display_name"
+                  ComputedFields: "display_address" | "display_name" | "premium_profile"
                   Insert: {
-                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email": string,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id": string,"lastname"?: string,"latitude"?: number | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_img"?: string | null,"profile_visibility"?: number,"skills"?: (string)[],"slug": string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
+                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email": string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id": string,"lastname"?: string,"latitude"?: number | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug": string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
                   }
                   Update: {
-                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email"?: string,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id"?: string,"lastname"?: string,"latitude"?: number | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_img"?: string | null,"profile_visibility"?: number,"skills"?: (string)[],"slug"?: string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
+                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email"?: string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id"?: string,"lastname"?: string,"latitude"?: number | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug"?: string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
                   }
                   Relationships: [
-                    
+                    {
+      foreignKeyName: "profiles_featured_project_id_fkey"
+      columns: ["featured_project_id"]
+isOneToOne: false
+      referencedRelation: "projects"
+      referencedColumns: ["id"]
+    }
                   ]
                 },"projects": {
                   Row: {
@@ -824,6 +830,9 @@ isOneToOne: false
                            },
 "newsletter_unsubscribe":
 { Args: { "p_token": string }; Returns: boolean
+                           },
+"premium_profile":
+{ Args: { "p_profile": Omit<Database["public"]['Tables']["profiles"]['Row'], Database["public"]['Tables']["profiles"]['ComputedFields']> }; Returns: Json
                            },
 "record_stripe_event":
 { Args: { "p_created_at"?: string,"p_id": string,"p_type": string }; Returns: boolean
