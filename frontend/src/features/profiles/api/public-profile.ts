@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
+import type { PremiumProfileSettings } from '@/features/user/api/premium-profile';
 
 type Row = Database['public']['Tables']['profiles']['Row'];
 /** What /u/{slug} shows of a profile. */
@@ -9,10 +10,10 @@ export type PublicProfile = Pick<
   Row,
   | 'id' | 'slug' | 'firstname' | 'lastname' | 'display_name' | 'display_address' | 'headline' | 'bio' | 'skills'
   | 'looking_for' | 'offering' | 'categories' | 'city' | 'type' | 'profile_img' | 'social_links'
->;
+> & { premium_profile: PremiumProfileSettings | null };
 
 const PUBLIC_COLUMNS =
-  'id, slug, firstname, lastname, display_name, display_address, headline, bio, skills, looking_for, offering, categories, city, type, profile_img, social_links';
+  'id, slug, firstname, lastname, display_name, display_address, headline, bio, skills, looking_for, offering, categories, city, type, profile_img, social_links, premium_profile';
 
 /** Query options of the public profile /u/{slug}: null when visibility, blocks or suspension hide it (RLS decides, spec §3). */
 export const publicProfileQuery = (slug: string) =>

@@ -79,12 +79,33 @@ export default function ProfileRoute({ params }: PageProps) {
   }
   const links = Object.entries((p.social_links ?? {}) as Record<string, string>).filter(([, url]) => /^https?:\/\//.test(url));
   const canBlock = !!viewer.data && viewer.data !== p.id;
+  const premium = p.premium_profile;
+  const accent = premium?.accent ? `var(--mantine-color-${premium.accent}-7)` : undefined;
   return (
-    <Stack maw={760} mx="auto" p="md">
+    <Stack
+      maw={760}
+      mx="auto"
+      p="md"
+      data-accent={premium?.accent ?? undefined}
+      data-testid="public-profile"
+      style={accent ? { borderTop: `8px solid ${accent}`, borderRadius: 'var(--mantine-radius-md)' } : undefined}
+    >
       <Group align="flex-start" wrap="nowrap">
         <Avatar variant="filled" src={avatarUrl(p.profile_img)} alt="" size={96} radius="xl" />
         <Stack gap={4} style={{ flex: 1 }}>
-          <Title order={1}>{p.display_name}</Title>
+          <Group gap="sm">
+            <Title order={1}>{p.display_name}</Title>
+            {premium?.show_badge && (
+              <Badge color="dark" variant="filled" data-testid="premium-badge">
+                <FormattedMessage id="profile.premium.badge" />
+              </Badge>
+            )}
+          </Group>
+          {premium?.tagline && (
+            <Text fz="lg" fw={600} data-testid="premium-tagline" style={accent ? { borderLeft: `4px solid ${accent}`, paddingLeft: 8 } : undefined}>
+              {premium.tagline}
+            </Text>
+          )}
           {p.headline && <Text fz="lg">{p.headline}</Text>}
           {p.display_address && <Text c="gray.7">{p.display_address}</Text>}
         </Stack>
@@ -94,6 +115,19 @@ export default function ProfileRoute({ params }: PageProps) {
           </Button>
         )}
       </Group>
+      {premium?.featured_project && (
+        <section data-testid="featured-project">
+          <Title order={2} fz="h4">
+            <FormattedMessage id="profile.premium.featured" />
+          </Title>
+          <Card withBorder mt="xs" style={accent ? { borderLeft: `6px solid ${accent}` } : undefined}>
+            <LocalLink to={paths.project(premium.featured_project.id, premium.featured_project.slug)} fw={600}>
+              {premium.featured_project.title}
+            </LocalLink>
+            {premium.featured_project.summary && <Text size="sm">{premium.featured_project.summary}</Text>}
+          </Card>
+        </section>
+      )}
       {p.bio && <Text style={{ whiteSpace: 'pre-line' }}>{p.bio}</Text>}
       {p.skills.length > 0 && (
         <section>

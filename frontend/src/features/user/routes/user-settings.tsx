@@ -4,6 +4,7 @@ import { useOwnProfile } from '../api/own-profile';
 import { AccountCredentials } from '../components/account-credentials';
 import { AccountData } from '../components/account-data';
 import { AvatarUpload } from '../components/avatar-upload';
+import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { ProfileForm } from '../components/profile-form';
 import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
 
@@ -29,6 +30,7 @@ export default function UserSettingsRoute() {
         <>
           <AvatarUpload path={profile.data.profile_img} />
           <ProfileForm key={profile.data.updated_at} profile={profile.data} />
+          <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
           <AccountData email={profile.data.email} />
