@@ -92,14 +92,16 @@ describe('premium profile settings (spec §6)', () => {
     expect((await update(free, `profile_accent = null, profile_tagline = null, show_premium_badge = true, featured_project_id = null`)).ok).toBe(true);
   });
 
-  test('after a downgrade the values stay stored but the computed field is null, also for anon', async () => {
+  test('after a downgrade through refresh_user_role the values stay stored but the computed field is null, also for anon', async () => {
     const set = await db.keep(premium, `update public.profiles set profile_accent = 'orange', profile_tagline = 'Bald weg',
       featured_project_id = $2 where id = $1`, [premium.id, ownPublished]);
     expect(set.ok, set.message).toBe(true);
     const before = await db.as(anon, `select public.premium_profile(p) as pp from public.profiles p where id = $1`, [premium.id]);
     expect((before.rows[0]!.pp as { tagline: string }).tagline).toBe('Bald weg');
 
-    await db.sql(`update public.profiles set user_role = 'basic' where id = $1`, [premium.id]);
+    // The billing path (sync_subscription -> refresh_user_role) downgrades: no paid subscription left -> free.
+    const [refreshed] = await db.sql<{ role: string }>(`select private.refresh_user_role($1)::text as role`, [premium.id]);
+    expect(refreshed!.role).toBe('free');
     const after = await db.as(anon, `select public.premium_profile(p) as pp from public.profiles p where id = $1`, [premium.id]);
     expect(after.ok, after.message).toBe(true);
     expect(after.rows[0]!.pp).toBeNull();
