@@ -26,6 +26,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const keep = process.argv.includes('--keep');
 const reuse = process.argv.includes('--reuse');
 const plans = !process.argv.includes('--no-plans');
+/** One connection for the EXPLAIN runs, ended before the stack stops. */
+const planPool = new pg.Pool({ connectionString: config.dbUrl, max: 1 });
 
 /** SQL that loads the large data set; deterministic (no random()). */
 const LOAD_SQL = `
@@ -207,7 +209,7 @@ async function main(): Promise<void> {
       if (!q.name.startsWith('rpc search')) worst = Math.max(worst, p95);
       rows.push(`${q.name.padEnd(52)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms`);
       if (plans && q.sql) {
-        const client = await new pg.Pool({ connectionString: config.dbUrl, max: 1 }).connect();
+        const client = await planPool.connect();
         try {
           await client.query('begin');
           const role = q.as === 'user' ? 'authenticated' : 'anon';
@@ -227,6 +229,7 @@ async function main(): Promise<void> {
     console.log(`\nworst p95 of the list/filter queries: ${worst.toFixed(1)} ms (target <= 20 ms) -> ${worst <= 20 ? 'OK' : 'OVER TARGET'}`);
   } finally {
     await admin.end();
+    await planPool.end();
     if (!keep) await stopStack(config);
   }
 }
