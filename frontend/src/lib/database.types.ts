@@ -822,6 +822,11 @@ isOneToOne: false
 "has_active_subscription":
 { Args: Record<PropertyKey, never>; Returns: boolean
                            },
+"my_blocked_users":
+{ Args: { "p_slug"?: string }; Returns: {
+              "blocked_at": string,"display_name": string,"profile_img": string,"slug": string,"user_id": string
+            }[]
+                           },
 "newsletter_confirm":
 { Args: { "p_token": string }; Returns: boolean
                            },
