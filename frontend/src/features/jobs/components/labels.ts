@@ -1,3 +1,5 @@
+import { CATEGORY_LABEL } from '@/lib/category-labels';
+
 /** Message ids of the employment types (public.employment_type). */
 export const EMPLOYMENT_TYPE_LABEL: Record<string, string> = {
   full_time: 'jobs.type.full_time',
@@ -9,16 +11,5 @@ export const EMPLOYMENT_TYPE_LABEL: Record<string, string> = {
   mini_job: 'jobs.type.mini_job',
 };
 
-/** Message ids of the ten categories (shared with search). */
-export const JOB_CATEGORY_LABEL: Record<string, string> = {
-  education: 'search.category.education',
-  technology: 'search.category.technology',
-  business: 'search.category.business',
-  art: 'search.category.art',
-  community: 'search.category.community',
-  environment: 'search.category.environment',
-  health: 'search.category.health',
-  science: 'search.category.science',
-  social: 'search.category.social',
-  other: 'search.category.other',
-};
+/** Message ids of the ten categories (shared with search and events). */
+export const JOB_CATEGORY_LABEL = CATEGORY_LABEL;

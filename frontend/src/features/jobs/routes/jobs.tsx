@@ -1,12 +1,12 @@
-import { Alert, Badge, Button, Card, Container, Group, Loader, NativeSelect, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Container, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
-import { LocalLink } from '@/components/local-link';
-import { paths } from '@/config/paths';
-import { formatDate } from '@/lib/format';
+import { ListPagination } from '@/components/list-pagination';
+import { LoadError, LoadingState } from '@/components/query-state';
 import type { PageProps } from '@/lib/route-def';
 import { EMPLOYMENT_TYPES, JOBS_PAGE_SIZE, type JobFilters, parseJobFilters, toJobSearch, useJobs } from '../api/get-jobs';
+import { JobCard } from '../components/job-card';
 import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
 
 /** `/jobs`: current job ads with remote/city/employment type/category filters in the URL and pagination (spec §2). */
@@ -28,7 +28,6 @@ export default function JobsRoute({ locale }: PageProps) {
     e.preventDefault();
     apply({ city });
   };
-  const pages = jobs.data ? Math.ceil(jobs.data.total / JOBS_PAGE_SIZE) : 0;
   const any = intl.formatMessage({ id: 'search.any' });
 
   return (
@@ -70,26 +69,8 @@ export default function JobsRoute({ locale }: PageProps) {
             </Button>
           </SimpleGrid>
         </form>
-        {jobs.isPending && (
-          <Group role="status" aria-live="polite">
-            <Loader size="sm" />
-            <Text>
-              <FormattedMessage id="remoteJobs.loading" />
-            </Text>
-          </Group>
-        )}
-        {jobs.isError && (
-          <Alert color="red" role="alert">
-            <Stack gap="xs" align="flex-start">
-              <Text>
-                <FormattedMessage id="remoteJobs.error" />
-              </Text>
-              <Button size="xs" variant="outline" color="red.9" onClick={() => void jobs.refetch()}>
-                <FormattedMessage id="common.retry" />
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        {jobs.isPending && <LoadingState messageId="remoteJobs.loading" />}
+        {jobs.isError && <LoadError messageId="remoteJobs.error" onRetry={() => void jobs.refetch()} />}
         {jobs.data && (
           <Text role="status" aria-live="polite" data-testid="jobs-total">
             <FormattedMessage id="jobs.total" values={{ count: jobs.data.total }} />
@@ -103,46 +84,11 @@ export default function JobsRoute({ locale }: PageProps) {
         {jobs.data && jobs.data.rows.length > 0 && (
           <Stack component="ul" gap="sm" p={0} style={{ listStyle: 'none' }} data-testid="jobs-list" aria-busy={jobs.isFetching}>
             {jobs.data.rows.map((job) => (
-              <Card component="li" key={job.id} withBorder padding="md">
-                <Group justify="space-between" align="flex-start">
-                  <Stack gap={2}>
-                    <LocalLink to={paths.job(job.id)} fw={700}>
-                      {job.title}
-                    </LocalLink>
-                    <Text fz="sm">
-                      {job.company}
-                      {job.city ? ` · ${job.city}` : ''}
-                    </Text>
-                  </Stack>
-                  <Stack gap={4} align="flex-end">
-                    <Group gap={4}>
-                      {job.remote && (
-                        <Badge variant="light" color="green.9">
-                          <FormattedMessage id="jobs.remote" />
-                        </Badge>
-                      )}
-                      <Badge variant="light" color="blue.9">
-                        <FormattedMessage id={EMPLOYMENT_TYPE_LABEL[job.employment_type] ?? 'jobs.type.full_time'} />
-                      </Badge>
-                    </Group>
-                    <Text fz="xs">
-                      <FormattedMessage id="remoteJobs.posted" values={{ date: formatDate(job.posted_at, locale) }} />
-                    </Text>
-                  </Stack>
-                </Group>
-              </Card>
+              <JobCard key={job.id} job={job} locale={locale} />
             ))}
           </Stack>
         )}
-        {pages > 1 && (
-          <Pagination
-            total={pages}
-            value={filters.page}
-            onChange={(page) => apply({ page })}
-            getItemProps={(page) => ({ 'aria-label': intl.formatMessage({ id: 'search.page.number' }, { page }) })}
-            getControlProps={(control) => ({ 'aria-label': intl.formatMessage({ id: control === 'previous' ? 'search.page.previous' : control === 'next' ? 'search.page.next' : control === 'first' ? 'search.page.first' : 'search.page.last' }) })}
-          />
-        )}
+        {jobs.data && <ListPagination total={jobs.data.total} pageSize={JOBS_PAGE_SIZE} page={filters.page} onChange={(page) => apply({ page })} />}
       </Stack>
     </Container>
   );

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListPagination } from '@/components/list-pagination';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
@@ -30,21 +31,8 @@ export default function UserPortfoliosRoute({ locale }: PageProps) {
           <FormattedMessage id="portfolios.new" />
         </LocalButtonLink>
       </Group>
-      {(userId.isPending || query.isPending) && (
-        <Center py="xl">
-          <Loader aria-label={intl.formatMessage({ id: 'portfolios.loading' })} />
-        </Center>
-      )}
-      {query.isError && (
-        <Alert color="red" role="alert">
-          <Group justify="space-between">
-            <FormattedMessage id="portfolios.loadFailed" />
-            <Button size="xs" variant="light" onClick={() => query.refetch()}>
-              <FormattedMessage id="common.retry" />
-            </Button>
-          </Group>
-        </Alert>
-      )}
+      {(userId.isPending || query.isPending) && <LoadingState messageId="portfolios.loading" />}
+      {query.isError && <LoadError messageId="portfolios.loadFailed" onRetry={() => void query.refetch()} />}
       {query.data?.rows.length === 0 && (
         <Text c="dimmed" data-testid="portfolios-empty">
           <FormattedMessage id="portfolios.empty" />

@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Card, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
@@ -42,21 +43,8 @@ export default function UserProjectsRoute({ locale }: PageProps) {
         </LocalButtonLink>
       </Group>
       {data && data.limit !== null && <ProjectLimitNotice used={data.total} limit={data.limit} reached={reached} />}
-      {(query.isPending || userId.isPending) && (
-        <Center py="xl">
-          <Loader aria-label={intl.formatMessage({ id: 'projects.loading' })} />
-        </Center>
-      )}
-      {query.isError && (
-        <Alert color="red" role="alert">
-          <Group justify="space-between">
-            <FormattedMessage id="projects.loadFailed" />
-            <Button size="xs" variant="light" onClick={() => query.refetch()}>
-              <FormattedMessage id="common.retry" />
-            </Button>
-          </Group>
-        </Alert>
-      )}
+      {(query.isPending || userId.isPending) && <LoadingState messageId="projects.loading" />}
+      {query.isError && <LoadError messageId="projects.loadFailed" onRetry={() => void query.refetch()} />}
       {data && data.rows.length === 0 && (
         <Text c="dimmed" data-testid="projects-empty">
           <FormattedMessage id="projects.empty" />

@@ -1,10 +1,13 @@
-import { Alert, Badge, Button, Card, Checkbox, Group, Loader, NativeSelect, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type FormEvent, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { Locale } from '@/lib/constants';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { formatDate } from '@/lib/format';
 import { CATEGORIES, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
 import { Highlight } from './highlight';
@@ -14,26 +17,6 @@ const TYPE_LABEL: Record<SearchType, string> = {
   portfolio: 'search.type.portfolio',
   event: 'search.type.event',
   profile: 'search.type.profile',
-};
-
-const PAGE_CONTROL_LABEL: Record<string, string> = {
-  first: 'search.page.first',
-  previous: 'search.page.previous',
-  next: 'search.page.next',
-  last: 'search.page.last',
-};
-
-const CATEGORY_LABEL: Record<string, string> = {
-  education: 'search.category.education',
-  technology: 'search.category.technology',
-  business: 'search.category.business',
-  art: 'search.category.art',
-  community: 'search.category.community',
-  environment: 'search.category.environment',
-  health: 'search.category.health',
-  science: 'search.category.science',
-  social: 'search.category.social',
-  other: 'search.category.other',
 };
 
 /** Link target of a hit, or null when the type has no public page (portfolios are shown on profiles). */
@@ -86,7 +69,6 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
   };
   const toggleType = (type: SearchType, checked: boolean) =>
     apply({ types: checked ? [...params.types, type] : params.types.filter((t) => t !== type) });
-  const pages = data ? Math.max(1, Math.ceil(data.total / SEARCH_PAGE_SIZE)) : 1;
 
   return (
     <Stack>
@@ -169,26 +151,8 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
         </Stack>
       </form>
 
-      {search.isPending && (
-        <Group role="status" aria-live="polite">
-          <Loader size="sm" />
-          <Text>
-            <FormattedMessage id="search.loading" />
-          </Text>
-        </Group>
-      )}
-      {search.isError && (
-        <Alert color="red" role="alert" data-testid="search-error">
-          <Stack gap="xs" align="flex-start">
-            <Text>
-              <FormattedMessage id="search.error" />
-            </Text>
-            <Button size="xs" variant="outline" color="red.9" onClick={() => void search.refetch()}>
-              <FormattedMessage id="common.retry" />
-            </Button>
-          </Stack>
-        </Alert>
-      )}
+      {search.isPending && <LoadingState messageId="search.loading" />}
+      {search.isError && <LoadError messageId="search.error" onRetry={() => void search.refetch()} testId="search-error" />}
       {data && (
         <Stack aria-busy={search.isFetching} data-testid="search-results-region">
           <Text role="status" aria-live="polite" data-testid="search-total">
@@ -241,15 +205,8 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
               })}
             </Stack>
           )}
-          {pages > 1 && (
-            <Pagination
-              total={Math.min(pages, 1000)}
-              value={params.page}
-              onChange={(page) => apply({ page })}
-              getControlProps={(control) => ({ 'aria-label': intl.formatMessage({ id: PAGE_CONTROL_LABEL[control] ?? 'search.page.next' }) })}
-              getItemProps={(page) => ({ 'aria-label': intl.formatMessage({ id: 'search.page.number' }, { page }) })}
-            />
-          )}
+          {/* the pager offers at most 1000 pages */}
+          <ListPagination total={Math.min(data.total, 1000 * SEARCH_PAGE_SIZE)} pageSize={SEARCH_PAGE_SIZE} page={params.page} onChange={(page) => apply({ page })} />
         </Stack>
       )}
     </Stack>
