@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { unwrap } from '@/lib/api-error';
+import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
 import type { PremiumProfileSettings } from '@/features/user/api/premium-profile';
@@ -48,12 +48,16 @@ export async function viewerId(): Promise<string | null> {
   return data.session?.user.id ?? null;
 }
 
-/** Blocks a user (user_blocks; the database refuses self-blocks). @throws ApiError with the server's text */
+/**
+ * Blocks a user (user_blocks). Blocking someone who is already blocked (23505, e.g. from another
+ * tab) counts as success: the wanted state holds.
+ * @throws ApiError with the database's code: 23514 self-block (constraint user_blocks_not_self), 42501 refused by RLS
+ */
 export async function blockUser(blockerId: string, blockedId: string): Promise<void> {
-  unwrap(await supabase.from('user_blocks').insert({ blocker_id: blockerId, blocked_id: blockedId }), 'POST');
-}
-
-/** Removes the viewer's block of a user. */
-export async function unblockUser(blockerId: string, blockedId: string): Promise<void> {
-  unwrap(await supabase.from('user_blocks').delete().eq('blocker_id', blockerId).eq('blocked_id', blockedId), 'DELETE');
+  try {
+    unwrap(await supabase.from('user_blocks').insert({ blocker_id: blockerId, blocked_id: blockedId }), 'POST');
+  } catch (err) {
+    if (err instanceof ApiError && err.code === '23505') return;
+    throw err;
+  }
 }

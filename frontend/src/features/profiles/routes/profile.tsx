@@ -1,44 +1,58 @@
 import { Alert, Anchor, Avatar, Badge, Button, Card, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
+import { blockedUserBySlugQuery, refreshAfterBlockChange, unblockUser } from '@/features/user/api/blocked-users';
 import { avatarUrl } from '@/features/user/api/own-profile';
 import { CATEGORY_IDS, SOCIAL_NETWORKS } from '@/features/user/components/profile-form';
 import type { PageProps } from '@/lib/route-def';
 import { notify } from '@/lib/notify';
 import { PublicPortfolios } from '@/features/portfolios/components/public-portfolios';
-import { blockUser, profileProjectsQuery, publicProfileQuery, unblockUser, viewerId } from '../api/public-profile';
+import { blockErrorMessageId } from '../api/block-errors';
+import { blockUser, profileProjectsQuery, publicProfileQuery, viewerId } from '../api/public-profile';
 
-/** /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3). */
+/**
+ * /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3,
+ * issue 8). RLS hides a blocked profile from the blocker too, so when the profile is hidden and the
+ * viewer blocked that person (RPC my_blocked_users by slug), the page shows the blocked notice with
+ * "Unblock" instead of "not found"; someone blocked BY that person still gets "not found".
+ */
 export default function ProfileRoute({ params }: PageProps) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
+  const queryClient = useQueryClient();
   const slug = params.slug ?? '';
   const profile = useQuery(publicProfileQuery(slug));
   const viewer = useQuery({ queryKey: ['viewer-id'], queryFn: viewerId });
   const projects = useQuery({ ...profileProjectsQuery(profile.data?.id ?? ''), enabled: !!profile.data });
-  const [blocked, setBlocked] = useState<{ id: string; name: string } | null>(null);
+  const hidden = profile.isSuccess && profile.data === null;
+  const myBlock = useQuery({ ...blockedUserBySlugQuery(slug), enabled: hidden && !!viewer.data });
+  const [justBlocked, setJustBlocked] = useState<{ id: string; name: string } | null>(null);
+  const blocked =
+    justBlocked ?? (hidden && myBlock.data ? { id: myBlock.data.user_id, name: myBlock.data.display_name } : null);
   const [confirmOpen, { open, close }] = useDisclosure(false);
   const block = useMutation({
     mutationFn: async () => blockUser(viewer.data!, profile.data!.id),
     onSuccess: () => {
       close();
-      setBlocked({ id: profile.data!.id, name: profile.data!.display_name ?? '' });
+      setJustBlocked({ id: profile.data!.id, name: profile.data!.display_name ?? '' });
       notify('success', t('profile.block.done'));
+      void refreshAfterBlockChange(queryClient);
     },
-    onError: (err) => notify('error', err.message),
+    onError: (err) => notify('error', t(blockErrorMessageId(err))),
   });
   const unblock = useMutation({
-    mutationFn: async () => unblockUser(viewer.data!, blocked!.id),
+    mutationFn: async () => unblockUser(blocked!.id),
     onSuccess: async () => {
-      setBlocked(null);
+      // refetch first (profile visible again, by-slug entry gone), then leave the blocked state
+      await refreshAfterBlockChange(queryClient);
+      setJustBlocked(null);
       notify('success', t('profile.unblock.done'));
-      await profile.refetch();
     },
-    onError: (err) => notify('error', err.message),
+    onError: () => notify('error', t('blockedUsers.error.unblock')),
   });
 
   if (blocked) {
@@ -52,11 +66,16 @@ export default function ProfileRoute({ params }: PageProps) {
           <Button variant="outline" loading={unblock.isPending} onClick={() => unblock.mutate()}>
             <FormattedMessage id="profile.unblock.button" />
           </Button>
+          <LocalLink to={paths.user.settings}>
+            <FormattedMessage id="profile.block.manageLink" />
+          </LocalLink>
         </Group>
       </Stack>
     );
   }
-  if (profile.isPending) return <Loader m="xl" aria-label={t('auth.loading')} />;
+  if (profile.isPending || (hidden && (viewer.isPending || myBlock.isLoading))) {
+    return <Loader m="xl" aria-label={t('auth.loading')} />;
+  }
   if (profile.isError) {
     return (
       <Alert m="xl" color="red" role="alert">

@@ -4,11 +4,12 @@ import { useOwnProfile } from '../api/own-profile';
 import { AccountCredentials } from '../components/account-credentials';
 import { AccountData } from '../components/account-data';
 import { AvatarUpload } from '../components/avatar-upload';
+import { BlockedUsers } from '../components/blocked-users';
 import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { ProfileForm } from '../components/profile-form';
 import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
 
-/** /user/settings: profile fields, avatar, address, social links, language, visibility, e-mail, password, export, deletion (issue 6). */
+/** /user/settings: profile fields, avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */
 export default function UserSettingsRoute() {
   const intl = useIntl();
   const profile = useOwnProfile();
@@ -33,6 +34,7 @@ export default function UserSettingsRoute() {
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
+          <BlockedUsers />
           <AccountData email={profile.data.email} />
         </>
       )}
