@@ -6,9 +6,10 @@ import type { PageProps } from '@/lib/route-def';
 import { useMyEvents } from '../api/events';
 import { useSessionUser } from '../api/use-session-user';
 import { formatEventRange, STATUS_LABEL } from '../components/labels';
+import { EditEventButton } from '../components/edit-event-dialog';
 import { StatusActions } from '../components/status-actions';
 
-/** `/user/events`: events I organise (all statuses, with the allowed status changes) and my RSVPs (spec §2). */
+/** `/user/events`: events I organise (all statuses, with editing and the allowed status changes) and my RSVPs (spec §2, issue 8). */
 export default function UserEventsRoute({ locale }: PageProps) {
   const { userId } = useSessionUser();
   const mine = useMyEvents(userId);
@@ -69,7 +70,10 @@ export default function UserEventsRoute({ locale }: PageProps) {
                       <Text fz="sm">
                         <FormattedMessage id="events.mine.counts" values={{ count: ev.going_count, places: ev.waitlist_count }} />
                       </Text>
-                      <StatusActions eventId={ev.id} status={ev.status} />
+                      <Group gap="xs">
+                        <EditEventButton eventId={ev.id} title={ev.title} status={ev.status} />
+                        <StatusActions eventId={ev.id} status={ev.status} />
+                      </Group>
                     </Stack>
                   </Card>
                 ))}

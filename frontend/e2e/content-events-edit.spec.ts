@@ -1,0 +1,97 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { admin, createUser, insertEvent, token, type TestUser, useSession } from './content-events-support';
+import { collectErrors, expectStackUp } from './support';
+
+/**
+ * Editing an event from /user/events (issue 8; rules in migration 20261121017000_event_editing.sql):
+ * the organiser fixes title and date in a dialog and sees them on /events/{slug} (same slug), and a
+ * refusal of the database (capacity below the confirmed attendees) shows a clear message.
+ */
+test.describe.configure({ mode: 'serial' });
+
+let organiser: TestUser;
+let a: TestUser;
+let b: TestUser;
+let title = '';
+let slug = '';
+let eventId = 0;
+
+test.beforeAll(async () => {
+  await expectStackUp();
+  [organiser, a, b] = await Promise.all([createUser('premium', 'Edda'), createUser('basic', 'Anton'), createUser('basic', 'Berta')]);
+  title = `Sommerfest ${token()}`;
+  ({ id: eventId, slug } = await insertEvent(organiser.id, {
+    title,
+    capacity: 2,
+    starts_at: '2031-06-13T16:00:00Z',
+    ends_at: '2031-06-13T19:00:00Z',
+    city: 'Leipzig',
+  }));
+});
+
+test('the organiser edits title and date; /events/{slug} shows them (en)', async ({ page }) => {
+  const errors = collectErrors(page);
+  await useSession(page, organiser);
+  await page.goto('/user/events');
+  const edit = page.getByRole('button', { name: `Edit “${title}”` });
+  await edit.click();
+  const dialog = page.getByRole('dialog', { name: 'Edit event' });
+  const titleInput = dialog.getByRole('textbox', { name: 'Title' });
+  await expect(titleInput).toHaveValue(title);
+  await expect(titleInput).toBeFocused();
+  // the saved times appear as Berlin wall-clock times (CEST in June)
+  await expect(dialog.getByLabel(/^Start/)).toHaveValue('2031-06-13T18:00');
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => v.id), JSON.stringify(serious.map((v) => [v.id, v.nodes.map((n) => n.html).slice(0, 3)]))).toEqual([]);
+
+  const newTitle = `${title} (verschoben)`;
+  await titleInput.fill(newTitle);
+  await dialog.getByLabel(/^Start/).fill('2031-06-20T19:00');
+  await dialog.getByLabel(/^End/).fill('2031-06-20T22:30');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('my-organised-events')).toContainText(newTitle);
+  // focus goes back to the button that opened the dialog
+  await expect(page.getByRole('button', { name: `Edit “${newTitle}”` })).toBeFocused();
+
+  const saved = await admin().from('events').select('slug, title, starts_at, ends_at').eq('id', eventId).single();
+  expect(saved.data!.slug).toBe(slug);
+  expect(new Date(saved.data!.starts_at).toISOString()).toBe('2031-06-20T17:00:00.000Z');
+  expect(new Date(saved.data!.ends_at).toISOString()).toBe('2031-06-20T20:30:00.000Z');
+
+  await page.goto(`/events/${slug}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(newTitle);
+  await expect(page.getByTestId('event-when')).toContainText('20 June 2031');
+  await expect(page.getByTestId('event-when')).toContainText(/19:00\s*–\s*22:30/);
+  title = newTitle;
+  expect(errors).toEqual([]);
+});
+
+test('a capacity below the confirmed attendees is refused with a clear message (de)', async ({ page }) => {
+  expect(eventId).toBeGreaterThan(0);
+  expect((await a.client.from('event_attendees').insert({ event_id: eventId, user_id: a.id })).error).toBeNull();
+  await useSession(page, organiser);
+  await page.goto('/de/user/events');
+  await page.getByRole('button', { name: `„${title}“ bearbeiten` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Veranstaltung bearbeiten' });
+  const places = dialog.getByRole('textbox', { name: /^Plätze/ });
+  await expect(places).toHaveValue('2');
+  // meanwhile a second person signs up: the form still knows of one, the database of two
+  expect((await b.client.from('event_attendees').insert({ event_id: eventId, user_id: b.id })).error).toBeNull();
+  await places.fill('1');
+  await dialog.getByRole('button', { name: 'Änderungen speichern' }).click();
+  await expect(dialog.getByText('Die Zahl der Plätze darf nicht unter der Zahl der bestätigten Teilnehmenden (2) liegen.')).toBeVisible();
+  await expect(places).toHaveAttribute('aria-invalid', 'true');
+  expect((await admin().from('events').select('capacity').eq('id', eventId).single()).data!.capacity).toBe(2);
+
+  // more places are fine
+  await places.fill('5');
+  await dialog.getByRole('button', { name: 'Änderungen speichern' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Ihre Änderungen wurden gespeichert.')).toBeVisible();
+  expect((await admin().from('events').select('capacity').eq('id', eventId).single()).data!.capacity).toBe(5);
+  await page.goto(`/de/events/${slug}`);
+  await expect(page.getByTestId('event-places')).toContainText('3 Plätze frei von 5');
+});
