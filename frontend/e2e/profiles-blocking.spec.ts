@@ -125,3 +125,15 @@ test('de: blockieren, Seite verlassen, in /de/user/settings aufheben; Aufheben a
   await expect(page.locator('.notify-success', { hasText: 'Die Blockierung wurde aufgehoben.' })).toBeVisible();
   expect(await blockedIds(me.id)).toEqual([]);
 });
+
+test('en: the list shows an error with a retry when it cannot be loaded', async ({ page }) => {
+  const me = await createUser({ paid: true });
+  await signInViaApi(page, me.email);
+  await page.route('**/rest/v1/rpc/my_blocked_users*', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }));
+  await page.goto('/user/settings');
+  const error = page.getByTestId('blocked-users-error');
+  await expect(error).toContainText('Your blocked users could not be loaded.');
+  await page.unroute('**/rest/v1/rpc/my_blocked_users*');
+  await error.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('blocked-users').getByText('You have not blocked anyone.')).toBeVisible();
+});

@@ -1,9 +1,10 @@
-import { Alert, Avatar, Button, Fieldset, Group, Loader, Stack, Text } from '@mantine/core';
+import { Avatar, Button, Fieldset, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
@@ -45,26 +46,8 @@ export function BlockedUsers() {
         <Text size="sm">
           <FormattedMessage id="blockedUsers.intro" />
         </Text>
-        {list.isPending && (
-          <Group role="status" aria-live="polite" gap="sm">
-            <Loader size="sm" />
-            <Text>
-              <FormattedMessage id="blockedUsers.loading" />
-            </Text>
-          </Group>
-        )}
-        {list.isError && (
-          <Alert color="red" role="alert" data-testid="blocked-users-error">
-            <Stack gap="xs" align="flex-start">
-              <Text>
-                <FormattedMessage id="blockedUsers.error.load" />
-              </Text>
-              <Button variant="light" size="compact-sm" onClick={() => void list.refetch()}>
-                <FormattedMessage id="common.retry" />
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        {list.isPending && <LoadingState messageId="blockedUsers.loading" compact />}
+        {list.isError && <LoadError messageId="blockedUsers.error.load" onRetry={() => void list.refetch()} testId="blocked-users-error" />}
         {list.isSuccess && entries.length === 0 && (
           <Text c="gray.7" data-testid="blocked-users-empty">
             <FormattedMessage id="blockedUsers.empty" />
