@@ -5,7 +5,7 @@ import { collectErrors, expectStackUp } from './support';
 
 /**
  * Editing an event from /user/events (issue 8; rules in migration 20261121017000_event_editing.sql):
- * the organiser fixes title and date in a dialog and sees them on /events/{slug} (same slug), and a
+ * the organiser fixes title, date and price in a dialog and sees them on /events/{slug} (same slug), and a
  * refusal of the database (capacity below the confirmed attendees) shows a clear message.
  */
 test.describe.configure({ mode: 'serial' });
@@ -30,7 +30,7 @@ test.beforeAll(async () => {
   }));
 });
 
-test('the organiser edits title and date; /events/{slug} shows them (en)', async ({ page }) => {
+test('the organiser edits title, date and price; /events/{slug} shows them (en)', async ({ page }) => {
   const errors = collectErrors(page);
   await useSession(page, organiser);
   await page.goto('/user/events');
@@ -48,16 +48,26 @@ test('the organiser edits title and date; /events/{slug} shows them (en)', async
 
   const newTitle = `${title} (verschoben)`;
   await titleInput.fill(newTitle);
+  // Escape with unsaved changes asks before discarding them
+  await page.keyboard.press('Escape');
+  await expect(dialog.getByTestId('event-edit-discard')).toContainText('Discard your unsaved changes?');
+  await expect(dialog.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByTestId('event-edit-discard')).toBeHidden();
+  await expect(titleInput).toHaveValue(newTitle);
   await dialog.getByLabel(/^Start/).fill('2031-06-20T19:00');
   await dialog.getByLabel(/^End/).fill('2031-06-20T22:30');
+  // no RSVPs yet: the event may still become paid
+  await dialog.getByRole('switch', { name: 'Paid event' }).check();
+  await dialog.getByLabel(/^Price \(incl\. VAT\)/).fill('12.50');
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId('my-organised-events')).toContainText(newTitle);
   // focus goes back to the button that opened the dialog
   await expect(page.getByRole('button', { name: `Edit “${newTitle}”` })).toBeFocused();
 
-  const saved = await admin().from('events').select('slug, title, starts_at, ends_at').eq('id', eventId).single();
-  expect(saved.data!.slug).toBe(slug);
+  const saved = await admin().from('events').select('slug, title, starts_at, ends_at, is_paid, price_cents').eq('id', eventId).single();
+  expect(saved.data).toMatchObject({ slug, title: newTitle, is_paid: true, price_cents: 1250 });
   expect(new Date(saved.data!.starts_at).toISOString()).toBe('2031-06-20T17:00:00.000Z');
   expect(new Date(saved.data!.ends_at).toISOString()).toBe('2031-06-20T20:30:00.000Z');
 
@@ -65,6 +75,7 @@ test('the organiser edits title and date; /events/{slug} shows them (en)', async
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(newTitle);
   await expect(page.getByTestId('event-when')).toContainText('20 June 2031');
   await expect(page.getByTestId('event-when')).toContainText(/19:00\s*–\s*22:30/);
+  await expect(page.getByTestId('event-price')).toHaveText('Price: €12.50');
   title = newTitle;
   expect(errors).toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useMemo, useState } from 'react';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { notify } from '@/lib/notify';
 import { type EventRow, type EventStatus, editEventSchema, useEventForEdit, useUpdateEvent } from '../api/events';
@@ -12,27 +12,57 @@ export const EDITABLE_STATUSES: ReadonlySet<EventStatus> = new Set(['draft', 'pu
 
 /**
  * "Edit" button of one organised event on /user/events; opens a dialog with the event form
- * (issue 8). Mantine's Modal traps focus, focuses the title and returns focus to the button on
- * close. Not shown for finished or cancelled events.
+ * (issue 8). Mantine's Modal traps focus and returns it to the button on close; the form focuses
+ * the title once loaded. Closing with unsaved changes (Escape, ×, Cancel) asks first. Not shown
+ * for finished or cancelled events.
  */
 export function EditEventButton({ eventId, title, status }: { eventId: number; title: string; status: EventStatus }) {
   const intl = useIntl();
   const [opened, { open, close }] = useDisclosure(false);
+  const [askDiscard, setAskDiscard] = useState(false);
+  const dirtyRef = useRef(false);
+  const keepRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (askDiscard) keepRef.current?.focus();
+  }, [askDiscard]);
   if (!EDITABLE_STATUSES.has(status)) return null;
+  const closeNow = () => {
+    dirtyRef.current = false;
+    setAskDiscard(false);
+    close();
+  };
+  const requestClose = () => (dirtyRef.current ? setAskDiscard(true) : closeNow());
   return (
     <>
       <Button size="xs" variant="default" onClick={open} aria-label={intl.formatMessage({ id: 'events.edit.buttonLabel' }, { title })} data-testid="event-edit">
         <FormattedMessage id="events.edit.button" />
       </Button>
-      <Modal opened={opened} onClose={close} title={<FormattedMessage id="events.edit.title" />} size="lg" closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}>
-        {opened && <EditEventLoader eventId={eventId} onDone={close} />}
+      <Modal opened={opened} onClose={requestClose} title={<FormattedMessage id="events.edit.title" />} size="lg" closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}>
+        {askDiscard && (
+          <Alert color="yellow" role="alert" mb="md" data-testid="event-edit-discard">
+            <Stack gap="xs" align="flex-start">
+              <Text>
+                <FormattedMessage id="events.edit.discardQuestion" />
+              </Text>
+              <Group gap="xs">
+                <Button size="xs" ref={keepRef} onClick={() => setAskDiscard(false)}>
+                  <FormattedMessage id="events.edit.keepEditing" />
+                </Button>
+                <Button size="xs" variant="outline" color="red.9" onClick={closeNow}>
+                  <FormattedMessage id="events.edit.discard" />
+                </Button>
+              </Group>
+            </Stack>
+          </Alert>
+        )}
+        {opened && <EditEventLoader eventId={eventId} onDone={closeNow} onCancel={requestClose} dirtyRef={dirtyRef} />}
       </Modal>
     </>
   );
 }
 
 /** Loads the saved event fresh (counts decide what may change), then shows the form. */
-function EditEventLoader({ eventId, onDone }: { eventId: number; onDone: () => void }) {
+function EditEventLoader({ eventId, onDone, onCancel, dirtyRef }: { eventId: number; onDone: () => void; onCancel: () => void; dirtyRef: RefObject<boolean> }) {
   const event = useEventForEdit(eventId, true);
   if (event.isPending) {
     return (
@@ -67,11 +97,11 @@ function EditEventLoader({ eventId, onDone }: { eventId: number; onDone: () => v
       </Alert>
     );
   }
-  return <EditEventForm ev={event.data} onDone={onDone} />;
+  return <EditEventForm ev={event.data} onDone={onDone} onCancel={onCancel} dirtyRef={dirtyRef} />;
 }
 
 /** The form with the saved values; maps refusals of the database to field or form messages. */
-function EditEventForm({ ev, onDone }: { ev: EventRow; onDone: () => void }) {
+function EditEventForm({ ev, onDone, onCancel, dirtyRef }: { ev: EventRow; onDone: () => void; onCancel: () => void; dirtyRef: RefObject<boolean> }) {
   const intl = useIntl();
   const update = useUpdateEvent();
   const initial = useMemo(() => eventRowToFormValues(ev), [ev]);
@@ -90,6 +120,10 @@ function EditEventForm({ ev, onDone }: { ev: EventRow; onDone: () => void }) {
   );
   const form = useEventForm(initial, schema);
   const [problem, setProblem] = useState<EventSaveProblem | null>(null);
+  const isDirty = form.isDirty();
+  useEffect(() => {
+    dirtyRef.current = isDirty;
+  }, [dirtyRef, isDirty]);
   const submit = (values: typeof form.values) => {
     setProblem(null);
     update.mutate(
@@ -125,7 +159,7 @@ function EditEventForm({ ev, onDone }: { ev: EventRow; onDone: () => void }) {
         ) : null
       }
       secondaryAction={
-        <Button variant="default" onClick={onDone}>
+        <Button variant="default" onClick={onCancel}>
           <FormattedMessage id="common.cancel" />
         </Button>
       }
