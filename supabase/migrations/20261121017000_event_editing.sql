@@ -14,6 +14,10 @@
 --      rise: people signed up on the announced terms. Lowering or dropping the price is fine.
 --   6. when the capacity is raised or removed, waitlisted attendees take the new seats in
 --      waitlist order (created_at, user_id) -- the same order RSVP cancellations use.
+--   7. an upcoming event whose start is moved more than 7 days ahead goes back to published
+--      (upcoming means "starts within 7 days"; private.advance_event_statuses moves it forward
+--      again). This is the only status change made by the database outside
+--      event_status_transitions, which lists what users may do.
 -- Rule 6 shares one implementation (private.promote_waitlisted) with the attendee trigger.
 
 -- -----------------------------------------------------------------------------
@@ -116,6 +120,10 @@ begin
     raise exception using errcode = 'P0001', message = 'event_time_past',
       detail = 'A changed start or end must lie in the future.';
   end if;
+  if new.starts_at is distinct from old.starts_at and old.status = 'upcoming' and new.status = 'upcoming'
+     and new.starts_at > pg_catalog.now() + interval '7 days' then
+    new.status := 'published';
+  end if;
 
   if new.capacity is distinct from old.capacity or (new.is_paid, new.price_cents) is distinct from (old.is_paid, old.price_cents) then
     -- the row lock of this UPDATE serialises with RSVPs (their trigger locks the event row first)
@@ -145,7 +153,7 @@ begin
 end;
 $$;
 comment on function private.guard_event_edit() is
-  'BEFORE UPDATE on events: finished/cancelled read-only, permanent slug, times in the future, capacity >= going attendees, no price rise with RSVPs, promotion from the waitlist when seats are added (migration 20261121017000).';
+  'BEFORE UPDATE on events: finished/cancelled read-only, permanent slug, times in the future, capacity >= going attendees, no price rise with RSVPs, promotion from the waitlist when seats are added, upcoming back to published when moved > 7 days ahead (migration 20261121017000).';
 
 create trigger events_guard_edit before update on public.events
   for each row execute function private.guard_event_edit();

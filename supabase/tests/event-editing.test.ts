@@ -2,7 +2,8 @@
  * Editing events after creation (issue 8; migration 20261121017000_event_editing.sql) through the
  * real API with supabase-js: the organiser edits, a stranger and anon are refused, the capacity
  * cannot drop below the confirmed attendees, adding seats promotes the waitlist in order,
- * finished/cancelled events are read-only, the slug is permanent, prices cannot rise with RSVPs.
+ * finished/cancelled events are read-only, the slug is permanent, prices cannot rise with RSVPs,
+ * an upcoming event moved far ahead is published again.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -183,6 +184,15 @@ describe('read-only and time rules', () => {
     expect(longer.error).toBeNull();
     const reversed = await owner.client.from('events').update({ ends_at: inDays(19) }).eq('id', ev.id).select('id');
     expect(reversed.error?.code).toBe('23514');
+  });
+
+  test('an upcoming event moved more than 7 days ahead is published again; a smaller move keeps it upcoming', async () => {
+    const ev = await insertEvent(owner.id, { title: 'Bald', status: 'upcoming', starts_at: inDays(3), ends_at: inDays(3, 2) });
+    const near = await owner.client.from('events').update({ starts_at: inDays(5), ends_at: inDays(5, 2) }).eq('id', ev.id).select('status').single();
+    expect(near.data).toEqual({ status: 'upcoming' });
+    const far = await owner.client.from('events').update({ starts_at: inDays(30), ends_at: inDays(30, 2) }).eq('id', ev.id).select('status').single();
+    expect(far.error).toBeNull();
+    expect(far.data).toEqual({ status: 'published' });
   });
 
   test('with RSVPs a free event cannot become paid and a price cannot rise; lowering is fine', async () => {

@@ -384,7 +384,8 @@ export function useEventForEdit(eventId: number, enabled: boolean) {
  * read-only (P0001 event_read_only), a changed start/end lies in the future (event_time_past), an
  * ongoing event keeps its start (event_started), capacity ≥ going attendees
  * (capacity_below_attendees, hint = going count), no price rise with RSVPs (event_price_locked),
- * end after start (23514 events_time_order). Raising the capacity promotes waitlisted RSVPs.
+ * end after start (23514 events_time_order). Raising the capacity promotes waitlisted RSVPs; an
+ * upcoming event moved more than 7 days ahead becomes published again.
  * @returns the event's slug (unchanged)
  * @throws EventSaveError (PGRST116 when the caller may not edit the event)
  */
