@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { stackConfig } from '../../scripts/local-stack/config.ts';
 
@@ -210,5 +211,71 @@ describe('read-only and time rules', () => {
     expect(lower.error).toBeNull();
     expect(await row(paid.id)).toMatchObject({ is_paid: true, price_cents: 1500 });
     expect(await row(free.id)).toMatchObject({ is_paid: false, price_cents: null });
+  });
+});
+
+describe('under concurrency (the event row lock orders RSVPs and edits)', () => {
+  /** A Postgres session acting as `userId` like PostgREST does, inside an open transaction. */
+  async function session(userId: string): Promise<{ c: pg.Client; pid: number }> {
+    const c = new pg.Client({ connectionString: config.dbUrl });
+    await c.connect();
+    await c.query('begin');
+    await c.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true), set_config('request.jwt.claim.sub', $2, true)`,
+      [JSON.stringify({ sub: userId, role: 'authenticated' }), userId]);
+    const pid = (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    return { c, pid };
+  }
+
+  /** Resolves once backend `pid` waits for a lock (polling, no fixed sleep). */
+  async function waitsForLock(pid: number): Promise<void> {
+    const probe = new pg.Client({ connectionString: config.dbUrl });
+    await probe.connect();
+    try {
+      for (let i = 0; i < 200; i++) {
+        const { rows } = await probe.query(`select wait_event_type from pg_stat_activity where pid = $1`, [pid]);
+        if (rows[0]?.wait_event_type === 'Lock') return;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      throw new Error(`backend ${pid} never waited for a lock`);
+    } finally {
+      await probe.end();
+    }
+  }
+
+  test('an RSVP committed while the organiser lowers the capacity makes the edit fail', async () => {
+    const ev = await insertEvent(owner.id, { title: 'Wettlauf Kapazität', capacity: 2 });
+    await rsvp(a, ev.id);
+    const guest = await session(b.id);
+    const organiser = await session(owner.id);
+    try {
+      await guest.c.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [ev.id, b.id]);
+      const edit = organiser.c.query(`update public.events set capacity = 1 where id = $1`, [ev.id]).then(() => 'saved', (e: Error) => e.message);
+      await waitsForLock(organiser.pid);
+      await guest.c.query('commit');
+      expect(await edit).toBe('capacity_below_attendees');
+    } finally {
+      await organiser.c.query('rollback').catch(() => undefined);
+      await Promise.all([guest.c.end(), organiser.c.end()]);
+    }
+    expect(await row(ev.id)).toMatchObject({ capacity: 2, going_count: 2 });
+  });
+
+  test('an RSVP waiting behind a capacity change gets the seat situation after it', async () => {
+    const ev = await insertEvent(owner.id, { title: 'Wettlauf Warteliste', capacity: 3 });
+    await rsvp(a, ev.id);
+    const organiser = await session(owner.id);
+    const guest = await session(b.id);
+    try {
+      await organiser.c.query(`update public.events set capacity = 1 where id = $1`, [ev.id]);
+      const signUp = guest.c.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2) returning status`, [ev.id, b.id]);
+      await waitsForLock(guest.pid);
+      await organiser.c.query('commit');
+      expect((await signUp).rows[0]).toEqual({ status: 'waitlisted' });
+      await guest.c.query('commit');
+    } finally {
+      await Promise.all([guest.c.end(), organiser.c.end()]);
+    }
+    expect(await seats(ev.id)).toEqual({ [a.id]: 'going', [b.id]: 'waitlisted' });
+    expect(await row(ev.id)).toMatchObject({ capacity: 1, going_count: 1, waitlist_count: 1 });
   });
 });
