@@ -76,6 +76,11 @@ test('the organiser edits title, date and price; /events/{slug} shows them (en)'
   await expect(page.getByTestId('event-when')).toContainText('20 June 2031');
   await expect(page.getByTestId('event-when')).toContainText(/19:00\s*–\s*22:30/);
   await expect(page.getByTestId('event-price')).toHaveText('Price: €12.50');
+  // the organiser can open the same editor from the event page; Cancel without changes just closes
+  await page.getByRole('button', { name: `Edit “${newTitle}”` }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Title' })).toHaveValue(newTitle);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
   title = newTitle;
   expect(errors).toEqual([]);
 });

@@ -8,13 +8,14 @@ import type { PageProps } from '@/lib/route-def';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
 import { useSessionUser } from '../api/use-session-user';
 import { ConfirmButton } from '../components/confirm-button';
+import { EditEventButton } from '../components/edit-event-dialog';
 import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { StatusActions } from '../components/status-actions';
 import { buildIcs, downloadIcs } from '../lib/ics';
 
 const OPEN = new Set(['published', 'upcoming', 'ongoing']);
 
-/** `/events/{slug}`: details in Europe/Berlin, venue or online link, price, places left, RSVP with waitlist, .ics export (spec §2, issue 8). */
+/** `/events/{slug}`: details in Europe/Berlin, venue or online link, price, places left, RSVP with waitlist, .ics export; the organiser edits and changes the status here too (spec §2, issue 8). */
 export default function EventRoute({ params, locale }: PageProps) {
   const intl = useIntl();
   const slug = params.slug ?? '';
@@ -86,7 +87,12 @@ export default function EventRoute({ params, locale }: PageProps) {
           </Badge>
         </Group>
         <Title order={1}>{ev.title}</Title>
-        {isOrganizer && <StatusActions eventId={ev.id} status={ev.status} />}
+        {isOrganizer && (
+          <Group gap="xs">
+            <EditEventButton eventId={ev.id} title={ev.title} status={ev.status} />
+            <StatusActions eventId={ev.id} status={ev.status} />
+          </Group>
+        )}
         <Card withBorder padding="md">
           <Stack gap="xs">
             <Text data-testid="event-when">
