@@ -96,6 +96,20 @@ describe('who may edit', () => {
     expect(new Date(r.data!.starts_at).toISOString()).toBe(starts);
   });
 
+  test('search follows an edited title', async () => {
+    const word = `Quarkstrudel${Math.random().toString(36).slice(2, 7)}`;
+    const ev = await insertEvent(owner.id, { title: `Backkurs ${word}` });
+    const find = async (q: string) => {
+      const { data, error } = await anonClient().rpc('search', { q, types: ['event'] });
+      expect(error).toBeNull();
+      return (data as { results: unknown[] }).results.length;
+    };
+    expect(await find(word)).toBe(1);
+    const edited = await owner.client.from('events').update({ title: 'Backkurs Apfelstrudel' }).eq('id', ev.id).select('id');
+    expect(edited.error).toBeNull();
+    expect(await find(word)).toBe(0);
+  });
+
   test('a stranger and anon change nothing; an admin may edit', async () => {
     const ev = await insertEvent(owner.id, { title: 'Nur für die Veranstalterin' });
     const byStranger = await stranger.client.from('events').update({ title: 'Gekapert' }).eq('id', ev.id).select('id');
