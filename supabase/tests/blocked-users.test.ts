@@ -45,7 +45,7 @@ const block = (by: TestUser, target: TestUser) => by.client.from('user_blocks').
 const listOf = async (u: TestUser, slug?: string) => {
   const { data, error } = await u.client.rpc('my_blocked_users', slug === undefined ? {} : { p_slug: slug });
   expect(error).toBeNull();
-  return data!;
+  return data as Array<{ user_id: string; display_name: string; slug: string; profile_img: string | null; blocked_at: string }>;
 };
 const profileBySlug = async (viewer: TestUser, slug: string) => {
   const { data, error } = await viewer.client.from('profiles').select('id').eq('slug', slug).maybeSingle();
