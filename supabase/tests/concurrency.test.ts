@@ -88,3 +88,43 @@ test('two concurrent RSVPs for the last seat: one going, one waitlisted', async 
   const counts = await admin.query(`select going_count, waitlist_count from public.events where id = $1`, [eventId]);
   expect(counts.rows[0]).toEqual({ going_count: 1, waitlist_count: 1 });
 });
+
+/** Waits until the backend `pid` is blocked on a lock (pg_stat_activity), at most `ms` milliseconds. */
+async function waitForLockWait(pid: number, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const { rows } = await admin.query(`select wait_event_type from pg_stat_activity where pid = $1`, [pid]);
+    if (rows[0]?.wait_event_type === 'Lock') return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`backend ${pid} never waited for a lock`);
+}
+
+test('two concurrent account deletions keep the listed-users counter equal to the real count', async () => {
+  const [u1, u2] = [await createUser('free'), await createUser('free')];
+  const listed = await admin.query(`select count(*)::int as n from public.profiles where id = any($1::uuid[]) and authenticated = 1 and profile_visibility = 1`, [[u1, u2]]);
+  expect(listed.rows[0].n).toBe(2);
+  const [a, b] = [new pg.Client({ connectionString: config.dbUrl }), new pg.Client({ connectionString: config.dbUrl })];
+  await Promise.all([a.connect(), b.connect()]);
+  try {
+    await a.query('begin');
+    await b.query('begin');
+    await a.query(`delete from auth.users where id = $1`, [u1]);
+    const bPid = (await b.query(`select pg_backend_pid() as pid`)).rows[0].pid as number;
+    // b's deletion starts while a (holding the counter row) has not committed yet
+    const second = b.query(`delete from auth.users where id = $1`, [u2]);
+    await waitForLockWait(bPid);
+    await a.query('commit');
+    await second;
+    await b.query('commit');
+  } finally {
+    await a.end();
+    await b.end();
+  }
+  // counter and real count read in one statement (one snapshot): other files may add users meanwhile
+  const { rows } = await admin.query(`
+    select (select value from private.counters where name = 'listed_profiles')::int as counter,
+           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
+              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
+  expect(rows[0].counter).toBe(rows[0].real);
+});
