@@ -1,10 +1,15 @@
-import { Box, Burger, Container, Group, Stack } from '@mantine/core';
+import { Box, Burger, Container, Group, Stack, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { paths } from '@/config/paths';
 import { PRODUCT_NAME } from '@/lib/constants';
 import { LanguageSwitch } from './language-switch';
 import { LocalButtonLink, LocalLink } from './local-link';
+import { type StoredSession, useStoredSession } from './use-header-session';
+
+// The signed-in part loads lazily (with supabase-js): signed-out visitors of the landing page never load it.
+const AccountSlot = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountSlot })));
 
 const NAV = [
   { to: paths.prices, id: 'nav.prices' },
@@ -26,10 +31,78 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   );
 }
 
-/** Top bar: product name, main navigation, language switch, login/registration (spec §2). */
+/** Neutral stand-in while the stored session is restored: neither "Log in" nor a name (no flash). */
+function SessionPending() {
+  return (
+    <Box w={150} h={36} visibleFrom="sm" data-testid="header-session-pending" role="status">
+      <VisuallyHidden>
+        <FormattedMessage id="nav.account.pending" />
+      </VisuallyHidden>
+    </Box>
+  );
+}
+
+function LoginLinks() {
+  return (
+    <>
+      <LocalButtonLink to={paths.login} variant="subtle" visibleFrom="sm">
+        <FormattedMessage id="nav.login" />
+      </LocalButtonLink>
+      <LocalButtonLink to={paths.registration} visibleFrom="sm">
+        <FormattedMessage id="nav.register" />
+      </LocalButtonLink>
+    </>
+  );
+}
+
+function DrawerLoginLinks({ onNavigate }: { onNavigate: () => void }) {
+  return (
+    <>
+      <LocalLink to={paths.login} onClick={onNavigate}>
+        <FormattedMessage id="nav.login" />
+      </LocalLink>
+      <LocalLink to={paths.registration} onClick={onNavigate}>
+        <FormattedMessage id="nav.register" />
+      </LocalLink>
+    </>
+  );
+}
+
+/** Login/registration for visitors, the account menu for signed-in users (spec §2 header). */
+function SessionActions({ session }: { session: StoredSession }) {
+  if (!session.stored) return <LoginLinks />;
+  return (
+    <Suspense fallback={<SessionPending />}>
+      <AccountSlot epoch={session.epoch} variant="menu" signedOut={<LoginLinks />} pending={<SessionPending />} />
+    </Suspense>
+  );
+}
+
+/** The same choice inside the mobile navigation drawer. */
+function DrawerSessionLinks({ session, onNavigate }: { session: StoredSession; onNavigate: () => void }) {
+  if (!session.stored) return <DrawerLoginLinks onNavigate={onNavigate} />;
+  return (
+    <Suspense fallback={null}>
+      <AccountSlot
+        epoch={session.epoch}
+        variant="drawer"
+        signedOut={<DrawerLoginLinks onNavigate={onNavigate} />}
+        pending={null}
+        onNavigate={onNavigate}
+      />
+    </Suspense>
+  );
+}
+
+/**
+ * Top bar: product name, main navigation, language switch, and either login/registration or the
+ * signed-in user's account menu (spec §2). The state follows the session of this and other tabs
+ * (useStoredSession, AccountSlot); while a stored session is restored a neutral placeholder is shown.
+ */
 export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const session = useStoredSession();
   return (
     <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }} bg="white">
       <Container size="lg">
@@ -46,12 +119,7 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
             <LanguageSwitch />
             {!minimal && (
               <>
-                <LocalButtonLink to={paths.login} variant="subtle" visibleFrom="sm">
-                  <FormattedMessage id="nav.login" />
-                </LocalButtonLink>
-                <LocalButtonLink to={paths.registration} visibleFrom="sm">
-                  <FormattedMessage id="nav.register" />
-                </LocalButtonLink>
+                <SessionActions session={session} />
                 <Burger
                   opened={opened}
                   onClick={toggle}
@@ -69,12 +137,7 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
         <Container size="lg" hiddenFrom="md" py="sm">
           <Stack component="nav" id="mobile-nav" aria-label={intl.formatMessage({ id: 'nav.mobile' })}>
             <NavLinks onNavigate={close} />
-            <LocalLink to={paths.login} onClick={close}>
-              <FormattedMessage id="nav.login" />
-            </LocalLink>
-            <LocalLink to={paths.registration} onClick={close}>
-              <FormattedMessage id="nav.register" />
-            </LocalLink>
+            <DrawerSessionLinks session={session} onNavigate={close} />
           </Stack>
         </Container>
       )}

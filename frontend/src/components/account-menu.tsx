@@ -1,0 +1,220 @@
+import { Anchor, Avatar, Box, Button, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useEffect, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '@/config/paths';
+import { signOut } from '@/features/auth/session/sign-out';
+import { avatarUrl, type OwnProfile } from '@/features/user/api/own-profile';
+import { unwrap } from '@/lib/api-error';
+import { notify } from '@/lib/notify';
+import { supabase } from '@/lib/supabase';
+import { notifyAuthChange } from './use-header-session';
+import { useLocalizedPath } from './use-locale';
+import { getUserId, USER_ID_KEY } from './use-user-id';
+
+/**
+ * The signed-in half of the site header (spec §2), loaded lazily: only visitors with a stored
+ * session load this module and supabase-js with it, so the landing page stays light.
+ */
+
+/** The auth-change count (use-header-session) whose signal already dropped the cached user id. */
+let handledEpoch = 0;
+
+/** What the header shows of the signed-in user. */
+export interface AccountSummary {
+  /** Display name (spec §3: first plus last name, otherwise the e-mail), computed by the database. */
+  name: string;
+  /** Public URL of the profile image in the `avatars` bucket, or null. */
+  imageUrl: string | null;
+  /** profiles.user_role = 'admin', the same fact the `admin` guard checks (spec §6). */
+  isAdmin: boolean;
+}
+
+/**
+ * Query options of the header's account summary of `userId`. The key starts with `own-profile`,
+ * so saving the profile or avatar (which invalidates `['own-profile']`) refreshes the header too.
+ * @throws ApiError when the profile cannot be read
+ */
+export const accountSummaryQuery = (userId: string) =>
+  queryOptions({
+    queryKey: ['own-profile', 'header-summary', userId],
+    queryFn: async (): Promise<AccountSummary> => {
+      const row = unwrap(
+        await supabase
+          .from('profiles')
+          .select('email, profile_img, user_role, display_name')
+          .eq('id', userId)
+          .single()
+          .overrideTypes<Pick<OwnProfile, 'email' | 'profile_img' | 'user_role' | 'display_name'>, { merge: false }>(),
+        'GET',
+      );
+      return {
+        name: row.display_name || row.email,
+        imageUrl: avatarUrl(row.profile_img),
+        isAdmin: row.user_role === 'admin',
+      };
+    },
+  });
+
+/**
+ * Sign-out of the header (spec §4/§5): the shared `signOut()` (Auth, storage, cookies,
+ * fresh-login flag, other tabs), then /login replacing the history entry, like SignOutButton.
+ */
+function useHeaderSignOut(): { busy: boolean; run: () => Promise<void> } {
+  const navigate = useNavigate();
+  const localize = useLocalizedPath();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const run = async () => {
+    setBusy(true);
+    const error = await signOut();
+    if (error) notify('error', error);
+    queryClient.removeQueries({ queryKey: ['own-profile'] });
+    void navigate(localize(paths.login), { replace: true });
+  };
+  return { busy, run };
+}
+
+function AccountAvatar({ summary, size }: { summary: AccountSummary | undefined; size: number }) {
+  return <Avatar src={summary?.imageUrl ?? null} name={summary?.name} color="blue" size={size} alt="" radius="xl" />;
+}
+
+/** Desktop account menu (spec §2 header): avatar + name; My area, Settings, Admin (admins), Sign out. */
+export function AccountMenu({ userId }: { userId: string }) {
+  const intl = useIntl();
+  const localize = useLocalizedPath();
+  const summary = useQuery(accountSummaryQuery(userId));
+  const signOutAction = useHeaderSignOut();
+  const name = summary.isPending ? '' : (summary.data?.name ?? intl.formatMessage({ id: 'nav.account.fallbackName' }));
+  return (
+    <Menu position="bottom-end" width={220} withinPortal withInitialFocusPlaceholder={false}>
+      <Menu.Target>
+        <UnstyledButton
+          data-testid="account-menu"
+          visibleFrom="sm"
+          aria-label={intl.formatMessage({ id: 'nav.account.menu' }, { name })}
+          px={6}
+          py={2}
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        >
+          <Group gap={8} wrap="nowrap">
+            <AccountAvatar summary={summary.data} size={32} />
+            <Text fw={500} size="sm" truncate maw={160} c="dark.8">
+              {name}
+            </Text>
+          </Group>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component={Link} to={localize(paths.user.home)}>
+          <FormattedMessage id="nav.account.myArea" />
+        </Menu.Item>
+        <Menu.Item component={Link} to={localize(paths.user.settings)}>
+          <FormattedMessage id="userNav.settings" />
+        </Menu.Item>
+        {summary.data?.isAdmin && (
+          <Menu.Item component={Link} to={localize(paths.admin.home)}>
+            <FormattedMessage id="nav.account.admin" />
+          </Menu.Item>
+        )}
+        <Menu.Divider />
+        <Menu.Item onClick={() => void signOutAction.run()} disabled={signOutAction.busy}>
+          <FormattedMessage id="auth.signOut" />
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** The same entries for the mobile navigation drawer (links plus a sign-out button). */
+export function AccountDrawerLinks({ userId, onNavigate }: { userId: string; onNavigate: () => void }) {
+  const intl = useIntl();
+  const localize = useLocalizedPath();
+  const summary = useQuery(accountSummaryQuery(userId));
+  const signOutAction = useHeaderSignOut();
+  const name = summary.isPending ? '' : (summary.data?.name ?? intl.formatMessage({ id: 'nav.account.fallbackName' }));
+  const link = (to: string, id: string) => (
+    <Anchor component={Link} to={localize(to)} onClick={onNavigate}>
+      <FormattedMessage id={id} />
+    </Anchor>
+  );
+  return (
+    <Stack gap="sm">
+      <Divider />
+      <Group gap={8} wrap="nowrap">
+        <AccountAvatar summary={summary.data} size={28} />
+        <Box>
+          <Text size="xs" c="dimmed">
+            <FormattedMessage id="nav.account.signedInAs" />
+          </Text>
+          <Text fw={500} size="sm">
+            {name}
+          </Text>
+        </Box>
+      </Group>
+      {link(paths.user.home, 'nav.account.myArea')}
+      {link(paths.user.settings, 'userNav.settings')}
+      {summary.data?.isAdmin && link(paths.admin.home, 'nav.account.admin')}
+      <Button variant="default" loading={signOutAction.busy} onClick={() => void signOutAction.run()} style={{ alignSelf: 'flex-start' }}>
+        <FormattedMessage id="auth.signOut" />
+      </Button>
+    </Stack>
+  );
+}
+
+/**
+ * Restores the session (the shared user-id query `USER_ID_KEY` that `useUserId` reads, no second
+ * source of truth) and renders the account menu or the drawer entries; `signedOut` when the
+ * stored session turns out invalid, `pending` while it is restored. After a sign-in/sign-out
+ * signal (`epoch` changed) the cached id is dropped first, so another user's id is never shown.
+ * Auth events of this tab (e.g. the refresh token expired) update the cached id directly.
+ */
+export function AccountSlot({
+  epoch,
+  variant,
+  signedOut,
+  pending,
+  onNavigate = () => undefined,
+}: {
+  epoch: number;
+  variant: 'menu' | 'drawer';
+  signedOut: ReactNode;
+  pending: ReactNode;
+  onNavigate?: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const [readyFor, setReadyFor] = useState(handledEpoch);
+  const fresh = readyFor === epoch;
+  useEffect(() => {
+    if (readyFor === epoch) return;
+    let reset: Promise<void> = Promise.resolve();
+    if (handledEpoch !== epoch) {
+      handledEpoch = epoch;
+      reset = queryClient.resetQueries({ queryKey: USER_ID_KEY });
+    }
+    void reset.finally(() => setReadyFor(epoch));
+  }, [epoch, readyFor, queryClient]);
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
+      if (event !== 'SIGNED_IN' && event !== 'SIGNED_OUT') return;
+      const id = session?.user.id ?? null;
+      // outside the callback: supabase-js holds its auth lock while it runs
+      setTimeout(() => {
+        if (queryClient.getQueryData(USER_ID_KEY) !== id) queryClient.setQueryData(USER_ID_KEY, id);
+        notifyAuthChange(false);
+      }, 0);
+    });
+    return () => data.subscription.unsubscribe();
+  }, [queryClient]);
+  const userId = useQuery({
+    queryKey: USER_ID_KEY,
+    queryFn: getUserId,
+    staleTime: 30_000,
+    enabled: fresh,
+  });
+  if (!fresh) return pending;
+  if (userId.data === undefined) return userId.isError ? signedOut : pending;
+  if (!userId.data) return signedOut;
+  return variant === 'menu' ? <AccountMenu userId={userId.data} /> : <AccountDrawerLinks userId={userId.data} onNavigate={onNavigate} />;
+}
