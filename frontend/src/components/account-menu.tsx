@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Box, Button, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Button, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -9,6 +9,7 @@ import { avatarUrl, type OwnProfile } from '@/features/user/api/own-profile';
 import { unwrap } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import { supabase } from '@/lib/supabase';
+import { LocalLink } from './local-link';
 import { notifyAuthChange } from './use-header-session';
 import { useLocalizedPath } from './use-locale';
 import { getUserId, USER_ID_KEY } from './use-user-id';
@@ -130,14 +131,13 @@ export function AccountMenu({ userId }: { userId: string }) {
 /** The same entries for the mobile navigation drawer (links plus a sign-out button). */
 export function AccountDrawerLinks({ userId, onNavigate }: { userId: string; onNavigate: () => void }) {
   const intl = useIntl();
-  const localize = useLocalizedPath();
   const summary = useQuery(accountSummaryQuery(userId));
   const signOutAction = useHeaderSignOut();
   const name = summary.isPending ? '' : (summary.data?.name ?? intl.formatMessage({ id: 'nav.account.fallbackName' }));
   const link = (to: string, id: string) => (
-    <Anchor component={Link} to={localize(to)} onClick={onNavigate}>
+    <LocalLink to={to} onClick={onNavigate}>
       <FormattedMessage id={id} />
-    </Anchor>
+    </LocalLink>
   );
   return (
     <Stack gap="sm">
