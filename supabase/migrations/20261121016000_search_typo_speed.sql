@@ -24,8 +24,12 @@
 --    statement's plan can be cached: parameters only, no branch folded away at plan time).
 --    Per-row work that was pure overhead is gone: `type = any (array variable)` flattened the
 --    PL/pgSQL (expanded) array again for every row (now boolean flags where the array is the
---    default), and the numeric premium factor 1.25 was converted to double precision through
---    its text form for every hit (now double precision constants; the product is the same).
+--    default); the numeric premium factor 1.25 was converted to double precision through
+--    its text form for every hit (now double precision constants; the product is the same);
+--    the city filter called the SQL wrapper private.unaccent for every hit, which runs as a
+--    nested statement (executor start/end per call) because its SET clause keeps it from being
+--    inlined; it now calls extensions.unaccent with the same pinned dictionary directly (same
+--    result). Only the title condition keeps the wrapper, as written in the trigram index.
 -- 3. Spelling correction looked up each word with `%` (GIN) and computed similarity() for every
 --    candidate before sorting. The dictionary now has a GiST trigram index and each word takes
 --    its nearest neighbour by trigram distance (`order by word <-> token, word limit 1`), then
@@ -156,21 +160,22 @@ begin
         and (s.expires_at is null or s.expires_at > pg_catalog.now())
         and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
         and (v_cat is null or v_cat = any (s.categories))
-        and (v_city is null or private.unaccent(pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+        and (v_city is null or extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(coalesce(s.city, ''))) = v_city)
       union all
       -- last resort: trigram word similarity on titles and names, the best 200
       (select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id,
-              extensions.word_similarity(v_norm, private.unaccent(pg_catalog.lower(s.title))) as relevance
+              extensions.word_similarity(v_norm, extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(s.title))) as relevance
        from private.search_items s
        where v_fuzzy
          and s.searchable
+         -- written as in the index search_items_title_trgm_idx, so that index answers it
          and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(s.title))
          and (s.type <> 'job' or v_jobs)
          and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
          and (s.expires_at is null or s.expires_at > pg_catalog.now())
          and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
          and (v_cat is null or v_cat = any (s.categories))
-         and (v_city is null or private.unaccent(pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+         and (v_city is null or extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(coalesce(s.city, ''))) = v_city)
        order by relevance desc
        limit 200)
     ) u
