@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { admin, dismissCookies, paidCheckoutSession, storageKey, stripeOutage, expectActive, newUser, PASSWORD, payOnCheckoutPage, priceId, storeSession, stripe, STRIPE_KEY, stripeUrl } from './billing-support';
-import { collectErrors, expectStackUp } from './support';
+import { collectErrors, expectAccessible, expectStackUp } from './support';
 
 const CHECKOUT = new RegExp(`^${stripeUrl.replace(/[.:/]/g, '\\$&')}/checkout/cs_`);
 
@@ -77,6 +77,7 @@ test.describe('checkout', () => {
     await expect(page.getByTestId('current-plan-basic')).toHaveText('Ihr aktueller Tarif');
     await expect(page.getByTestId('order-basic')).toHaveText('Abonnement verwalten');
     await expect(page.getByTestId('order-premium')).toHaveText('Tarif im Kundenportal wechseln');
+    await expectAccessible(page, '/de/prices as a subscriber');
 
     // a second order while subscribed is refused by the function (409) and leads to the portal
     const portal = await user.client.functions.invoke('create-portal-session', { body: { locale: 'de' } });

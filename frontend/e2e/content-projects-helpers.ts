@@ -1,6 +1,8 @@
 import { expect, type Page } from '@playwright/test';
 import { ANON_KEY, apiUrl, nodeClient, SERVICE_ROLE_KEY } from './support';
 
+export { expectAccessible } from './support';
+
 /** supabase-js keeps the session under `sb-<first host label>-auth-token`. */
 export const storageKey = `sb-${new URL(apiUrl).hostname.split('.')[0]}-auth-token`;
 
@@ -55,11 +57,3 @@ export async function seedProject(ownerId: string, title: string, status: 'draft
   return result.data as { id: number; slug: string };
 }
 
-/** Fails on serious or critical axe-core violations of the current page (WCAG 2.1 AA). */
-export async function expectAccessible(page: Page, label: string) {
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
-  // snackbars come from the shell's notify() (their close button is labelled there)
-  const results = await new AxeBuilder({ page }).exclude('.mantine-Notification-root').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(bad, label).toEqual([]);
-}

@@ -93,3 +93,12 @@ export async function expectStackUp(): Promise<void> {
 export function nodeClient(key: string): SupabaseClient {
   return createClient(apiUrl, key, { auth: { persistSession: false, autoRefreshToken: false }, realtime: { transport: ws as unknown as typeof globalThis.WebSocket } });
 }
+
+/** Fails on serious or critical axe-core violations of the current page (WCAG 2.1 AA). */
+export async function expectAccessible(page: Page, label: string) {
+  const { default: AxeBuilder } = await import('@axe-core/playwright');
+  // snackbars come from the shell's notify() (their close button is labelled there)
+  const results = await new AxeBuilder({ page }).exclude('.mantine-Notification-root').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad, label).toEqual([]);
+}

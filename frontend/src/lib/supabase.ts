@@ -1,5 +1,6 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from './database.types';
+import { queryClient } from './query-client';
 
 /** The `supabase start` demo anon key; the same value the local stack uses (scripts/local-stack/config.ts). */
 const LOCAL_ANON_KEY =
@@ -16,4 +17,20 @@ export const SUPABASE_ANON_KEY: string = import.meta.env.VITE_SUPABASE_ANON_KEY 
  */
 export const supabase: SupabaseClient<Database> = createClient<Database>(SUPABASE_URL, SUPABASE_ANON_KEY, {
   auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+});
+
+/** User id of the last auth event; undefined until the first event (INITIAL_SESSION). */
+let lastUserId: string | null | undefined;
+
+/*
+ * Cached data belongs to the user who fetched it (own profile, favourites, search results without
+ * the people they blocked): when the signed-in user changes (sign-out, auto-logout, another tab,
+ * a different account), every query is reset, so active ones refetch and nobody sees the previous
+ * user's data (spec §4).
+ */
+supabase.auth.onAuthStateChange((_event, session) => {
+  const userId = session?.user.id ?? null;
+  const changed = lastUserId !== undefined && userId !== lastUserId;
+  lastUserId = userId;
+  if (changed) setTimeout(() => void queryClient.resetQueries(), 0);
 });

@@ -147,7 +147,7 @@ export default function PricesRoute({ locale }: PageProps) {
                       </Badge>
                     )}
                     {currentPlan === plan.id && (
-                      <Badge color="green.9" variant="filled" data-testid={`current-plan-${plan.id}`}>
+                      <Badge color="teal.9" variant="filled" data-testid={`current-plan-${plan.id}`}>
                         <FormattedMessage id="prices.currentPlan" />
                       </Badge>
                     )}
