@@ -22,19 +22,8 @@ export const TRANSITION_LABEL: Record<string, string> = {
   cancelled: 'events.action.cancelled',
 };
 
-/** Message ids of the ten categories (shared with search). */
-export const CATEGORY_LABEL: Record<string, string> = {
-  education: 'search.category.education',
-  technology: 'search.category.technology',
-  business: 'search.category.business',
-  art: 'search.category.art',
-  community: 'search.category.community',
-  environment: 'search.category.environment',
-  health: 'search.category.health',
-  science: 'search.category.science',
-  social: 'search.category.social',
-  other: 'search.category.other',
-};
+/** Message ids of the ten categories (shared with search and jobs). */
+export { CATEGORY_LABEL } from '@/lib/category-labels';
 
 const intlLocale = (locale: Locale) => (locale === 'de' ? 'de-DE' : 'en-GB');
 

@@ -1,8 +1,10 @@
-import { Alert, Badge, Button, Card, Container, Group, Loader, NativeSelect, Pagination, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Container, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
+import { ListPagination } from '@/components/list-pagination';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/events';
@@ -27,7 +29,6 @@ export default function EventsRoute({ locale }: PageProps) {
     e.preventDefault();
     apply({ city });
   };
-  const pages = events.data ? Math.ceil(events.data.total / EVENTS_PAGE_SIZE) : 0;
 
   return (
     <Container size="lg" py="xl">
@@ -66,26 +67,8 @@ export default function EventsRoute({ locale }: PageProps) {
             </Button>
           </SimpleGrid>
         </form>
-        {events.isPending && (
-          <Group role="status" aria-live="polite">
-            <Loader size="sm" />
-            <Text>
-              <FormattedMessage id="events.loading" />
-            </Text>
-          </Group>
-        )}
-        {events.isError && (
-          <Alert color="red" role="alert">
-            <Stack gap="xs" align="flex-start">
-              <Text>
-                <FormattedMessage id="events.error" />
-              </Text>
-              <Button size="xs" variant="outline" color="red.9" onClick={() => void events.refetch()}>
-                <FormattedMessage id="common.retry" />
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        {events.isPending && <LoadingState messageId="events.loading" />}
+        {events.isError && <LoadError messageId="events.error" onRetry={() => void events.refetch()} />}
         {events.data && events.data.rows.length === 0 && (
           <Alert color="blue" data-testid="events-empty">
             <FormattedMessage id="events.empty" />
@@ -121,15 +104,7 @@ export default function EventsRoute({ locale }: PageProps) {
             ))}
           </SimpleGrid>
         )}
-        {pages > 1 && (
-          <Pagination
-            total={pages}
-            value={filters.page}
-            onChange={(page) => apply({ page })}
-            getItemProps={(page) => ({ 'aria-label': intl.formatMessage({ id: 'search.page.number' }, { page }) })}
-            getControlProps={(control) => ({ 'aria-label': intl.formatMessage({ id: control === 'previous' ? 'search.page.previous' : control === 'next' ? 'search.page.next' : control === 'first' ? 'search.page.first' : 'search.page.last' }) })}
-          />
-        )}
+        {events.data && <ListPagination total={events.data.total} pageSize={EVENTS_PAGE_SIZE} page={filters.page} onChange={(page) => apply({ page })} />}
       </Stack>
     </Container>
   );

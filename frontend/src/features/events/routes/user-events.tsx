@@ -1,6 +1,7 @@
-import { Alert, Badge, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { useMyEvents } from '../api/events';
@@ -24,26 +25,8 @@ export default function UserEventsRoute({ locale }: PageProps) {
             <FormattedMessage id="events.create" />
           </LocalButtonLink>
         </Group>
-        {(mine.isPending || !userId) && (
-          <Group role="status" aria-live="polite">
-            <Loader size="sm" />
-            <Text>
-              <FormattedMessage id="events.loading" />
-            </Text>
-          </Group>
-        )}
-        {mine.isError && (
-          <Alert color="red" role="alert">
-            <Stack gap="xs" align="flex-start">
-              <Text>
-                <FormattedMessage id="events.error" />
-              </Text>
-              <Button size="xs" variant="outline" color="red.9" onClick={() => void mine.refetch()}>
-                <FormattedMessage id="common.retry" />
-              </Button>
-            </Stack>
-          </Alert>
-        )}
+        {(mine.isPending || !userId) && <LoadingState messageId="events.loading" />}
+        {mine.isError && <LoadError messageId="events.error" onRetry={() => void mine.refetch()} />}
         {mine.data && (
           <>
             <Title order={2} fz="h3">
