@@ -20,3 +20,18 @@ describe('compileCatalogue', () => {
     expect(() => compileCatalogue('{"x": "Hello {name"}', 'Teamwerk')).toThrow();
   });
 });
+
+describe('compileCatalogue parts (issue 5)', () => {
+  it('shell and rest split every catalogue without overlap or loss', () => {
+    for (const file of ['en.json', 'de.json']) {
+      const source = readFileSync(path.join(dir, file), 'utf8');
+      const all = compileCatalogue(source, 'Teamwerk');
+      const shell = compileCatalogue(source, 'Teamwerk', 'shell');
+      const rest = compileCatalogue(source, 'Teamwerk', 'rest');
+      expect(Object.keys(shell)).toContain('nav.login');
+      expect(Object.keys(shell)).not.toContain('privacy.title');
+      expect(Object.keys(rest).filter((id) => id in shell)).toEqual([]);
+      expect({ ...shell, ...rest }).toEqual(all);
+    }
+  });
+});

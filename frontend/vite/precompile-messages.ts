@@ -6,19 +6,27 @@
  */
 import { parse } from '@formatjs/icu-messageformat-parser';
 import type { Plugin } from 'vite';
+import { isShellKey } from '../src/i18n/shell.ts';
 
-const CATALOGUE = /[\\/]src[\\/]i18n[\\/][a-z]{2}\.json$/;
+/** A catalogue file, optionally with `?shell` / `?rest` (the two parts src/lib/i18n.ts loads). */
+const CATALOGUE = /[\\/]src[\\/]i18n[\\/][a-z]{2}\.json(?:\?(shell|rest))?$/;
+
+/** Which messages of a catalogue a module holds: all, the shell catalogue, or the rest (issue 5). */
+export type CataloguePart = 'all' | 'shell' | 'rest';
 
 /**
  * Compiles one catalogue: id → AST.
  * @param source the JSON text of a flat `{ id: message }` catalogue
  * @param productName replaces `{product}` in every message
+ * @param part `shell` keeps the shell messages (src/i18n/shell.ts), `rest` the others, `all` every one
  * @throws SyntaxError for invalid JSON, the parser's error for invalid ICU (the build fails)
  */
-export function compileCatalogue(source: string, productName: string): Record<string, unknown> {
+export function compileCatalogue(source: string, productName: string, part: CataloguePart = 'all'): Record<string, unknown> {
   const messages = JSON.parse(source) as Record<string, string>;
   return Object.fromEntries(
-    Object.entries(messages).map(([id, text]) => [id, parse(text.replaceAll('{product}', productName))]),
+    Object.entries(messages)
+      .filter(([id]) => part === 'all' || isShellKey(id) === (part === 'shell'))
+      .map(([id, text]) => [id, parse(text.replaceAll('{product}', productName))]),
   );
 }
 
@@ -35,9 +43,14 @@ export function precompileMessagesPlugin(productName: string): Plugin {
       };
     },
     transform(code, id) {
-      if (!CATALOGUE.test(id)) return null;
-      // stays JSON: Vite's JSON plugin turns it into the module afterwards
-      return { code: JSON.stringify(compileCatalogue(code, productName)), map: null };
+      const match = CATALOGUE.exec(id);
+      if (!match) return null;
+      const part = (match[1] as CataloguePart | undefined) ?? 'all';
+      const json = JSON.stringify(compileCatalogue(code, productName, part));
+      // the whole file stays JSON (Vite's JSON plugin turns it into the module afterwards); a part
+      // (`?shell` / `?rest`) is not seen as JSON by the bundler, so it becomes a module here
+      if (part !== 'all') return { code: `export default JSON.parse(${JSON.stringify(json)});`, map: null };
+      return { code: json, map: null };
     },
   };
 }

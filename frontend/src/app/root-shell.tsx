@@ -1,8 +1,8 @@
-import { useEffect } from 'react';
-import { IntlProvider, useIntl } from 'react-intl';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { IntlProvider, type IntlConfig, ReactIntlErrorCode, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router';
-import { DEFAULT_LOCALE } from '@/lib/constants';
-import { loadedMessages } from '@/lib/i18n';
+import { DEFAULT_LOCALE, type Locale } from '@/lib/constants';
+import { loadedMessages, loadMessages, subscribeMessages } from '@/lib/i18n';
 import { setNotifyCloseLabel } from '@/lib/notify';
 import { localeFromPath } from '@/lib/locale';
 import { useSessionWatch } from './navigation/use-session-watch';
@@ -15,6 +15,16 @@ function NotifyLabels() {
   return null;
 }
 
+/**
+ * A message missing from the shell catalogue (a page rendered with it alone uses a key outside
+ * src/i18n/shell.ts): load the full catalogue, RootShell re-renders with it. Logs like react-intl's
+ * default handler (development only).
+ */
+const intlErrorHandler = (locale: Locale): NonNullable<IntlConfig['onError']> => (error) => {
+  if (error.code === ReactIntlErrorCode.MISSING_TRANSLATION) void loadMessages(locale).catch(() => undefined);
+  if (import.meta.env.DEV) console.error(error);
+};
+
 /** Locale from the URL: sets `<html lang>` and provides the messages (loaded by the navigation check). */
 export function RootShell() {
   const { pathname } = useLocation();
@@ -23,8 +33,10 @@ export function RootShell() {
     document.documentElement.lang = locale;
   }, [locale]);
   useSessionWatch();
+  const messages = useSyncExternalStore(subscribeMessages, () => loadedMessages(locale));
+  const onError = useMemo(() => intlErrorHandler(locale), [locale]);
   return (
-    <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={loadedMessages(locale) ?? {}}>
+    <IntlProvider locale={locale} defaultLocale={DEFAULT_LOCALE} messages={messages ?? {}} onError={onError}>
       <NotifyLabels />
       <AccountSession />
       <Outlet />

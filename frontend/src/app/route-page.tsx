@@ -3,13 +3,15 @@ import { useEffect } from 'react';
 import { useLoaderData, useLocation } from 'react-router';
 import { PageHead } from '@/components/page-head';
 import { PRELOAD_DELAY_MS } from '@/lib/constants';
+import { loadMessages } from '@/lib/i18n';
 import { localeFromPath } from '@/lib/locale';
 import { moduleCache, type PageData } from './module-cache';
 import { ROUTE_BY_ID } from './routes';
 
 /**
  * Renders the page the navigation check admitted, with its head tags, and 1 s after mount
- * preloads the modules and data of the pages a visitor likely opens next (spec §9).
+ * preloads the modules and data of the pages a visitor likely opens next (spec §9) and the full
+ * message catalogue (issue 5: the landing page renders with the shell catalogue alone).
  */
 export function RoutePage() {
   const data = useLoaderData() as PageData;
@@ -21,6 +23,8 @@ export function RoutePage() {
   useEffect(() => {
     if (!route) return;
     const timer = window.setTimeout(() => {
+      // a page shown with the shell catalogue (landing) preloads the full one for the next page
+      loadMessages(locale).catch(() => undefined);
       for (const id of route.next ?? []) {
         const next = ROUTE_BY_ID.get(id);
         if (next && !moduleCache.has(id)) {

@@ -1,4 +1,5 @@
 import { createBrowserRouter, type LoaderFunctionArgs, redirect, type RouteObject } from 'react-router';
+import { SHELL_ROUTE_IDS } from '@/i18n/shell';
 import { LOCALE_COOKIE } from '@/lib/constants';
 import { readCookie } from '@/lib/cookies';
 import { loadMessages } from '@/lib/i18n';
@@ -22,6 +23,7 @@ let firstNavigation = true;
  * @param candidates the route definitions sharing this router path; null for the catch-all
  */
 export function navigationLoader(candidates: readonly RouteDef[] | null, deps: NavigationDeps = sessionDeps) {
+  const shellOnly = !!candidates && candidates.every((route) => SHELL_ROUTE_IDS.has(route.id));
   return async ({ request }: LoaderFunctionArgs): Promise<PageData> => {
     const url = new URL(request.url);
     if (firstNavigation) {
@@ -29,7 +31,8 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       const target = initialLocaleRedirect(url.pathname, readCookie(LOCALE_COOKIE), navigator.languages ?? []);
       if (target) throw redirect(`${target}${url.search}${url.hash}`);
     }
-    await loadMessages(localeFromPath(url.pathname));
+    // the landing page needs only the shell catalogue; every other page the full one (issue 5)
+    await loadMessages(localeFromPath(url.pathname), shellOnly ? 'shell' : 'full');
     const outcome = await checkNavigation(url, candidates, deps);
     if (outcome.kind === 'redirect') throw redirect(outcome.to);
     if (outcome.kind === 'external') {
