@@ -51,3 +51,23 @@ test('the first snackbar loads on demand, is closable and closes after about 4 s
   expect(visibleMs).toBeGreaterThan(3000);
   expect(visibleMs).toBeLessThan(6500);
 });
+
+test('cookie settings: the categories load when opened and the choice is stored (en)', async ({ page, context }) => {
+  const t = messages.en;
+  await page.goto('/');
+  const notice = page.getByTestId('cookie-notice');
+  await notice.getByRole('button', { name: t['cookies.settings']!, exact: true }).click();
+  await expect(notice.getByRole('checkbox', { name: t['cookies.necessary']!, exact: true })).toBeChecked();
+  await expect(notice.getByRole('checkbox', { name: t['cookies.necessary']!, exact: true })).toBeDisabled();
+  await notice.getByRole('checkbox', { name: t['cookies.statistics']!, exact: true }).check();
+  await expect(notice.getByRole('checkbox', { name: t['cookies.marketing']!, exact: true })).not.toBeChecked();
+  await notice.getByRole('button', { name: t['cookies.saveChoice']!, exact: true }).click();
+  await expect(notice).toBeHidden();
+  const consent = (await context.cookies()).find((c) => c.name === 'teamwerk_consent');
+  expect(JSON.parse(decodeURIComponent(consent!.value))).toMatchObject({ necessary: true, statistics: true, marketing: false });
+  // after a reload and reopening from the footer, the settings show the stored choice
+  await page.reload();
+  await page.getByRole('button', { name: t['footer.cookieSettings']!, exact: true }).click();
+  await notice.getByRole('button', { name: t['cookies.settings']!, exact: true }).click();
+  await expect(notice.getByRole('checkbox', { name: t['cookies.statistics']!, exact: true })).toBeChecked();
+});

@@ -1,9 +1,12 @@
-import { Box, Button, Checkbox, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useState, useSyncExternalStore } from 'react';
+import { Box, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { paths } from '@/config/paths';
 import { readConsent, writeConsent } from '@/lib/consent';
 import { LocalLink } from './local-link';
+
+// the settings view's checkboxes load when the visitor opens it (not part of the landing page's JavaScript, issue 5)
+const CookieChoices = lazy(() => import('./cookie-choices').then((m) => ({ default: m.CookieChoices })));
 
 const listeners = new Set<() => void>();
 let forcedOpen = false;
@@ -55,19 +58,9 @@ export function CookieNotice() {
               </LocalLink>
             </Text>
             {details && (
-              <Stack gap={4}>
-                <Checkbox checked disabled label={<FormattedMessage id="cookies.necessary" />} />
-                <Checkbox
-                  checked={statistics}
-                  onChange={(e) => setStatistics(e.currentTarget.checked)}
-                  label={<FormattedMessage id="cookies.statistics" />}
-                />
-                <Checkbox
-                  checked={marketing}
-                  onChange={(e) => setMarketing(e.currentTarget.checked)}
-                  label={<FormattedMessage id="cookies.marketing" />}
-                />
-              </Stack>
+              <Suspense fallback={null}>
+                <CookieChoices statistics={statistics} marketing={marketing} onStatistics={setStatistics} onMarketing={setMarketing} />
+              </Suspense>
             )}
             <Group gap="xs">
               <Button onClick={() => decide({ statistics: true, marketing: true })}>
