@@ -1,5 +1,3 @@
-import { FunctionsHttpError } from '@supabase/supabase-js';
-import { supabase } from '@/lib/supabase';
 import { FunctionCallError } from '@/lib/function-call-error';
 
 export { FunctionCallError };
@@ -11,6 +9,8 @@ export { FunctionCallError };
  *   `network_error` when no answer arrived)
  */
 export async function invokeFunction<T>(name: string, body: Record<string, unknown>): Promise<T> {
+  // supabase-js loads on first use, so pages that only may call a function (e.g. /prices) render without it
+  const [{ supabase }, { FunctionsHttpError }] = await Promise.all([import('@/lib/supabase'), import('@supabase/supabase-js')]);
   const { data, error } = await supabase.functions.invoke<T>(name, { body });
   if (!error) return data as T;
   if (error instanceof FunctionsHttpError) {

@@ -60,8 +60,10 @@ function SkipLink() {
  * login-register (narrow, minimal header), user (side navigation), admin (admin navigation).
  */
 export function LayoutFrame({ layout, children }: { layout: LayoutName; children: ReactNode }) {
+  // content pages fill at least the viewport, so the footer starts below the fold and does not
+  // jump down when the page's data arrives (layout shift, Lighthouse CLS)
   const main = (width?: string) => (
-    <Box component="main" id="main" tabIndex={-1} style={{ flex: 1 }} w={width}>
+    <Box component="main" id="main" tabIndex={-1} style={{ flex: 1, minHeight: layout === 'default' ? '100vh' : undefined }} w={width}>
       {children}
     </Box>
   );

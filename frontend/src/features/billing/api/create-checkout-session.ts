@@ -1,6 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Locale } from '@/lib/constants';
-import { supabase } from '@/lib/supabase';
 import type { BillingPeriod } from '../pricing';
 import type { PlanId } from './get-prices';
 import { BillingFunctionError, invokeBillingFunction } from './invoke-function';
@@ -27,6 +26,7 @@ export interface CheckoutChoice {
  *   ('Failed to create checkout session', 'No checkout URL returned')
  */
 export async function createCheckoutSession(choice: CheckoutChoice, locale: Locale): Promise<CheckoutSession> {
+  const { supabase } = await import('@/lib/supabase');
   const { data: sessionData } = await supabase.auth.getSession();
   const user = sessionData.session?.user;
   if (!user) throw new BillingFunctionError(401, 'unauthorized', 'You must be logged in');

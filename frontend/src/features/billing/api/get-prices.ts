@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
-import { supabase } from '@/lib/supabase';
 import { type BillingPeriod, isBillingPeriod } from '../pricing';
 
 /** Plan ids of public.plans. */
@@ -39,6 +38,7 @@ const isPlanId = (value: string): value is PlanId => value === 'basic' || value 
  * @throws ApiError when PostgREST fails
  */
 export async function getPlans(): Promise<PlanWithPrices[]> {
+  const { supabase } = await import('@/lib/supabase');
   const [plans, prices] = await Promise.all([
     supabase.from('plans').select('id, name, rank, contact_sales, project_limit').eq('active', true).order('rank'),
     supabase.from('prices').select('id, plan_id, billing_period, months, amount_cents, currency, stripe_price_id').eq('active', true),

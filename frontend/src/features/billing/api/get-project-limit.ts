@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
-import { supabase } from '@/lib/supabase';
 
 /** Projects per role as the database enforces them (private.project_limit: free 0, basic 3, others unlimited; spec §9). */
 export const PROJECT_LIMIT_BY_ROLE: Readonly<Record<string, number | null>> = {
@@ -29,6 +28,7 @@ export interface ProjectAllowance {
  * @throws ApiError when PostgREST fails
  */
 export async function getProjectAllowance(): Promise<ProjectAllowance | null> {
+  const { supabase } = await import('@/lib/supabase');
   const { data: sessionData } = await supabase.auth.getSession();
   const userId = sessionData.session?.user.id;
   if (!userId) return null;

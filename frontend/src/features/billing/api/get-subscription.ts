@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
-import { supabase } from '@/lib/supabase';
 
 /** The caller's current subscription as synced from Stripe (public.subscriptions, own rows by RLS). */
 export interface CurrentSubscription {
@@ -21,6 +20,7 @@ const STATUS_ORDER = ['active', 'trialing', 'past_due', 'incomplete', 'unpaid', 
  * @throws ApiError when PostgREST fails
  */
 export async function getCurrentSubscription(): Promise<CurrentSubscription | null> {
+  const { supabase } = await import('@/lib/supabase');
   const { data: sessionData } = await supabase.auth.getSession();
   const userId = sessionData.session?.user.id;
   if (!userId) return null;

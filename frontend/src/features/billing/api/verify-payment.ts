@@ -1,4 +1,3 @@
-import { supabase } from '@/lib/supabase';
 import { invokeBillingFunction } from './invoke-function';
 
 /** Checkout verification result (spec §3) plus the synced state (supabase/functions/verify-payment). */
@@ -33,6 +32,7 @@ export async function verifyPayment(sessionId: string): Promise<VerifiedPayment>
  * @throws Error when the RPC fails
  */
 export async function confirmSubscriptionActive(): Promise<boolean> {
+  const { supabase } = await import('@/lib/supabase');
   const { data, error } = await supabase.rpc('has_active_subscription');
   if (error) throw new Error(error.message);
   return data === true;

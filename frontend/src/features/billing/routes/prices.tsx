@@ -7,7 +7,6 @@ import { localizePath, paths } from '@/config/paths';
 import { formatEuro } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { supabase } from '@/lib/supabase';
 import { createCheckoutSession } from '../api/create-checkout-session';
 import { createPortalSession } from '../api/create-portal-session';
 import { type PlanId, type PlanWithPrices, usePlans } from '../api/get-prices';
@@ -53,7 +52,7 @@ export default function PricesRoute({ locale }: PageProps) {
   useEffect(() => {
     if (!readPendingCheckout()) return;
     let cancelled = false;
-    void supabase.auth.getSession().then(async ({ data }) => {
+    void import('@/lib/supabase').then(({ supabase }) => supabase.auth.getSession()).then(async ({ data }) => {
       if (cancelled || !data.session) return;
       if (!(await resumePendingCheckout())) navigate(localizePath(paths.user.home, locale));
     });
@@ -76,6 +75,7 @@ export default function PricesRoute({ locale }: PageProps) {
   const order = async (planId: PlanId) => {
     setBusyPlan(planId);
     try {
+      const { supabase } = await import('@/lib/supabase');
       const { data } = await supabase.auth.getSession();
       if (!data.session) {
         rememberPendingCheckout({ planId, billingPeriod: period });
