@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+// zod/mini: the search page is public and performance-critical; the functional API tree-shakes (issue 5)
+import * as z from 'zod/mini';
 import { unwrap } from '@/lib/api-error';
 
 /** The four site-search types of spec §6 (jobs are searched on /jobs). */
@@ -63,19 +64,19 @@ export function toSearchParams(p: SearchParams): URLSearchParams {
 const resultSchema = z.object({
   type: z.string(),
   id: z.string(),
-  slug: z.string().nullable(),
+  slug: z.nullable(z.string()),
   title: z.string(),
   title_highlight: z.string(),
   snippet: z.string(),
-  category: z.string().nullable(),
-  city: z.string().nullable(),
-  date: z.string().nullable(),
+  category: z.nullable(z.string()),
+  city: z.nullable(z.string()),
+  date: z.nullable(z.string()),
   premium: z.boolean(),
 });
 
 const responseSchema = z.object({
   total: z.number(),
-  total_capped: z.boolean().optional(),
+  total_capped: z.optional(z.boolean()),
   page: z.number(),
   page_size: z.number(),
   facets: z.object({

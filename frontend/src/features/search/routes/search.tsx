@@ -4,7 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import type { PageProps } from '@/lib/route-def';
 import { parseSearchParams, type SearchParams, toSearchParams } from '../api/search';
-import { SearchView } from '../components/search-view';
+import { SearchViewSlot as SearchView } from '../components/search-view-slot';
 
 /** `/search` (title 'Suche'): the query and filters live in the URL, so a shared URL reproduces the results (spec §2, §6). */
 export default function SearchRoute({ locale }: PageProps) {

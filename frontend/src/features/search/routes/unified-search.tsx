@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import type { PageProps } from '@/lib/route-def';
 import { parseSearchParams, type SearchParams } from '../api/search';
-import { SearchView } from '../components/search-view';
+import { SearchViewSlot as SearchView } from '../components/search-view-slot';
 
 /** `/unified-search`: the same search, rendered on the client only and updated as the user types (debounced 300 ms). */
 export default function UnifiedSearchRoute({ locale }: PageProps) {
