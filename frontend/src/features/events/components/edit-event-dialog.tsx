@@ -1,7 +1,8 @@
-import { Alert, Button, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { LoadingState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
 import { type EventRow, type EventStatus, editEventSchema, useEventForEdit, useUpdateEvent } from '../api/events';
 import { type EventSaveProblem, eventSaveProblem } from '../lib/event-save-error';
@@ -66,12 +67,7 @@ function EditEventLoader({ eventId, onDone, onCancel, dirtyRef }: { eventId: num
   const event = useEventForEdit(eventId, true);
   if (event.isPending) {
     return (
-      <Group role="status" aria-live="polite">
-        <Loader size="sm" />
-        <Text>
-          <FormattedMessage id="events.loading" />
-        </Text>
-      </Group>
+      <LoadingState messageId="events.loading" />
     );
   }
   if (event.isError || !event.data) {

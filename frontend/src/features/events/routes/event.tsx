@@ -1,5 +1,6 @@
-import { Alert, Anchor, Badge, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { localizePath, paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-error';
@@ -28,12 +29,7 @@ export default function EventRoute({ params, locale }: PageProps) {
   if (event.isPending) {
     return (
       <Container size="md" py="xl">
-        <Group role="status" aria-live="polite">
-          <Loader size="sm" />
-          <Text>
-            <FormattedMessage id="events.loading" />
-          </Text>
-        </Group>
+        <LoadingState messageId="events.loading" />
       </Container>
     );
   }

@@ -4,18 +4,11 @@ import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
 import type { Locale } from '@/lib/constants';
+import type { RemoteJob } from '../api/get-remote-jobs';
 import { EMPLOYMENT_TYPE_LABEL } from './labels';
 
-/** The columns of public.jobs a list entry shows; `remote` only where the list mixes both. */
-export interface JobCardData {
-  id: string;
-  title: string;
-  company: string;
-  city: string | null;
-  employment_type: string;
-  posted_at: string;
-  remote?: boolean;
-}
+/** The columns of public.jobs a list entry shows (those of /working-remote-jobs); `remote` only where the list mixes both. */
+export type JobCardData = Omit<RemoteJob, 'language'> & { remote?: boolean };
 
 /**
  * One job ad in a list (/jobs, /working-remote-jobs): title linking to /jobs/{id}, company and city,

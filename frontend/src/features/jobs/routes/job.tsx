@@ -1,5 +1,6 @@
-import { Badge, Button, Card, Container, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
+import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { formatDate, formatEuro } from '@/lib/format';
@@ -15,12 +16,7 @@ export default function JobRoute({ params, locale }: PageProps) {
   if (job.isPending) {
     return (
       <Container size="md" py="xl">
-        <Group role="status" aria-live="polite">
-          <Loader size="sm" />
-          <Text>
-            <FormattedMessage id="remoteJobs.loading" />
-          </Text>
-        </Group>
+        <LoadingState messageId="remoteJobs.loading" />
       </Container>
     );
   }
