@@ -7,7 +7,7 @@ import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
-import { useSessionUser } from '../api/use-session-user';
+import { useSessionUser } from '@/components/use-session-user';
 import { ConfirmButton } from '../components/confirm-button';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';

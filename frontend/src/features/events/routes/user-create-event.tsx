@@ -5,7 +5,7 @@ import { localizePath, paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { createEventSchema, useCreateEvent } from '../api/events';
-import { useSessionUser } from '../api/use-session-user';
+import { useSessionUser } from '@/components/use-session-user';
 import { EMPTY_EVENT_FORM, EventForm, useEventForm } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';
 

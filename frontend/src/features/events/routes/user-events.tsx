@@ -5,7 +5,7 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { useMyEvents } from '../api/events';
-import { useSessionUser } from '../api/use-session-user';
+import { useSessionUser } from '@/components/use-session-user';
 import { formatEventRange, STATUS_LABEL } from '../components/labels';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { StatusActions } from '../components/status-actions';

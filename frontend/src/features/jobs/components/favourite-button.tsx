@@ -5,7 +5,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { useFavouriteJob } from '../api/favourite-job';
-import { useSessionUser } from '../api/use-session-user';
+import { useSessionUser } from '@/components/use-session-user';
 
 /** Favourite toggle of a job; asks to log in when logged out (issue 8 favourites). */
 export function FavouriteJobButton({ jobId }: { jobId: string }) {
