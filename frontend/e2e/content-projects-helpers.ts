@@ -1,5 +1,5 @@
 import { expect, type Page } from '@playwright/test';
-import { ANON_KEY, apiUrl, nodeClient, SERVICE_ROLE_KEY } from './support';
+import { ANON_KEY, apiUrl, grantActiveSubscription, nodeClient, SERVICE_ROLE_KEY } from './support';
 
 export { expectAccessible } from './support';
 
@@ -17,21 +17,7 @@ export async function createUser(role: 'free' | 'basic' | 'premium', label: stri
   const created = await service.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: { firstname: 'Content', lastname: label } });
   expect(created.error).toBeNull();
   const userId = created.data.user!.id;
-  if (role !== 'free') {
-    // the payment-required guard asks public.has_active_subscription(): a live subscription row
-    const now = new Date();
-    const subscription = await service.from('subscriptions').insert({
-      user_id: userId,
-      plan_id: role,
-      status: 'active',
-      stripe_customer_id: `cus_e2e_${userId.slice(0, 8)}`,
-      stripe_subscription_id: `sub_e2e_${userId.slice(0, 8)}_${now.getTime()}`,
-      current_period_start: now.toISOString(),
-      current_period_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-      last_synced_at: now.toISOString(),
-    });
-    expect(subscription.error).toBeNull();
-  }
+  if (role !== 'free') await grantActiveSubscription(service, userId, role);
   const updated = await service.from('profiles').update({ user_role: role }).eq('id', userId).select('user_role').single();
   expect(updated.error).toBeNull();
   const client = nodeClient(ANON_KEY);

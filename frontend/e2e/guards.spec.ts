@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { ANON_KEY, apiUrl, collectErrors, expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
+import { ANON_KEY, apiUrl, collectErrors, expectStackUp, grantActiveSubscription, nodeClient, SERVICE_ROLE_KEY } from './support';
 
 /** supabase-js keeps the session under `sb-<first host label>-auth-token`. */
 const storageKey = `sb-${new URL(apiUrl).hostname.split('.')[0]}-auth-token`;
@@ -15,21 +15,7 @@ async function userWithRole(role: 'free' | 'premium') {
   const updated = await admin.from('profiles').update({ user_role: role }).eq('id', userId).select('user_role').single();
   expect(updated.error).toBeNull();
   expect(updated.data?.user_role).toBe(role);
-  if (role !== 'free') {
-    // payment-required asks public.has_active_subscription(): a live subscription row, not the role
-    const now = new Date();
-    const subscription = await admin.from('subscriptions').insert({
-      user_id: userId,
-      plan_id: role,
-      status: 'active',
-      stripe_customer_id: `cus_e2e_${userId.slice(0, 8)}`,
-      stripe_subscription_id: `sub_e2e_${userId.slice(0, 8)}_${now.getTime()}`,
-      current_period_start: now.toISOString(),
-      current_period_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
-      last_synced_at: now.toISOString(),
-    });
-    expect(subscription.error).toBeNull();
-  }
+  if (role !== 'free') await grantActiveSubscription(admin, userId, role);
   const anon = nodeClient(ANON_KEY);
   const signedIn = await anon.auth.signInWithPassword({ email, password });
   expect(signedIn.error).toBeNull();

@@ -102,3 +102,23 @@ export async function expectAccessible(page: Page, label: string) {
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(bad, label).toEqual([]);
 }
+
+/**
+ * Gives a test user a live paid subscription row, which is what the payment-required guard asks
+ * for through public.has_active_subscription() (spec §6), without going through checkout.
+ * @param service a service-role client; planId basic, premium or enterprise; period 30 days from now
+ */
+export async function grantActiveSubscription(service: SupabaseClient, userId: string, planId: string): Promise<void> {
+  const now = new Date();
+  const subscription = await service.from('subscriptions').insert({
+    user_id: userId,
+    plan_id: planId,
+    status: 'active',
+    stripe_customer_id: `cus_e2e_${userId.slice(0, 8)}`,
+    stripe_subscription_id: `sub_e2e_${userId.slice(0, 8)}_${now.getTime()}`,
+    current_period_start: now.toISOString(),
+    current_period_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    last_synced_at: now.toISOString(),
+  });
+  expect(subscription.error).toBeNull();
+}
