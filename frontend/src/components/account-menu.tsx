@@ -65,13 +65,12 @@ export const accountSummaryQuery = (userId: string) =>
 function useHeaderSignOut(): { busy: boolean; run: () => Promise<void> } {
   const navigate = useNavigate();
   const localize = useLocalizedPath();
-  const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   const run = async () => {
     setBusy(true);
     const error = await signOut();
     if (error) notify('error', error);
-    queryClient.removeQueries({ queryKey: ['own-profile'] });
+    // cached data of the signed-out user is reset by the auth listener in lib/supabase.ts
     void navigate(localize(paths.login), { replace: true });
   };
   return { busy, run };
