@@ -28,6 +28,12 @@ isOneToOne: false
       foreignKeyName: "account_suspensions_suspended_by_fkey"
       columns: ["suspended_by"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "account_suspensions_suspended_by_fkey"
+      columns: ["suspended_by"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     },{
@@ -35,6 +41,12 @@ isOneToOne: false
       columns: ["user_id"]
 isOneToOne: true
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "account_suspensions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: true
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "account_suspensions_user_id_fkey"
@@ -86,6 +98,12 @@ isOneToOne: false
       foreignKeyName: "cancellation_requests_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "cancellation_requests_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -118,6 +136,12 @@ isOneToOne: false
       foreignKeyName: "contact_messages_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "contact_messages_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -144,6 +168,12 @@ isOneToOne: false
       foreignKeyName: "contacts_addressee_id_fkey"
       columns: ["addressee_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "contacts_addressee_id_fkey"
+      columns: ["addressee_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     },{
@@ -151,6 +181,12 @@ isOneToOne: false
       columns: ["requester_id"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "contacts_requester_id_fkey"
+      columns: ["requester_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "contacts_requester_id_fkey"
@@ -188,6 +224,12 @@ isOneToOne: false
       foreignKeyName: "conversation_members_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "conversation_members_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -209,6 +251,12 @@ isOneToOne: false
       columns: ["created_by"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "conversations_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "conversations_created_by_fkey"
@@ -241,6 +289,12 @@ isOneToOne: false
       columns: ["user_id"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "email_queue_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "email_queue_user_id_fkey"
@@ -312,6 +366,12 @@ isOneToOne: false
       foreignKeyName: "event_attendees_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "event_attendees_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -352,6 +412,12 @@ isOneToOne: false
       foreignKeyName: "events_organizer_id_fkey"
       columns: ["organizer_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "events_organizer_id_fkey"
+      columns: ["organizer_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -379,6 +445,12 @@ isOneToOne: false
       columns: ["user_id"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "favourite_jobs_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "favourite_jobs_user_id_fkey"
@@ -416,6 +488,12 @@ isOneToOne: false
       foreignKeyName: "favourite_projects_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "favourite_projects_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -442,6 +520,12 @@ isOneToOne: false
       foreignKeyName: "feedback_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "feedback_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -463,6 +547,12 @@ isOneToOne: false
       columns: ["posted_by"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "jobs_posted_by_fkey"
+      columns: ["posted_by"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "jobs_posted_by_fkey"
@@ -500,6 +590,12 @@ isOneToOne: false
       foreignKeyName: "messages_sender_id_fkey"
       columns: ["sender_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "messages_sender_id_fkey"
+      columns: ["sender_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -521,6 +617,12 @@ isOneToOne: false
       columns: ["user_id"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "newsletter_subscribers_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "newsletter_subscribers_user_id_fkey"
@@ -566,6 +668,12 @@ isOneToOne: false
       foreignKeyName: "portfolio_files_owner_id_fkey"
       columns: ["owner_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "portfolio_files_owner_id_fkey"
+      columns: ["owner_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     },{
@@ -598,6 +706,12 @@ isOneToOne: false
       foreignKeyName: "portfolios_owner_id_fkey"
       columns: ["owner_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "portfolios_owner_id_fkey"
+      columns: ["owner_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -624,14 +738,14 @@ isOneToOne: false
                   ]
                 },"profiles": {
                   Row: {
-                    "authenticated": number,"bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"email": string,"featured_project_id": number | null,"firstname": string,"gallery": (string)[],"headline": string | null,"house_number": string | null,"id": string,"lastname": string,"latitude": number | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"preferred_language": string,"profile_accent": string | null,"profile_img": string | null,"profile_tagline": string | null,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"street": string | null,"stripe_customer_id": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string | null,"display_address": string | null,"display_name": string | null,"premium_profile": Json | null
+                    "authenticated": number,"bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"email": string,"featured_project_id": number | null,"firstname": string,"gallery": (string)[],"headline": string | null,"house_number": string | null,"id": string,"lastname": string,"latitude": number | null,"listed": boolean | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"preferred_language": string,"profile_accent": string | null,"profile_img": string | null,"profile_tagline": string | null,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"street": string | null,"stripe_customer_id": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string | null
                   }
-                  ComputedFields: "display_address" | "display_name" | "premium_profile"
+                  ComputedFields: never
                   Insert: {
-                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email": string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id": string,"lastname"?: string,"latitude"?: number | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug": string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
+                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email": string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id": string,"lastname"?: string,"latitude"?: number | null,"listed"?: never,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug": string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
                   }
                   Update: {
-                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email"?: string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id"?: string,"lastname"?: string,"latitude"?: number | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug"?: string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
+                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email"?: string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id"?: string,"lastname"?: string,"latitude"?: number | null,"listed"?: never,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug"?: string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
                   }
                   Relationships: [
                     {
@@ -659,6 +773,12 @@ isOneToOne: false
       columns: ["owner_id"]
 isOneToOne: false
       referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "projects_owner_id_fkey"
+      columns: ["owner_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
       referencedColumns: ["id"]
     },{
       foreignKeyName: "projects_owner_id_fkey"
@@ -716,6 +836,12 @@ isOneToOne: false
       foreignKeyName: "subscriptions_user_id_fkey"
       columns: ["user_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "subscriptions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -742,6 +868,12 @@ isOneToOne: false
       foreignKeyName: "user_blocks_blocked_id_fkey"
       columns: ["blocked_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "user_blocks_blocked_id_fkey"
+      columns: ["blocked_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     },{
@@ -754,6 +886,12 @@ isOneToOne: false
       foreignKeyName: "user_blocks_blocker_id_fkey"
       columns: ["blocker_id"]
 isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "user_blocks_blocker_id_fkey"
+      columns: ["blocker_id"]
+isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
@@ -761,16 +899,30 @@ isOneToOne: false
                 }
           }
           Views: {
-            "visible_profiles": {
+            "public_profiles": {
                   Row: {
-                    "categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"display_address": string | null,"display_name": string | null,"firstname": string,"headline": string | null,"id": string,"lastname": string,"latitude": number | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"profile_img": string | null,"skills": (string)[],"slug": string,"type": Database["public"]['Enums']["profile_type"],"user_role": Database["public"]['Enums']["user_role"]
+                    "bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"display_address": string | null,"display_name": string | null,"firstname": string,"gallery": (string)[],"headline": string | null,"id": string,"lastname": string,"latitude": number | null,"listed": boolean | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"premium_profile": Json | null,"profile_img": string | null,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string
                   }
                   ComputedFields: never
                   Insert: {
-                           "categories"?: (Database["public"]['Enums']["project_category"])[] | null,"city"?: string | null,"created_at"?: string | null,"display_address"?: never,"display_name"?: never,"firstname"?: string | null,"headline"?: string | null,"id"?: string | null,"lastname"?: string | null,"latitude"?: number | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"profile_img"?: string | null,"skills"?: (string)[] | null,"slug"?: string | null,"type"?: Database["public"]['Enums']["profile_type"] | null,"user_role"?: Database["public"]['Enums']["user_role"] | null
+                           "bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[] | null,"city"?: string | null,"created_at"?: string | null,"display_address"?: never,"display_name"?: never,"firstname"?: string | null,"gallery"?: (string)[] | null,"headline"?: string | null,"id"?: string | null,"lastname"?: string | null,"latitude"?: number | null,"listed"?: boolean | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"premium_profile"?: never,"profile_img"?: string | null,"skills"?: (string)[] | null,"slug"?: string | null,"social_links"?: Json | null,"state"?: string | null,"type"?: Database["public"]['Enums']["profile_type"] | null,"updated_at"?: string | null
                          }
                         Update: {
-                           "categories"?: (Database["public"]['Enums']["project_category"])[] | null,"city"?: string | null,"created_at"?: string | null,"display_address"?: never,"display_name"?: never,"firstname"?: string | null,"headline"?: string | null,"id"?: string | null,"lastname"?: string | null,"latitude"?: number | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"profile_img"?: string | null,"skills"?: (string)[] | null,"slug"?: string | null,"type"?: Database["public"]['Enums']["profile_type"] | null,"user_role"?: Database["public"]['Enums']["user_role"] | null
+                           "bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[] | null,"city"?: string | null,"created_at"?: string | null,"display_address"?: never,"display_name"?: never,"firstname"?: string | null,"gallery"?: (string)[] | null,"headline"?: string | null,"id"?: string | null,"lastname"?: string | null,"latitude"?: number | null,"listed"?: boolean | null,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"premium_profile"?: never,"profile_img"?: string | null,"skills"?: (string)[] | null,"slug"?: string | null,"social_links"?: Json | null,"state"?: string | null,"type"?: Database["public"]['Enums']["profile_type"] | null,"updated_at"?: string | null
+                         }
+                        Relationships: [
+                    
+                  ]
+                },"visible_profiles": {
+                  Row: {
+                    "categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"display_address": string | null,"display_name": string | null,"firstname": string,"headline": string | null,"id": string,"lastname": string,"latitude": number | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"profile_img": string | null,"skills": (string)[],"slug": string,"type": Database["public"]['Enums']["profile_type"],"updated_at": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                           "categories"?: (Database["public"]['Enums']["project_category"])[] | null,"city"?: string | null,"created_at"?: string | null,"display_address"?: never,"display_name"?: never,"firstname"?: string | null,"headline"?: string | null,"id"?: string | null,"lastname"?: string | null,"latitude"?: number | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"profile_img"?: string | null,"skills"?: (string)[] | null,"slug"?: string | null,"type"?: Database["public"]['Enums']["profile_type"] | null,"updated_at"?: string | null
+                         }
+                        Update: {
+                           "categories"?: (Database["public"]['Enums']["project_category"])[] | null,"city"?: string | null,"created_at"?: string | null,"display_address"?: never,"display_name"?: never,"firstname"?: string | null,"headline"?: string | null,"id"?: string | null,"lastname"?: string | null,"latitude"?: number | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"profile_img"?: string | null,"skills"?: (string)[] | null,"slug"?: string | null,"type"?: Database["public"]['Enums']["profile_type"] | null,"updated_at"?: string | null
                          }
                         Relationships: [
                     
@@ -780,6 +932,11 @@ isOneToOne: false
           Functions: {
             "admin_delete_user":
 { Args: { "p_user_id": string }; Returns: undefined
+                           },
+"admin_list_users":
+{ Args: { "p_limit"?: number,"p_offset"?: number,"p_search"?: string }; Returns: {
+              "authenticated": number,"created_at": string,"email": string,"firstname": string,"id": string,"lastname": string,"suspended": boolean,"total": number,"user_role": Database["public"]['Enums']["user_role"]
+            }[]
                            },
 "claim_email_batch":
 { Args: { "batch_size"?: number,"lock_seconds"?: number }; Returns: {
@@ -801,11 +958,8 @@ isOneToOne: false
 "delete_my_account":
 { Args: { "p_email": string }; Returns: undefined
                            },
-"display_address":
-{ Args: { "p": Omit<Database["public"]['Tables']["profiles"]['Row'], Database["public"]['Tables']["profiles"]['ComputedFields']> }; Returns: string
-                           },
-"display_name":
-{ Args: { "p": Omit<Database["public"]['Tables']["profiles"]['Row'], Database["public"]['Tables']["profiles"]['ComputedFields']> }; Returns: string
+"event_join_link":
+{ Args: { "p_event_id": number }; Returns: string
                            },
 "event_waitlist_position":
 { Args: { "p_event_id": number }; Returns: number
@@ -827,6 +981,11 @@ isOneToOne: false
               "blocked_at": string,"display_name": string,"profile_img": string,"slug": string,"user_id": string
             }[]
                            },
+"my_profile":
+{ Args: Record<PropertyKey, never>; Returns: {
+              "authenticated": number,"bio": string,"categories": (Database["public"]['Enums']["project_category"])[],"city": string,"created_at": string,"display_address": string,"display_name": string,"email": string,"featured_project_id": number,"firstname": string,"gallery": (string)[],"headline": string,"house_number": string,"id": string,"lastname": string,"latitude": number,"listed": boolean,"logo": string,"longitude": number,"looking_for": string,"offering": string,"preferred_language": string,"premium_profile": Json,"profile_accent": string,"profile_img": string,"profile_tagline": string,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": Json,"state": string,"street": string,"stripe_customer_id": string,"suspended": boolean,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string
+            }[]
+                           },
 "newsletter_confirm":
 { Args: { "p_token": string }; Returns: boolean
                            },
@@ -835,9 +994,6 @@ isOneToOne: false
                            },
 "newsletter_unsubscribe":
 { Args: { "p_token": string }; Returns: boolean
-                           },
-"premium_profile":
-{ Args: { "p_profile": Omit<Database["public"]['Tables']["profiles"]['Row'], Database["public"]['Tables']["profiles"]['ComputedFields']> }; Returns: Json
                            },
 "record_stripe_event":
 { Args: { "p_created_at"?: string,"p_id": string,"p_type": string }; Returns: boolean

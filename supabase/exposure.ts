@@ -1,0 +1,456 @@
+/**
+ * What the API exposes (issue 12): for every table and view in the `public` schema (the schema
+ * PostgREST serves) the columns each API role may read and write, and for every function there
+ * who may execute it and what it returns. The migrations grant exactly this; the test
+ * `supabase/tests/exposure.test.ts` compares it with the live database and with what each role
+ * actually gets through PostgREST, so an undeclared table, column, view or function fails.
+ *
+ * Row visibility is row-level security's job (see `rows`; supabase/tests/rls-matrix.test.ts holds
+ * it); this file is about columns. `personal` names the columns that carry personal data (e-mail,
+ * postal address, Stripe ids, role, account state): they may be readable only where every row a
+ * role can see belongs to the reader or the reader is an admin (`rows` = 'own' | 'admin').
+ *
+ * service_role (Edge Functions) keeps every privilege and is not listed.
+ */
+
+/** The two roles a PostgREST request runs as (apikey/JWT); admins are `authenticated` too. */
+export type ApiRole = 'anon' | 'authenticated';
+
+/** Who can see which rows of a relation (documentation for the personal-data rule). */
+export type RowScope =
+  /** any visitor: published content, visible profiles, catalogues */
+  | 'public'
+  /** the people involved (contacts, chat members, an event's organiser and attendees) and admins */
+  | 'participants'
+  /** only the row's subject and admins */
+  | 'own'
+  /** only admins */
+  | 'admin';
+
+export interface RelationExposure {
+  kind: 'table' | 'view';
+  rows: RowScope;
+  /** Every column, in table order. A column added by a migration must be listed here. */
+  columns: readonly string[];
+  /** Columns with personal data (issue 12 finding 1). */
+  personal?: readonly string[];
+  select: Partial<Record<ApiRole, readonly string[]>>;
+  insert?: Partial<Record<ApiRole, readonly string[]>>;
+  update?: Partial<Record<ApiRole, readonly string[]>>;
+  delete?: readonly ApiRole[];
+}
+
+export interface FunctionExposure {
+  /** Roles with EXECUTE. */
+  execute: readonly ApiRole[];
+  /** false when not even the service role may call it (the caller's own account only). */
+  serviceRole?: false;
+  /** Column names of a table result, or the scalar result type as `pg_get_function_result` prints it. */
+  returns: readonly string[] | string;
+  /** Whose data the result carries. */
+  rows: RowScope | 'none';
+  personal?: readonly string[];
+}
+
+const PROFILE_PUBLIC = [
+  'id', 'slug', 'firstname', 'lastname', 'profile_img', 'type', 'city', 'state', 'latitude', 'longitude', 'headline',
+  'bio', 'skills', 'looking_for', 'offering', 'categories', 'logo', 'gallery', 'social_links', 'listed', 'created_at',
+  'updated_at',
+] as const;
+
+const PROJECT_PUBLIC = [
+  'id', 'owner_id', 'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city',
+  'latitude', 'longitude', 'roles_sought', 'stage', 'images', 'status', 'published_at', 'created_at', 'updated_at',
+] as const;
+const PROJECT_WRITE = [
+  'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city', 'latitude',
+  'longitude', 'roles_sought', 'stage', 'images', 'status',
+] as const;
+
+const PORTFOLIO_PUBLIC = [
+  'id', 'owner_id', 'title', 'slug', 'description_de', 'description_en', 'skills', 'links', 'images', 'category', 'city',
+  'file_access', 'status', 'published_at', 'created_at', 'updated_at',
+] as const;
+const PORTFOLIO_WRITE = [
+  'title', 'slug', 'description_de', 'description_en', 'skills', 'links', 'images', 'category', 'city', 'file_access', 'status',
+] as const;
+
+const EVENT_PUBLIC = [
+  'id', 'organizer_id', 'title', 'slug', 'summary', 'description', 'category', 'status', 'is_paid', 'price_cents',
+  'currency', 'starts_at', 'ends_at', 'timezone', 'is_online', 'venue_name', 'street', 'zipcode', 'city', 'latitude',
+  'longitude', 'capacity', 'going_count', 'waitlist_count', 'image', 'created_at', 'updated_at',
+] as const;
+const EVENT_UPDATE = [
+  'title', 'summary', 'description', 'category', 'status', 'is_paid', 'price_cents', 'currency', 'starts_at', 'ends_at',
+  'timezone', 'is_online', 'venue_name', 'street', 'zipcode', 'city', 'latitude', 'longitude', 'online_url', 'capacity', 'image',
+] as const;
+
+const JOB_COLUMNS = [
+  'id', 'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
+  'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'posted_by', 'posted_at', 'expires_at',
+  'created_at', 'updated_at',
+] as const;
+const JOB_UPDATE = [
+  'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
+  'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'expires_at',
+] as const;
+
+const PUBLIC_CARD = [
+  'id', 'slug', 'firstname', 'lastname', 'display_name', 'display_address', 'type', 'profile_img', 'headline', 'bio',
+  'skills', 'looking_for', 'offering', 'categories', 'logo', 'gallery', 'social_links', 'city', 'state', 'latitude',
+  'longitude', 'listed', 'premium_profile', 'created_at', 'updated_at',
+] as const;
+const VISIBLE_CARD = [
+  'id', 'slug', 'firstname', 'lastname', 'display_name', 'display_address', 'type', 'profile_img', 'headline', 'city',
+  'latitude', 'longitude', 'skills', 'categories', 'looking_for', 'offering', 'created_at', 'updated_at',
+] as const;
+
+const both = <T extends readonly string[]>(cols: T) => ({ anon: cols, authenticated: cols });
+const signedIn = <T extends readonly string[]>(cols: T) => ({ authenticated: cols });
+
+/** Tables and views of the API schema. */
+export const relations: Record<string, RelationExposure> = {
+  profiles: {
+    kind: 'table',
+    rows: 'public',
+    columns: [
+      'id', 'email', 'firstname', 'lastname', 'authenticated', 'user_role', 'profile_visibility', 'profile_img',
+      'stripe_customer_id', 'type', 'street', 'house_number', 'city', 'state', 'zipcode', 'latitude', 'longitude', 'slug',
+      'headline', 'bio', 'skills', 'looking_for', 'offering', 'categories', 'logo', 'gallery', 'social_links',
+      'preferred_language', 'created_at', 'updated_at', 'profile_accent', 'profile_tagline', 'featured_project_id',
+      'show_premium_badge', 'listed',
+    ],
+    personal: [
+      'email', 'authenticated', 'user_role', 'profile_visibility', 'stripe_customer_id', 'street', 'house_number', 'zipcode',
+      'preferred_language', 'profile_accent', 'profile_tagline', 'featured_project_id', 'show_premium_badge',
+    ],
+    select: both(PROFILE_PUBLIC),
+    update: signedIn([
+      'firstname', 'lastname', 'profile_visibility', 'profile_img', 'type', 'street', 'house_number', 'city', 'state',
+      'zipcode', 'latitude', 'longitude', 'slug', 'headline', 'bio', 'skills', 'looking_for', 'offering', 'categories',
+      'logo', 'gallery', 'social_links', 'preferred_language', 'profile_accent',
+      'profile_tagline', 'featured_project_id', 'show_premium_badge',
+    ]),
+    delete: ['authenticated'],
+  },
+  public_profiles: { kind: 'view', rows: 'public', columns: PUBLIC_CARD, select: both(PUBLIC_CARD) },
+  visible_profiles: { kind: 'view', rows: 'public', columns: VISIBLE_CARD, select: both(VISIBLE_CARD) },
+  account_suspensions: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['user_id', 'reason', 'suspended_by', 'created_at'],
+    personal: ['user_id', 'reason'],
+    select: signedIn(['user_id', 'reason', 'suspended_by', 'created_at']),
+    insert: signedIn(['user_id', 'reason', 'suspended_by']),
+    update: signedIn(['reason']),
+    delete: ['authenticated'],
+  },
+  user_blocks: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['blocker_id', 'blocked_id', 'created_at'],
+    select: signedIn(['blocker_id', 'blocked_id', 'created_at']),
+    insert: signedIn(['blocker_id', 'blocked_id']),
+    delete: ['authenticated'],
+  },
+  audit_log: {
+    kind: 'table',
+    rows: 'admin',
+    columns: ['id', 'actor_id', 'actor_role', 'action', 'target_table', 'target_id', 'details', 'created_at'],
+    select: signedIn(['id', 'actor_id', 'actor_role', 'action', 'target_table', 'target_id', 'details', 'created_at']),
+  },
+  email_types: { kind: 'table', rows: 'admin', columns: ['key', 'description'], select: signedIn(['key', 'description']) },
+  email_templates: {
+    kind: 'table',
+    rows: 'admin',
+    columns: ['key', 'lang', 'subject', 'body', 'updated_at'],
+    select: signedIn(['key', 'lang', 'subject', 'body', 'updated_at']),
+    update: signedIn(['subject', 'body']),
+  },
+  email_queue: {
+    kind: 'table',
+    rows: 'admin',
+    columns: [
+      'id', 'user_id', 'email', 'email_type', 'lang', 'user_metadata', 'payload', 'status', 'attempts', 'next_attempt_at',
+      'locked_at', 'locked_until', 'last_error', 'provider_message_id', 'sent_at', 'created_at', 'updated_at',
+    ],
+    personal: ['email', 'user_metadata', 'payload'],
+    select: signedIn([
+      'id', 'user_id', 'email', 'email_type', 'lang', 'user_metadata', 'payload', 'status', 'attempts', 'next_attempt_at',
+      'locked_at', 'locked_until', 'last_error', 'provider_message_id', 'sent_at', 'created_at', 'updated_at',
+    ]),
+    insert: signedIn(['user_id', 'email', 'email_type', 'lang', 'user_metadata']),
+  },
+  plans: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['id', 'name', 'rank', 'project_limit', 'features_de', 'features_en', 'contact_sales', 'active'],
+    select: both(['id', 'name', 'rank', 'project_limit', 'features_de', 'features_en', 'contact_sales', 'active']),
+  },
+  prices: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['id', 'plan_id', 'billing_period', 'months', 'amount_cents', 'currency', 'stripe_price_id', 'active'],
+    select: both(['id', 'plan_id', 'billing_period', 'months', 'amount_cents', 'currency', 'stripe_price_id', 'active']),
+  },
+  subscriptions: {
+    kind: 'table',
+    rows: 'own',
+    columns: [
+      'id', 'user_id', 'plan_id', 'price_id', 'billing_period', 'status', 'current_period_start', 'current_period_end',
+      'cancel_at_period_end', 'canceled_at', 'ended_at', 'stripe_customer_id', 'stripe_subscription_id',
+      'stripe_checkout_session_id', 'last_synced_at', 'created_at', 'updated_at',
+    ],
+    personal: ['plan_id', 'price_id', 'status', 'stripe_customer_id', 'stripe_subscription_id', 'stripe_checkout_session_id'],
+    select: signedIn([
+      'id', 'user_id', 'plan_id', 'price_id', 'billing_period', 'status', 'current_period_start', 'current_period_end',
+      'cancel_at_period_end', 'canceled_at', 'ended_at', 'stripe_customer_id', 'stripe_subscription_id',
+      'stripe_checkout_session_id', 'last_synced_at', 'created_at', 'updated_at',
+    ]),
+  },
+  stripe_events: {
+    kind: 'table',
+    rows: 'admin',
+    columns: ['id', 'type', 'stripe_created_at', 'received_at', 'processed_at', 'error'],
+    select: signedIn(['id', 'type', 'stripe_created_at', 'received_at', 'processed_at', 'error']),
+  },
+  cancellation_requests: {
+    kind: 'table',
+    rows: 'admin',
+    columns: [
+      'id', 'name', 'email', 'plan_id', 'contract', 'reason', 'requested_date', 'lang', 'user_id', 'status',
+      'stripe_subscription_ids', 'effective_at', 'error', 'created_at', 'processed_at',
+    ],
+    personal: ['name', 'email', 'stripe_subscription_ids'],
+    select: signedIn([
+      'id', 'name', 'email', 'plan_id', 'contract', 'reason', 'requested_date', 'lang', 'user_id', 'status',
+      'stripe_subscription_ids', 'effective_at', 'error', 'created_at', 'processed_at',
+    ]),
+  },
+  contacts: {
+    kind: 'table',
+    rows: 'participants',
+    columns: ['id', 'requester_id', 'addressee_id', 'status', 'message', 'created_at', 'responded_at'],
+    select: signedIn(['id', 'requester_id', 'addressee_id', 'status', 'message', 'created_at', 'responded_at']),
+    insert: signedIn(['requester_id', 'addressee_id', 'message']),
+    update: signedIn(['status']),
+    delete: ['authenticated'],
+  },
+  projects: {
+    kind: 'table',
+    rows: 'public',
+    columns: [
+      'id', 'owner_id', 'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city',
+      'latitude', 'longitude', 'roles_sought', 'stage', 'images', 'status', 'published_at', 'owner_listed', 'owner_premium',
+      'created_at', 'updated_at',
+    ],
+    select: both(PROJECT_PUBLIC),
+    insert: signedIn(['owner_id', ...PROJECT_WRITE]),
+    update: signedIn(PROJECT_WRITE),
+    delete: ['authenticated'],
+  },
+  favourite_projects: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['user_id', 'project_id', 'created_at'],
+    select: signedIn(['user_id', 'project_id', 'created_at']),
+    insert: signedIn(['user_id', 'project_id']),
+    delete: ['authenticated'],
+  },
+  portfolios: {
+    kind: 'table',
+    rows: 'public',
+    columns: [
+      'id', 'owner_id', 'title', 'slug', 'description_de', 'description_en', 'skills', 'links', 'images', 'category', 'city',
+      'file_access', 'status', 'published_at', 'owner_listed', 'owner_premium', 'created_at', 'updated_at',
+    ],
+    select: both(PORTFOLIO_PUBLIC),
+    insert: signedIn(['owner_id', ...PORTFOLIO_WRITE]),
+    update: signedIn(PORTFOLIO_WRITE),
+    delete: ['authenticated'],
+  },
+  portfolio_files: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['id', 'portfolio_id', 'owner_id', 'object_path', 'file_name', 'mime_type', 'size_bytes', 'created_at'],
+    select: both(['id', 'portfolio_id', 'owner_id', 'object_path', 'file_name', 'mime_type', 'size_bytes', 'created_at']),
+    insert: signedIn(['portfolio_id', 'owner_id', 'object_path', 'file_name', 'mime_type', 'size_bytes']),
+    update: signedIn(['file_name']),
+    delete: ['authenticated'],
+  },
+  event_status_transitions: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['from_status', 'to_status'],
+    select: both(['from_status', 'to_status']),
+  },
+  events: {
+    kind: 'table',
+    rows: 'public',
+    columns: [
+      'id', 'organizer_id', 'title', 'slug', 'summary', 'description', 'category', 'status', 'is_paid', 'price_cents',
+      'currency', 'starts_at', 'ends_at', 'timezone', 'is_online', 'venue_name', 'street', 'zipcode', 'city', 'latitude',
+      'longitude', 'online_url', 'capacity', 'going_count', 'waitlist_count', 'image', 'owner_listed', 'owner_premium',
+      'created_at', 'updated_at',
+    ],
+    select: both(EVENT_PUBLIC),
+    insert: signedIn(['organizer_id', 'slug', ...EVENT_UPDATE]),
+    update: signedIn(EVENT_UPDATE),
+    delete: ['authenticated'],
+  },
+  event_attendees: {
+    kind: 'table',
+    rows: 'participants',
+    columns: ['event_id', 'user_id', 'status', 'created_at', 'updated_at'],
+    select: signedIn(['event_id', 'user_id', 'status', 'created_at', 'updated_at']),
+    insert: signedIn(['event_id', 'user_id']),
+    update: signedIn(['status']),
+    delete: ['authenticated'],
+  },
+  jobs: {
+    kind: 'table',
+    rows: 'public',
+    columns: JOB_COLUMNS,
+    select: both(JOB_COLUMNS),
+    insert: signedIn([
+      'id', 'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
+      'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'posted_by', 'posted_at', 'expires_at',
+    ]),
+    update: signedIn(JOB_UPDATE),
+    delete: ['authenticated'],
+  },
+  favourite_jobs: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['user_id', 'job_id', 'created_at'],
+    select: signedIn(['user_id', 'job_id', 'created_at']),
+    insert: signedIn(['user_id', 'job_id']),
+    delete: ['authenticated'],
+  },
+  conversations: {
+    kind: 'table',
+    rows: 'participants',
+    columns: ['id', 'kind', 'title', 'created_by', 'last_message_at', 'created_at', 'updated_at'],
+    select: signedIn(['id', 'kind', 'title', 'created_by', 'last_message_at', 'created_at', 'updated_at']),
+    insert: signedIn(['kind', 'title', 'created_by']),
+    update: signedIn(['title']),
+    delete: ['authenticated'],
+  },
+  conversation_members: {
+    kind: 'table',
+    rows: 'participants',
+    columns: ['conversation_id', 'user_id', 'role', 'joined_at', 'last_read_at'],
+    select: signedIn(['conversation_id', 'user_id', 'role', 'joined_at', 'last_read_at']),
+    insert: signedIn(['conversation_id', 'user_id']),
+    update: signedIn(['last_read_at']),
+    delete: ['authenticated'],
+  },
+  messages: {
+    kind: 'table',
+    rows: 'participants',
+    columns: ['id', 'conversation_id', 'sender_id', 'body', 'created_at', 'edited_at'],
+    select: signedIn(['id', 'conversation_id', 'sender_id', 'body', 'created_at', 'edited_at']),
+    insert: signedIn(['conversation_id', 'sender_id', 'body']),
+    update: signedIn(['body']),
+    delete: ['authenticated'],
+  },
+  feedback: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['id', 'user_id', 'category', 'rating', 'message', 'page_url', 'status', 'created_at'],
+    select: signedIn(['id', 'user_id', 'category', 'rating', 'message', 'page_url', 'status', 'created_at']),
+    insert: signedIn(['user_id', 'category', 'rating', 'message', 'page_url']),
+    update: signedIn(['status']),
+    delete: ['authenticated'],
+  },
+  newsletter_subscribers: {
+    kind: 'table',
+    rows: 'admin',
+    columns: ['id', 'email', 'lang', 'status', 'token', 'user_id', 'source', 'created_at', 'confirmed_at', 'unsubscribed_at'],
+    personal: ['email', 'token'],
+    select: signedIn(['id', 'email', 'lang', 'status', 'user_id', 'source', 'created_at', 'confirmed_at', 'unsubscribed_at']),
+    update: signedIn(['status']),
+    delete: ['authenticated'],
+  },
+  contact_messages: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['id', 'user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang', 'status', 'created_at'],
+    personal: ['name', 'email'],
+    select: signedIn(['id', 'user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang', 'status', 'created_at']),
+    insert: both(['user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang']),
+    update: signedIn(['status']),
+    delete: ['authenticated'],
+  },
+};
+
+const MY_PROFILE = [
+  'id', 'email', 'firstname', 'lastname', 'authenticated', 'user_role', 'profile_visibility', 'profile_img',
+  'stripe_customer_id', 'type', 'street', 'house_number', 'city', 'state', 'zipcode', 'latitude', 'longitude', 'slug',
+  'headline', 'bio', 'skills', 'looking_for', 'offering', 'categories', 'logo', 'gallery', 'social_links',
+  'preferred_language', 'profile_accent', 'profile_tagline', 'featured_project_id', 'show_premium_badge', 'listed',
+  'created_at', 'updated_at', 'display_name', 'display_address', 'premium_profile', 'suspended',
+] as const;
+
+/** Functions of the API schema, keyed by `name(identity arguments)` as Postgres prints them. */
+export const functions: Record<string, FunctionExposure> = {
+  'admin_delete_user(p_user_id uuid)': { execute: ['authenticated'], serviceRole: false, returns: 'void', rows: 'none' },
+  'admin_list_users(p_search text, p_limit integer, p_offset integer)': {
+    execute: ['authenticated'],
+    returns: ['id', 'email', 'firstname', 'lastname', 'user_role', 'authenticated', 'created_at', 'suspended', 'total'],
+    rows: 'admin',
+    personal: ['email', 'user_role', 'authenticated', 'suspended'],
+  },
+  'claim_email_batch(batch_size integer, lock_seconds integer)': {
+    execute: [],
+    returns: ['id', 'user_id', 'email', 'email_type', 'lang', 'user_metadata', 'payload', 'attempts', 'subject', 'body'],
+    rows: 'admin',
+  },
+  'complete_email(p_id bigint, p_provider_message_id text)': { execute: [], returns: 'boolean', rows: 'none' },
+  'complete_emails(p_ids bigint[], p_provider_message_ids text[])': { execute: [], returns: 'integer', rows: 'none' },
+  'confirm_user_email(p_user_id uuid)': { execute: [], returns: 'boolean', rows: 'none' },
+  'consume_auth_token(p_nonce text, p_user_id uuid, p_purpose text, p_expires_at timestamp with time zone)': {
+    execute: [],
+    returns: 'boolean',
+    rows: 'none',
+  },
+  'delete_my_account(p_email text)': { execute: ['authenticated'], serviceRole: false, returns: 'void', rows: 'none' },
+  'event_join_link(p_event_id bigint)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'participants' },
+  'event_waitlist_position(p_event_id bigint)': { execute: ['authenticated'], returns: 'integer', rows: 'own' },
+  'export_my_data()': { execute: ['authenticated'], serviceRole: false, returns: 'jsonb', rows: 'own' },
+  'fail_email(p_id bigint, p_error text, p_max_attempts integer)': { execute: [], returns: 'email_status', rows: 'none' },
+  'finish_stripe_event(p_id text, p_error text)': { execute: [], returns: 'void', rows: 'none' },
+  'has_active_subscription()': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'own' },
+  'my_blocked_users(p_slug text)': {
+    execute: ['authenticated'],
+    returns: ['user_id', 'display_name', 'slug', 'profile_img', 'blocked_at'],
+    rows: 'own',
+  },
+  'my_profile()': {
+    execute: ['authenticated'],
+    returns: MY_PROFILE,
+    rows: 'own',
+    personal: ['email', 'user_role', 'authenticated', 'stripe_customer_id', 'street', 'house_number', 'zipcode', 'suspended'],
+  },
+  'newsletter_confirm(p_token uuid)': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'none' },
+  'newsletter_subscribe(p_email text, p_lang text, p_source text)': { execute: ['anon', 'authenticated'], returns: 'void', rows: 'none' },
+  'newsletter_unsubscribe(p_token uuid)': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'none' },
+  'record_stripe_event(p_id text, p_type text, p_created_at timestamp with time zone)': { execute: [], returns: 'boolean', rows: 'none' },
+  'search(q text, types text[], category text, city text, date_from date, date_to date, page integer, page_size integer)': {
+    execute: ['anon', 'authenticated'],
+    returns: 'jsonb',
+    rows: 'public',
+  },
+  'start_direct_conversation(p_other_user_id uuid)': { execute: ['authenticated'], returns: 'uuid', rows: 'none' },
+  'submit_cancellation_request(p_name text, p_email text, p_plan_id text, p_contract text, p_reason text, p_requested_date date, p_lang text)': {
+    execute: [],
+    returns: ['request_id', 'user_id', 'mail_queued'],
+    rows: 'admin',
+  },
+  'sync_subscription(p_user_id uuid, p_stripe_customer_id text, p_stripe_subscription_id text, p_status subscription_status, p_stripe_price_id text, p_plan_id text, p_current_period_start timestamp with time zone, p_current_period_end timestamp with time zone, p_cancel_at_period_end boolean, p_canceled_at timestamp with time zone, p_ended_at timestamp with time zone, p_checkout_session_id text, p_synced_at timestamp with time zone)': {
+    execute: [],
+    returns: 'subscriptions',
+    rows: 'admin',
+  },
+  'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
+};
