@@ -443,6 +443,8 @@ grant update (firstname, lastname, profile_visibility, profile_img, type, street
   on public.profiles to authenticated;
 grant delete on public.profiles to authenticated;
 grant select on public.public_profiles, public.visible_profiles to anon, authenticated;
+revoke all on public.public_profiles, public.visible_profiles from service_role;
+grant select on public.public_profiles, public.visible_profiles to service_role;
 
 -- account state (rows: the person and admins)
 grant select (user_id, reason, suspended_by, created_at) on public.account_suspensions to authenticated;

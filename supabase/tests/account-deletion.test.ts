@@ -70,7 +70,7 @@ describe('admin_delete_user', () => {
     expect(await exists(target.id)).toEqual({ auth: true, profile: true });
   });
 
-  test('an admin deletes another user; not themselves; unknown ids are P0002', async () => {
+  test('an admin deletes another user; not themselves; unknown ids are PT404 (HTTP 404)', async () => {
     const admin = await user('admin');
     const target = await user();
     expect((await admin.client.rpc('admin_delete_user', { p_user_id: target.id })).error).toBeNull();
@@ -78,6 +78,7 @@ describe('admin_delete_user', () => {
     const self = await admin.client.rpc('admin_delete_user', { p_user_id: admin.id });
     expect(self.error).toMatchObject({ code: '22023', message: 'cannot_delete_self' });
     const unknown = await admin.client.rpc('admin_delete_user', { p_user_id: '00000000-0000-4000-8000-00000000dead' });
-    expect(unknown.error).toMatchObject({ code: 'P0002', message: 'not_found' });
+    expect(unknown.error).toMatchObject({ code: 'PT404', message: 'not_found' });
+    expect(unknown.status).toBe(404);
   });
 });

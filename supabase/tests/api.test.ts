@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('demo data through PostgREST', () => {
   test('anon lists published projects of listed owners, newest first, without search vectors', async () => {
-    const { data, error } = await client().from('projects').select('*').eq('status', 'published').order('published_at', { ascending: false }).limit(5);
+    const { data, error } = await client().from('projects').select('id, title, published_at').eq('status', 'published').order('published_at', { ascending: false }).limit(5);
     expect(error).toBeNull();
     expect(data).toHaveLength(5);
     expect(Object.keys(data![0]!)).not.toContain('search_de');
@@ -84,21 +84,30 @@ describe('demo data through PostgREST', () => {
     expect(error?.hint).toBe('upgrade_plan');
   });
 
-  test('a user cannot raise their own role through the API (42501 protected_column)', async () => {
+  test('a user cannot raise their own role through the API (42501, no UPDATE privilege on the column)', async () => {
     const { data: me } = await basic.auth.getUser();
     const { error } = await basic.from('profiles').update({ user_role: 'premium' }).eq('id', me.user!.id);
     expect(error?.code).toBe('42501');
-    const { data } = await basic.from('profiles').select('user_role').eq('id', me.user!.id).single();
+    const { data } = await basic.rpc('my_profile').select('user_role').single();
     expect(data?.user_role).toBe('basic');
   });
 
-  test('demo accounts have their documented roles and states', async () => {
-    const premium = await signIn('premium@teamwerk.test');
-    const { data } = await premium.from('profiles').select('email,user_role,authenticated')
-      .in('email', ['free@teamwerk.test', 'basic@teamwerk.test', 'premium@teamwerk.test', 'enterprise@teamwerk.test']);
-    expect(Object.fromEntries(data!.map((r) => [r.email, r.user_role]))).toEqual({
+  test('demo accounts have their documented roles and states (each read through their own my_profile)', async () => {
+    const roles: Record<string, string> = {};
+    for (const email of ['free@teamwerk.test', 'basic@teamwerk.test', 'premium@teamwerk.test', 'enterprise@teamwerk.test']) {
+      const c = await signIn(email);
+      const { data, error } = await c.rpc('my_profile').select('email, user_role, authenticated').single();
+      expect(error).toBeNull();
+      expect(data!.authenticated).toBe(1);
+      roles[data!.email] = data!.user_role;
+    }
+    expect(roles).toEqual({
       'free@teamwerk.test': 'free', 'basic@teamwerk.test': 'basic', 'premium@teamwerk.test': 'premium', 'enterprise@teamwerk.test': 'enterprise',
     });
+    const premium = await signIn('premium@teamwerk.test');
+    // another member's role and e-mail are not readable (issue 12 finding 1)
+    const other = await premium.from('profiles').select('email, user_role').limit(1);
+    expect(other.error?.code).toBe('42501');
     const { data: subs } = await premium.from('subscriptions').select('plan_id,status');
     expect(subs).toEqual([{ plan_id: 'premium', status: 'active' }]);
   });

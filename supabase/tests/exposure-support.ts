@@ -64,6 +64,15 @@ export async function createFixtures(tag = randomUUID().slice(0, 8)): Promise<Fi
     );
     const id = rows[0]!.id;
     ids.push(id);
+    if (role === 'premium') {
+      // the paid role with the subscription that grants it (the database's payment-required rule reads subscriptions)
+      await db.query(
+        `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end,
+           stripe_customer_id, stripe_subscription_id, last_synced_at)
+         values ($1, 'premium', 'active', now() - interval '1 day', now() + interval '29 days', $2, $3, now())`,
+        [id, `cus_exposure_${name}_${tag}`, `sub_exposure_${name}_${tag}`],
+      );
+    }
     await db.query(`update public.profiles set user_role = $2::public.user_role where id = $1`, [id, role]);
     return { id, email, token: await mintToken(id, email) };
   };

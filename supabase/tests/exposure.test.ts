@@ -243,3 +243,21 @@ describe('what each role gets through PostgREST', () => {
     expect(await roleOf('stranger')).not.toContain(fx.owner.id);
   });
 });
+
+describe('documented errors answer with their HTTP status (finding 11), through PostgREST', () => {
+  test('start_direct_conversation: own id 400, unknown id 404, a free caller 402; never 500', async () => {
+    const own = await rest('rpc/start_direct_conversation', fx.headers('owner'), { p_other_user_id: fx.owner.id });
+    expect([own.status, own.message]).toEqual([400, 'cannot_message_self']);
+    const unknown = await rest('rpc/start_direct_conversation', fx.headers('owner'), { p_other_user_id: '00000000-0000-4000-8000-00000000beef' });
+    expect([unknown.status, unknown.message]).toEqual([404, 'user_not_found']);
+    const bad = await rest('rpc/start_direct_conversation', fx.headers('owner'), { p_other_user_id: 'not-a-uuid' });
+    expect(bad.status).toBe(400);
+  });
+
+  test('a free caller gets 402 for a payment-required write', async () => {
+    await db.query(`delete from public.subscriptions where user_id = $1`, [fx.blocked.id]);
+    await db.query(`update public.profiles set user_role = 'free' where id = $1`, [fx.blocked.id]);
+    const refused = await rest('rpc/start_direct_conversation', fx.headers('blocked'), { p_other_user_id: fx.stranger.id });
+    expect([refused.status, refused.message]).toEqual([402, 'payment_required']);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * Premium profile settings (spec §6, issue 7): accent, tagline, featured project and badge are
  * writable only with role premium/enterprise/admin, the featured project must be the owner's
- * published project, and after a downgrade the computed field premium_profile returns null.
+ * published project, and after a downgrade public_profiles.premium_profile is null.
  * Everything runs in one transaction that is rolled back.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   db = await TestDb.open();
   free = await db.user({ role: 'free', name: 'Frida Frei' });
   basic = await db.user({ role: 'basic', name: 'Bruno Basis' });
-  premium = await db.user({ role: 'premium', name: 'Pia Premium' });
+  premium = await db.user({ role: 'premium', name: 'Pia Premium', paid: false });
   other = await db.user({ role: 'premium', name: 'Otto Other' });
   ownPublished = await project(premium.id, 'published');
   ownDraft = await project(premium.id, 'draft');
@@ -63,9 +63,11 @@ describe('premium profile settings (spec §6)', () => {
   });
 
   test('a premium user may set all settings and the computed field shows them', async () => {
-    const outcome = await db.as(premium,
+    const set = await db.keep(premium,
       `update public.profiles set profile_accent = 'violet', profile_tagline = 'Ich baue Teams', show_premium_badge = false,
-         featured_project_id = $2 where id = $1 returning public.premium_profile(profiles) as pp`, [premium.id, ownPublished]);
+         featured_project_id = $2 where id = $1`, [premium.id, ownPublished]);
+    expect(set.ok, set.message).toBe(true);
+    const outcome = await db.as(anon, `select premium_profile as pp from public.public_profiles where id = $1`, [premium.id]);
     expect(outcome.ok, outcome.message).toBe(true);
     expect(outcome.rows[0]!.pp).toEqual({
       accent: 'violet', tagline: 'Ich baue Teams', show_badge: false,
@@ -96,13 +98,13 @@ describe('premium profile settings (spec §6)', () => {
     const set = await db.keep(premium, `update public.profiles set profile_accent = 'orange', profile_tagline = 'Bald weg',
       featured_project_id = $2 where id = $1`, [premium.id, ownPublished]);
     expect(set.ok, set.message).toBe(true);
-    const before = await db.as(anon, `select public.premium_profile(p) as pp from public.profiles p where id = $1`, [premium.id]);
+    const before = await db.as(anon, `select premium_profile as pp from public.public_profiles where id = $1`, [premium.id]);
     expect((before.rows[0]!.pp as { tagline: string }).tagline).toBe('Bald weg');
 
     // The billing path (sync_subscription -> refresh_user_role) downgrades: no paid subscription left -> free.
     const [refreshed] = await db.sql<{ role: string }>(`select private.refresh_user_role($1)::text as role`, [premium.id]);
     expect(refreshed!.role).toBe('free');
-    const after = await db.as(anon, `select public.premium_profile(p) as pp from public.profiles p where id = $1`, [premium.id]);
+    const after = await db.as(anon, `select premium_profile as pp from public.public_profiles where id = $1`, [premium.id]);
     expect(after.ok, after.message).toBe(true);
     expect(after.rows[0]!.pp).toBeNull();
     const stored = await db.sql<{ profile_accent: string; profile_tagline: string }>(
@@ -115,7 +117,7 @@ describe('premium profile settings (spec §6)', () => {
 
   test('a featured project that is unpublished later is left out', async () => {
     await db.sql(`update public.profiles set user_role = 'premium' where id = $1`, [premium.id]);
-    const outcome = await db.as(anon, `select public.premium_profile(p) as pp from public.profiles p where id = $1`, [premium.id],
+    const outcome = await db.as(anon, `select premium_profile as pp from public.public_profiles where id = $1`, [premium.id],
       `update public.projects set status = 'archived' where id = ${ownPublished}`);
     expect(outcome.ok, outcome.message).toBe(true);
     expect((outcome.rows[0]!.pp as { featured_project: unknown }).featured_project).toBeNull();

@@ -52,6 +52,15 @@ const MATRIX: Record<string, Spec> = {
     },
     expect: { select: 'AAADAAA', insert: 'DDDDDDD', update: 'DDDDDDD', delete: 'DDDDDDD' },
   },
+  public_profiles: {
+    sql: {
+      select: () => `select 1 from public.public_profiles where id = '${f.owner}'`,
+      insert: () => `insert into public.public_profiles (id, slug) values ('${f.spareUser}', 'matrix-view')`,
+      update: () => `update public.public_profiles set headline = 'x' where id = '${f.owner}'`,
+      delete: () => `delete from public.public_profiles where id = '${f.owner}'`,
+    },
+    expect: { select: 'AAADAAA', insert: 'DDDDDDD', update: 'DDDDDDD', delete: 'DDDDDDD' },
+  },
   account_suspensions: {
     sql: {
       select: () => `select 1 from public.account_suspensions where user_id = '${f.owner}'`,
@@ -160,7 +169,7 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.projects set summary = 'Neu' where id = ${f.project1}`,
       delete: () => `delete from public.projects where id = ${f.project1}`,
     },
-    expect: { select: 'AAADAAA', insert: 'DADADAA', update: 'DADDDAA', delete: 'DADDDAA' },
+    expect: { select: 'AAADAAA', insert: 'DAAADAA', update: 'DADDDAA', delete: 'DADDDAA' },
   },
   favourite_projects: {
     sql: {
@@ -274,7 +283,7 @@ const MATRIX: Record<string, Spec> = {
     sql: {
       select: () => `select 1 from public.newsletter_subscribers where id = ${f.newsletter}`,
       insert: () => `insert into public.newsletter_subscribers (email) values ('matrix-new@example.com')`,
-      update: () => `update public.newsletter_subscribers set lang = 'en' where id = ${f.newsletter}`,
+      update: () => `update public.newsletter_subscribers set status = 'unsubscribed' where id = ${f.newsletter}`,
       delete: () => `delete from public.newsletter_subscribers where id = ${f.newsletter}`,
     },
     expect: { select: 'DDDDDAA', insert: 'DDDDDDA', update: 'DDDDDAA', delete: 'DDDDDAA' },
@@ -306,7 +315,8 @@ const selfOf = {} as Record<Role, { id: string | null; email: string | null }>;
 beforeAll(async () => {
   db = await TestDb.open();
   const owner = await db.user({ role: 'premium', name: 'Olga Owner' });
-  const other = await db.user({ role: 'free', name: 'Otto Other' });
+  // paid, so its cells test row-level security and not the payment-required rule (payment-rules.test.ts)
+  const other = await db.user({ role: 'premium', name: 'Otto Other' });
   const blocked = await db.user({ role: 'premium', name: 'Bea Blocked' });
   const admin = await db.user({ role: 'admin', name: 'Ada Admin' });
   const third = await db.user({ role: 'free', name: 'Theo Third' });

@@ -30,10 +30,12 @@ const val = async <T>(sql: string, params: unknown[] = []): Promise<T> => Object
 describe('display helpers (spec §3)', () => {
   const show = async (fields: Record<string, unknown>) => {
     const sets = Object.keys(fields).map((k, i) => `${k} = $${i + 2}`).join(', ');
-    const outcome = await db.as({ kind: 'postgres' }, `with u as (update public.profiles set ${sets} where id = $1 returning *)
-      select public.display_name(u) as name, public.display_address(u) as address from u`, [free.id, ...Object.values(fields)]);
-    expect(outcome.ok, outcome.message).toBe(true);
-    return outcome.rows[0] as { name: string; address: string };
+    await db.sql(`update public.profiles set ${sets} where id = $1`, [free.id, ...Object.values(fields)]);
+    const [row] = await db.sql<{ name: string; public_name: string; slug: string; address: string }>(
+      `select private.display_name(u) as name, private.public_display_name(u.firstname, u.lastname, u.slug) as public_name,
+              u.slug, private.public_display_address(u.id) as address
+       from public.profiles u where u.id = $1`, [free.id]);
+    return row!;
   };
   test('display name is first plus last name', async () => {
     expect((await show({ firstname: 'Anna', lastname: 'Schmidt' })).name).toBe('Anna Schmidt');
@@ -41,8 +43,11 @@ describe('display helpers (spec §3)', () => {
   test('display name drops an empty part', async () => {
     expect((await show({ firstname: 'Anna', lastname: '' })).name).toBe('Anna');
   });
-  test('display name falls back to the e-mail', async () => {
-    expect((await show({ firstname: ' ', lastname: '' })).name).toBe(free.email);
+  test('display name falls back to the e-mail for the person and admins, to the slug for everyone else (issue 12)', async () => {
+    const r = await show({ firstname: ' ', lastname: '' });
+    expect(r.name).toBe(free.email);
+    expect(r.public_name).toBe(r.slug);
+    expect(r.public_name).not.toContain('@');
   });
   test('business address: street + house number, city, state, zipcode', async () => {
     const r = await show({ type: 'business', street: 'Hauptstraße', house_number: '5', city: 'Berlin', state: 'Berlin', zipcode: '10117' });
@@ -118,12 +123,14 @@ describe('protected profile columns', () => {
     const r = await db.as(free, `update public.profiles set headline = 'Gründerin aus Köln' where id = $1`, [free.id]);
     expect(r.rowCount).toBe(1);
   });
-  test('an admin can change a role and it is audited', async () => {
-    const r = await db.as(admin, `with u as (update public.profiles set user_role = 'basic' where id = $1 returning id)
-      select (select count(*) from u) as changed,
-             (select count(*) from public.audit_log where action = 'profile.role_changed' and target_id = $1::text) as audited`, [free.id]);
-    expect(r.ok, r.message).toBe(true);
-    expect(Number(r.rows[0]!.changed)).toBe(1);
+  test('not even an admin writes role or confirmation through PostgREST: update-user does, audited (issue 12 finding 6)', async () => {
+    for (const column of ['user_role', 'authenticated']) {
+      const r = await db.as(admin, `update public.profiles set ${column} = ${column} where id = $1`, [free.id]);
+      expect(r.code, column).toBe('42501');
+      expect(r.message).toMatch(/permission denied/);
+    }
+    const r = await db.as(admin, `update public.profiles set headline = 'Von der Redaktion geprüft' where id = $1`, [free.id]);
+    expect(r.rowCount).toBe(1);
   });
 });
 

@@ -57,7 +57,7 @@ export class TestDb {
   }
 
   /** Creates a confirmed user (auth.users -> profile trigger) and sets profile fields as postgres. */
-  async user(opts: { role?: string; confirmed?: boolean; visible?: boolean; name?: string; lang?: 'de' | 'en' } = {}): Promise<Actor & { kind: 'user' }> {
+  async user(opts: { role?: string; confirmed?: boolean; visible?: boolean; name?: string; lang?: 'de' | 'en'; paid?: boolean } = {}): Promise<Actor & { kind: 'user' }> {
     seq += 1;
     const tag = `${Date.now().toString(36)}${seq}`;
     const email = `t${tag}@tests.teamwerk.test`;
@@ -72,6 +72,16 @@ export class TestDb {
       [email, opts.confirmed ?? true, JSON.stringify({ firstname: first, lastname: last ?? '', preferred_language: opts.lang ?? 'de' })],
     );
     const id = created!.id;
+    // Paid roles come with the subscription that grants them, as in production (the database's
+    // payment-required rule reads subscriptions, spec §6); `paid: false` leaves it out.
+    if (['basic', 'premium', 'enterprise'].includes(opts.role ?? '') && opts.paid !== false) {
+      await this.sql(
+        `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end,
+           stripe_customer_id, stripe_subscription_id, last_synced_at)
+         values ($1, $2, 'active', now() - interval '1 day', now() + interval '29 days', $3, $4, now())`,
+        [id, opts.role, `cus_test_${tag}`, `sub_test_${tag}`],
+      );
+    }
     await this.sql(`update public.profiles set user_role = $2::public.user_role, profile_visibility = $3 where id = $1`, [
       id, opts.role ?? 'free', opts.visible === false ? 0 : 1,
     ]);

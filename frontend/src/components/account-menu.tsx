@@ -43,7 +43,7 @@ export const accountSummaryQuery = (userId: string) =>
     queryFn: async (): Promise<AccountSummary> => {
       const row = unwrap(
         await supabase
-          .from('profiles')
+          .rpc('my_profile')
           .select('email, profile_img, user_role, display_name')
           .eq('id', userId)
           .single()

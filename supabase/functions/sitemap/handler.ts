@@ -61,7 +61,9 @@ export async function fetchSitemapContent(deps: SitemapDeps): Promise<SitemapCon
     readRows(deps, 'projects?select=id,slug,updated_at&status=eq.published&order=id&limit=5000'),
     readRows(deps, 'events?select=slug,updated_at&status=neq.draft&order=slug&limit=5000'),
     readRows(deps, 'jobs?select=id,updated_at&order=id&limit=5000'),
-    readRows(deps, 'profiles?select=slug,updated_at,authenticated,profile_visibility&authenticated=eq.1&profile_visibility=eq.1&order=slug&limit=5000'),
+    // spec §6: only confirmed profiles with profile_visibility = 1 (the view's `listed` rule; the
+    // two source columns are private since issue 12)
+    readRows(deps, 'visible_profiles?select=slug,updated_at&order=slug&limit=5000'),
   ]);
   return {
     projects: projects.flatMap((p) => {
@@ -78,9 +80,6 @@ export async function fetchSitemapContent(deps: SitemapDeps): Promise<SitemapCon
       return id !== null ? [{ id, lastmod: str(j.updated_at) ?? str(j.created_at) }] : [];
     }),
     profiles: profiles.flatMap((u) => {
-      // spec §6: only confirmed profiles with profile_visibility = 1 are public
-      if (Number(u.profile_visibility) !== 1) return [];
-      if (Number(u.authenticated) !== 1) return [];
       const slug = str(u.slug);
       return slug ? [{ slug, lastmod: str(u.updated_at) }] : [];
     }),

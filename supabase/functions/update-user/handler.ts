@@ -162,17 +162,39 @@ export function createUpdateUserHandler(deps: UpdateUserDeps): (req: Request) =>
       }
     }
 
-    const columns = Object.fromEntries(Object.entries(values).filter(([k]) => PROFILE_COLUMNS.has(k)));
-    let profile: unknown;
-    if (Object.keys(columns).length > 0) {
-      const { data, error } = await db.from('profiles').update(columns).eq('id', userId).select(RETURNED).single();
+    // Self-service fields are written with the caller's rights (column privileges, RLS and the
+    // profile guard decide). Role and confirmation have no UPDATE privilege for API roles (issue 12
+    // finding 6): they are written by the service role after the admin check above, and audited
+    // with the acting admin here because the guard trigger lets the service role pass silently.
+    const selfColumns = Object.fromEntries(Object.entries(values).filter(([k]) => k in SELF_FIELDS));
+    const adminColumns = Object.fromEntries(Object.entries(values).filter(([k]) => PROFILE_COLUMNS.has(k) && !(k in SELF_FIELDS)));
+    if (Object.keys(selfColumns).length > 0) {
+      const { error } = await db.from('profiles').update(selfColumns).eq('id', userId).select('id').single();
       if (error) throw dbError(error);
-      profile = data;
-    } else {
-      const { data, error } = await deps.admin.from('profiles').select(RETURNED).eq('id', userId).single();
-      if (error) throw dbError(error);
-      profile = data;
     }
+    if (Object.keys(adminColumns).length > 0) {
+      const before = await deps.admin.from('profiles').select('user_role, authenticated').eq('id', userId).single();
+      if (before.error) throw dbError(before.error);
+      const { error } = await deps.admin.from('profiles').update(adminColumns).eq('id', userId);
+      if (error) throw dbError(error);
+      const audit = await deps.admin.from('audit_log').insert({
+        actor_id: caller.kind === 'user' ? caller.userId : null,
+        actor_role: caller.kind === 'user' ? 'authenticated' : 'service_role',
+        action: 'profile.role_changed',
+        target_table: 'profiles',
+        target_id: userId,
+        details: {
+          old_role: before.data.user_role,
+          new_role: adminColumns.user_role ?? before.data.user_role,
+          old_authenticated: before.data.authenticated,
+          new_authenticated: adminColumns.authenticated ?? before.data.authenticated,
+        },
+      });
+      if (audit.error) throw dbError(audit.error);
+    }
+    // the answer carries private fields of the target: the caller is the person or an admin
+    const { data: profile, error: readError } = await deps.admin.from('profiles').select(RETURNED).eq('id', userId).single();
+    if (readError) throw dbError(readError);
     const suspension = await deps.admin.from('account_suspensions').select('user_id').eq('user_id', userId).maybeSingle();
     if (suspension.error) throw dbError(suspension.error);
     return json({ profile, suspended: suspension.data !== null });

@@ -64,7 +64,7 @@ describe('sitemaps (spec §2)', () => {
       seen.push(url);
       expect(new Headers(init?.headers).get('apikey')).toBe('anon-key');
       if (url.includes('/rest/v1/jobs')) return Response.json([{ id: 'frontend-dev', updated_at: '2026-11-20T00:00:00Z' }]);
-      if (url.includes('/rest/v1/profiles')) return Response.json([{ slug: 'hidden', authenticated: 1, profile_visibility: 0 }, { slug: 'anna', authenticated: 1, profile_visibility: 1 }]);
+      if (url.includes('/rest/v1/visible_profiles')) return Response.json([{ slug: 'anna', updated_at: '2026-11-20T00:00:00Z' }]);
       if (url.includes('/rest/v1/events')) throw new TypeError('connection refused');
       return Response.json({ message: 'relation does not exist' }, { status: 404 });
     }) as typeof fetch;
@@ -75,7 +75,6 @@ describe('sitemaps (spec §2)', () => {
     const xml = await res.text();
     expect(xml).toContain(`<loc>${SITE}/jobs/frontend-dev</loc>`);
     expect(xml).toContain(`<loc>${SITE}/u/anna</loc>`);
-    expect(xml).not.toContain('/u/hidden');
     expect(seen.some((u) => u.includes('/rest/v1/projects'))).toBe(true);
 
     const missing = await handleSitemapRequest(new Request('http://x/nope.xml'), deps);

@@ -23,12 +23,10 @@ export interface AdminUserRow {
 /** Rows per page of /admin/users. */
 export const PAGE_SIZE = 20;
 
-/** Escapes `%`, `_` and `,` for a PostgREST `ilike` inside `or=(…)`. */
-const likeTerm = (q: string) => `*${q.replace(/[%_\\]/g, (c) => `\\${c}`).replace(/[,()]/g, ' ')}*`;
-
 /**
- * Query options of one page of users (admins read every profile through RLS), newest first,
- * filtered by e-mail or name; suspension from account_suspensions.
+ * Query options of one page of users, newest first, filtered by e-mail or name, with suspension:
+ * public.admin_list_users() (security definer, refuses non-admins with 42501; issue 12: e-mail,
+ * role and state are not readable through the profiles table).
  * @param page 1-based page number
  */
 export const adminUsersQuery = (search: string, page: number) =>
@@ -36,24 +34,14 @@ export const adminUsersQuery = (search: string, page: number) =>
     queryKey: ['admin-users', search, page],
     placeholderData: keepPreviousData,
     queryFn: async (): Promise<{ rows: AdminUserRow[]; total: number }> => {
-      let query = supabase
-        .from('profiles')
-        .select('id, email, firstname, lastname, user_role, authenticated, created_at', { count: 'exact' })
-        .order('created_at', { ascending: false })
-        .range((page - 1) * PAGE_SIZE, page * PAGE_SIZE - 1);
       const q = search.trim();
-      if (q) {
-        const term = likeTerm(q);
-        query = query.or(`email.ilike.${term},firstname.ilike.${term},lastname.ilike.${term}`);
-      }
-      const result = await query;
+      const result = await supabase.rpc('admin_list_users', {
+        p_search: q || undefined,
+        p_limit: PAGE_SIZE,
+        p_offset: (page - 1) * PAGE_SIZE,
+      });
       const rows = unwrap(result, 'GET') ?? [];
-      const ids = rows.map((r) => r.id);
-      const suspensions = ids.length
-        ? (unwrap(await supabase.from('account_suspensions').select('user_id').in('user_id', ids), 'GET') ?? [])
-        : [];
-      const suspended = new Set(suspensions.map((s) => s.user_id));
-      return { rows: rows.map((r) => ({ ...r, suspended: suspended.has(r.id) })), total: result.count ?? rows.length };
+      return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]?.total ?? 0 };
     },
   });
 

@@ -5,7 +5,8 @@ import type { Database } from '@/lib/database.types';
 import { berlinLocalToUtc } from '../lib/berlin-time';
 
 /** Row of public.events. */
-export type EventRow = Database['public']['Tables']['events']['Row'];
+/** An event as the SPA reads it; online_url comes from public.event_join_link (null when the caller may not have it). */
+export type EventRow = Omit<Database['public']['Tables']['events']['Row'], 'owner_listed' | 'owner_premium'>;
 /** public.event_status. */
 export type EventStatus = Database['public']['Enums']['event_status'];
 /** Statuses listed publicly on /events (spec §1; drafts only for the organiser). */
@@ -14,7 +15,7 @@ export const LISTED_STATUSES: EventStatus[] = ['published', 'upcoming', 'ongoing
 export const EVENTS_PAGE_SIZE = 12;
 
 const EVENT_COLUMNS =
-  'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, online_url, capacity, going_count, waitlist_count, organizer_id, image, created_at' as const;
+  'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, capacity, going_count, waitlist_count, organizer_id, image, created_at' as const;
 
 /** The ten values of public.project_category (events and jobs use it too). */
 const CATEGORY_VALUES: readonly string[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
@@ -101,7 +102,21 @@ export function useEvents(f: EventFilters) {
 export async function getEvent(slug: string): Promise<EventRow | null> {
   const { supabase } = await import('@/lib/supabase');
   const result = await supabase.from('events').select(EVENT_COLUMNS).eq('slug', slug).maybeSingle().retry(false);
-  return unwrap(result, 'GET') as EventRow | null;
+  return (await withJoinLink(unwrap(result, 'GET'))) as EventRow | null;
+}
+
+/**
+ * Adds the join link of an online event: public.event_join_link gives it for free events to
+ * everyone who sees the event, for paid events only to the organiser, admins and attendees with
+ * a seat (issue 12); the events table does not expose the column.
+ * @throws ApiError
+ */
+async function withJoinLink<T extends { id: number; is_online: boolean }>(ev: T | null): Promise<(T & { online_url: string | null }) | null> {
+  if (!ev) return null;
+  if (!ev.is_online) return { ...ev, online_url: null };
+  const { supabase } = await import('@/lib/supabase');
+  const link = unwrap(await supabase.rpc('event_join_link', { p_event_id: ev.id }).retry(false), 'POST');
+  return { ...ev, online_url: link ?? null };
 }
 
 /** Query options for one event. */
@@ -370,7 +385,7 @@ export class EventSaveError extends ApiError {
 export async function getEventById(eventId: number): Promise<EventRow | null> {
   const { supabase } = await import('@/lib/supabase');
   const result = await supabase.from('events').select(EVENT_COLUMNS).eq('id', eventId).maybeSingle().retry(false);
-  return unwrap(result, 'GET') as EventRow | null;
+  return (await withJoinLink(unwrap(result, 'GET'))) as EventRow | null;
 }
 
 /** Hook for the edit dialog: always fresh (counts decide what may change), only while open. */

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import type { Database } from '@/lib/database.types';
 
 export type FileAccess = Database['public']['Enums']['file_access'];
-export type PortfolioRow = Database['public']['Tables']['portfolios']['Row'];
+export type PortfolioRow = Omit<Database['public']['Tables']['portfolios']['Row'], 'owner_listed' | 'owner_premium'>;
+
+/** The portfolio columns API roles may read (supabase/exposure.ts; owner_listed/owner_premium are internal). */
+export const PORTFOLIO_COLUMNS =
+  'id, owner_id, title, slug, description_de, description_en, skills, links, images, category, city, file_access, status, published_at, created_at, updated_at' as const;
 export type PortfolioFileRow = Database['public']['Tables']['portfolio_files']['Row'];
 
 /** Who may download the supporting files (public.file_access) with message ids. */

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
-import { type PortfolioFormValues, type PortfolioRow, toPortfolioColumns } from './portfolio-schema';
+import { PORTFOLIO_COLUMNS, type PortfolioFormValues, type PortfolioRow, toPortfolioColumns } from './portfolio-schema';
 
 const client = () => import('@/lib/supabase').then((m) => m.supabase);
 
@@ -14,7 +14,7 @@ export async function getMyPortfolios(ownerId: string, page: number): Promise<{ 
   const from = (page - 1) * PORTFOLIOS_PAGE_SIZE;
   const result = await supabase
     .from('portfolios')
-    .select('*', { count: 'exact' })
+    .select(PORTFOLIO_COLUMNS, { count: 'exact' })
     .eq('owner_id', ownerId)
     .order('created_at', { ascending: false })
     .range(from, from + PORTFOLIOS_PAGE_SIZE - 1);
@@ -30,7 +30,7 @@ export function useMyPortfolios(ownerId: string | null | undefined, page: number
 /** One portfolio by id as RLS lets the caller see it (null otherwise). @throws ApiError */
 export async function getPortfolio(id: number): Promise<PortfolioRow | null> {
   const supabase = await client();
-  return unwrap(await supabase.from('portfolios').select('*').eq('id', id).maybeSingle(), 'GET');
+  return unwrap(await supabase.from('portfolios').select(PORTFOLIO_COLUMNS).eq('id', id).maybeSingle(), 'GET');
 }
 
 /** Hook around getPortfolio. */
@@ -41,7 +41,7 @@ export function usePortfolio(id: number) {
 /** Inserts a draft portfolio of the owner. @throws ApiError */
 export async function createPortfolio(ownerId: string, values: PortfolioFormValues): Promise<PortfolioRow> {
   const supabase = await client();
-  const result = await supabase.from('portfolios').insert({ ...toPortfolioColumns(values), owner_id: ownerId, slug: '' }).select('*').single();
+  const result = await supabase.from('portfolios').insert({ ...toPortfolioColumns(values), owner_id: ownerId, slug: '' }).select(PORTFOLIO_COLUMNS).single();
   return unwrap(result, 'POST');
 }
 
@@ -51,7 +51,7 @@ export async function updatePortfolio(
   patch: Partial<ReturnType<typeof toPortfolioColumns>> & { status?: Database['public']['Enums']['content_status'] },
 ): Promise<PortfolioRow> {
   const supabase = await client();
-  const row = unwrap(await supabase.from('portfolios').update(patch).eq('id', id).select('*').maybeSingle(), 'PATCH');
+  const row = unwrap(await supabase.from('portfolios').update(patch).eq('id', id).select(PORTFOLIO_COLUMNS).maybeSingle(), 'PATCH');
   if (!row) throw new ApiError('not_found', 404, 'PATCH');
   return row;
 }
@@ -86,7 +86,7 @@ export async function getPublicPortfolios(ownerId: string): Promise<PortfolioRow
   const supabase = await client();
   const result = await supabase
     .from('portfolios')
-    .select('*')
+    .select(PORTFOLIO_COLUMNS)
     .eq('owner_id', ownerId)
     .eq('status', 'published')
     .order('published_at', { ascending: false })

@@ -4,13 +4,11 @@ import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
 import type { PremiumProfileSettings } from '@/features/user/api/premium-profile';
 
-type Row = Database['public']['Tables']['profiles']['Row'];
-/** What /u/{slug} shows of a profile. */
-export type PublicProfile = Pick<
-  Row,
-  | 'id' | 'slug' | 'firstname' | 'lastname' | 'display_name' | 'display_address' | 'headline' | 'bio' | 'skills'
-  | 'looking_for' | 'offering' | 'categories' | 'city' | 'type' | 'profile_img' | 'social_links'
-> & { premium_profile: PremiumProfileSettings | null };
+type Row = Database['public']['Views']['public_profiles']['Row'];
+/** What /u/{slug} shows of a profile (public.public_profiles: no private column; views type every column as nullable). */
+export type PublicProfile = {
+  [K in 'id' | 'slug' | 'firstname' | 'lastname' | 'display_name' | 'display_address' | 'skills' | 'categories' | 'type' | 'social_links']: NonNullable<Row[K]>;
+} & Pick<Row, 'headline' | 'bio' | 'looking_for' | 'offering' | 'city' | 'profile_img'> & { premium_profile: PremiumProfileSettings | null };
 
 const PUBLIC_COLUMNS =
   'id, slug, firstname, lastname, display_name, display_address, headline, bio, skills, looking_for, offering, categories, city, type, profile_img, social_links, premium_profile';
@@ -20,7 +18,7 @@ export const publicProfileQuery = (slug: string) =>
   queryOptions({
     queryKey: ['public-profile', slug],
     queryFn: async (): Promise<PublicProfile | null> => {
-      const result = await supabase.from('profiles').select(PUBLIC_COLUMNS).eq('slug', slug).maybeSingle();
+      const result = await supabase.from('public_profiles').select(PUBLIC_COLUMNS).eq('slug', slug).maybeSingle();
       return unwrap(result as { data: PublicProfile | null; error: typeof result.error; status: number }, 'GET');
     },
   });

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
-import type { ProjectRow } from './project-schema';
+import { PROJECT_COLUMNS, type ProjectRow } from './project-schema';
 
 const client = () => import('@/lib/supabase').then((m) => m.supabase);
 
@@ -28,7 +28,7 @@ export function projectLimitFor(role: string | null, planLimit: number | null | 
 
 /**
  * Loads page `page` (1-based) of the owner's projects, newest first, with the total count and
- * the plan limit (profiles.user_role + plans.project_limit).
+ * the plan limit (the owner's role from public.my_profile() + plans.project_limit; `ownerId` is the signed-in user).
  * @throws ApiError
  */
 export async function getMyProjects(ownerId: string, page: number): Promise<MyProjectsPage> {
@@ -37,11 +37,11 @@ export async function getMyProjects(ownerId: string, page: number): Promise<MyPr
   const [list, profile] = await Promise.all([
     supabase
       .from('projects')
-      .select('*', { count: 'exact' })
+      .select(PROJECT_COLUMNS, { count: 'exact' })
       .eq('owner_id', ownerId)
       .order('created_at', { ascending: false })
       .range(from, from + MY_PROJECTS_PAGE_SIZE - 1),
-    supabase.from('profiles').select('user_role').eq('id', ownerId).maybeSingle(),
+    supabase.rpc('my_profile').select('user_role').eq('id', ownerId).maybeSingle(),
   ]);
   const rows = unwrap(list, 'GET');
   const role = unwrap(profile, 'GET')?.user_role ?? null;
@@ -65,7 +65,7 @@ export function useMyProjects(ownerId: string | null | undefined, page: number) 
 /** Loads one project by id for its owner (RLS returns nothing for other users' drafts). @throws ApiError */
 export async function getOwnProject(id: number): Promise<ProjectRow | null> {
   const supabase = await client();
-  return unwrap(await supabase.from('projects').select('*').eq('id', id).maybeSingle(), 'GET');
+  return unwrap(await supabase.from('projects').select(PROJECT_COLUMNS).eq('id', id).maybeSingle(), 'GET');
 }
 
 /** Hook around getOwnProject. */
@@ -94,7 +94,7 @@ export async function getPublicProject(id: number): Promise<PublicProject | null
   const supabase = await client();
   const result = await supabase
     .from('projects')
-    .select('*, owner:profiles!projects_owner_id_fkey(slug, firstname, lastname, headline, city)')
+    .select(`${PROJECT_COLUMNS}, owner:profiles!projects_owner_id_fkey(slug, firstname, lastname, headline, city)`)
     .eq('id', id)
     .maybeSingle();
   return unwrap(result, 'GET') as PublicProject | null;

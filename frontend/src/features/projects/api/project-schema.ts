@@ -102,7 +102,14 @@ export const EMPTY_PROJECT: ProjectFormValues = {
 };
 
 /** A project row as the SPA reads it. */
-export type ProjectRow = Database['public']['Tables']['projects']['Row'];
+export type ProjectRow = Omit<Database['public']['Tables']['projects']['Row'], 'owner_listed' | 'owner_premium'>;
+
+/**
+ * The project columns API roles may read (supabase/exposure.ts): owner_listed/owner_premium are
+ * internal (the latter would tell the owner's plan), so `select=*` is refused.
+ */
+export const PROJECT_COLUMNS =
+  'id, owner_id, title, slug, summary, description, is_private, category, private_category, city, latitude, longitude, roles_sought, stage, images, status, published_at, created_at, updated_at' as const;
 
 /** Maps a row to form values. */
 export function toFormValues(row: ProjectRow): ProjectFormValues {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
-import { type ProjectFormValues, type ProjectRow, type ProjectStatus, toColumns } from './project-schema';
+import { PROJECT_COLUMNS, type ProjectFormValues, type ProjectRow, type ProjectStatus, toColumns } from './project-schema';
 
 const client = () => import('@/lib/supabase').then((m) => m.supabase);
 
@@ -22,7 +22,7 @@ export async function createProjectDraft(ownerId: string, values: ProjectFormVal
   const result = await supabase
     .from('projects')
     .insert({ ...toColumns(values), owner_id: ownerId, slug: '', status: 'draft' })
-    .select('*')
+    .select(PROJECT_COLUMNS)
     .single();
   return unwrap(result, 'POST');
 }
@@ -33,7 +33,7 @@ export async function createProjectDraft(ownerId: string, values: ProjectFormVal
  */
 export async function updateProject(id: number, values: ProjectFormValues): Promise<ProjectRow> {
   const supabase = await client();
-  const result = await supabase.from('projects').update(toColumns(values)).eq('id', id).select('*').maybeSingle();
+  const result = await supabase.from('projects').update(toColumns(values)).eq('id', id).select(PROJECT_COLUMNS).maybeSingle();
   const row = unwrap(result, 'PATCH');
   if (!row) throw new ApiError('not_found', 404, 'PATCH');
   return row;
@@ -42,7 +42,7 @@ export async function updateProject(id: number, values: ProjectFormValues): Prom
 /** Sets the status (publish: `published`, unpublish: `draft`). @throws ApiError */
 export async function setProjectStatus(id: number, status: ProjectStatus): Promise<ProjectRow> {
   const supabase = await client();
-  const result = await supabase.from('projects').update({ status }).eq('id', id).select('*').maybeSingle();
+  const result = await supabase.from('projects').update({ status }).eq('id', id).select(PROJECT_COLUMNS).maybeSingle();
   const row = unwrap(result, 'PATCH');
   if (!row) throw new ApiError('not_found', 404, 'PATCH');
   return row;

@@ -4,8 +4,8 @@ import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
 
-/** A profile row with its computed display fields (spec §3). */
-export type OwnProfile = Database['public']['Tables']['profiles']['Row'];
+/** The caller's profile with private fields and the computed display fields (public.my_profile(), spec §3). */
+export type OwnProfile = Database['public']['Functions']['my_profile']['Returns'][number];
 
 /** The signed-in user's id; throws when nobody is signed in. */
 export async function currentUserId(): Promise<string> {
@@ -15,13 +15,17 @@ export async function currentUserId(): Promise<string> {
   return id;
 }
 
-/** Query options of the signed-in user's own profile (all columns + display_name/display_address). */
+/**
+ * Query options of the signed-in user's own profile: every column including the private ones,
+ * display_name/display_address, premium_profile and suspended, through public.my_profile() (the
+ * only path to one's private fields; issue 12).
+ */
 export const ownProfileQuery = () =>
   queryOptions({
     queryKey: ['own-profile'],
     queryFn: async (): Promise<OwnProfile> => {
       const id = await currentUserId();
-      return unwrap(await supabase.from('profiles').select('*, display_name, display_address').eq('id', id).single(), 'GET');
+      return unwrap(await supabase.rpc('my_profile').eq('id', id).single(), 'GET');
     },
   });
 
@@ -33,7 +37,7 @@ export function useOwnProfile() {
 /** Profile fields a user may change on themselves through `update-user` (its SELF_FIELDS). */
 export type ProfileUpdates = Partial<
   Pick<
-    OwnProfile,
+    Database['public']['Tables']['profiles']['Row'],
     | 'firstname'
     | 'lastname'
     | 'headline'
