@@ -164,3 +164,20 @@ describe('join links of paid online events (issue 12 "Also")', () => {
     expect(column.code).toBe('42501');
   });
 });
+
+describe('search tells a member\'s plan only through the badge they chose (finding 1: the role is private)', () => {
+  test('a premium member\'s hits carry premium = true only while show_premium_badge is on; ranking keeps the preference', async () => {
+    const member = await db.user({ role: 'premium', name: 'Greta Geheim' });
+    await db.sql(`insert into public.projects (owner_id, title, summary, category, status)
+      values ($1, 'Zauberhafte Quokkazucht', 'Quokkas im Garten', 'science', 'published')`, [member.id]);
+    const flag = async () => {
+      const r = await db.as(anon, `select public.search('Quokkazucht') -> 'results' as r`);
+      return (r.rows[0]!.r as { premium: boolean; owner_id: string }[]).find((h) => h.owner_id === member.id)?.premium;
+    };
+    expect(await flag()).toBe(true);
+    await db.sql(`update public.profiles set show_premium_badge = false where id = $1`, [member.id]);
+    expect(await flag()).toBe(false);
+    const ranked = await db.sql<{ premium: boolean }>(`select premium from private.search_items where owner_id = $1 and type = 'project'`, [member.id]);
+    expect(ranked).toEqual([{ premium: true }]);
+  });
+});
