@@ -2,7 +2,8 @@
  * `npm test`: every test of the project, in order, against a fresh local stack of its own
  * (TEAMWERK_STACK_OFFSET, default 10000, so a developer's running stack on the default ports is
  * left alone). Steps: typecheck, lint, unit tests, fresh stack, generated types up to date,
- * `supabase db advisors`, contract + database tests (vitest), function tests (deno test),
+ * `supabase db advisors`, contract + database tests (vitest), fuzzing of every RPC and Edge Function
+ * (vitest.fuzz.config.ts), function tests (deno test),
  * browser tests (Playwright + Debian Chromium). Ends non-zero when any step fails and prints
  * `N passed, N failed` (steps) as its last line.
  */
@@ -97,6 +98,11 @@ const steps: Step[] = [
     run: () => sh(supabaseCliBinary(), ['db', 'advisors', `--remote=${config.dbUrl}`, '--type', 'all', '--level', 'warn', '--fail-on', 'warn'], { SUPABASE_TELEMETRY_DISABLED: '1' }),
   },
   { name: 'contract+db', needsStack: true, run: () => sh('npx', ['vitest', 'run'], stackEnv()) },
+  {
+    name: 'fuzz',
+    needsStack: true,
+    run: () => sh('npx', ['vitest', 'run', '--config', 'vitest.fuzz.config.ts'], stackEnv()),
+  },
   {
     name: 'functions',
     needsStack: true,

@@ -62,6 +62,9 @@ async function crawl(headers: Record<string, string>, role: 'anon' | 'authentica
     `select distinct p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
      where n.nspname = 'public' and has_function_privilege($1, p.oid, 'EXECUTE')`, [role]);
   const callable = fns.map((f) => f.name);
+  for (const name of callable.filter((n) => n !== 'search' && n !== 'delete_my_account')) {
+    texts.push(JSON.stringify((await rest(`rpc/${name}`, headers, sampleFor(name))).body));
+  }
   if (callable.includes('search')) {
     const queries = ['', 'a', 'e', 'n', '@', 'teamwerk', 'test', 'exposure', 'gmail', 'mail', 'de', 'com', fx.owner.email, fx.owner.email.split('@')[0]!];
     const tasks = queries.flatMap((q) => [1, 2, 3, 4, 5].flatMap((p) => [undefined, ['profile']].map((types) => () =>
