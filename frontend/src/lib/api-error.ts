@@ -19,6 +19,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * True when the database refused a write for lack of an active paid subscription (spec §6; issue
+ * 12: the payment-required rule holds in the database, SQLSTATE PT402 = HTTP 402 `payment_required`).
+ */
+export function isPaymentRequired(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 402 || error.code === 'PT402' || error.message === 'payment_required');
+}
+
 /** What supabase-js (PostgREST, functions) resolves with. */
 export interface SupabaseResult<T> {
   data: T | null;

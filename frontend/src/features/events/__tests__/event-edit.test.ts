@@ -68,4 +68,8 @@ describe('database refusals → messages', () => {
     expect(eventSaveProblem(new ApiError('JSON object requested, multiple (or no) rows returned', 406, 'PATCH', 'PGRST116')).id).toBe('events.edit.error.notAllowed');
     expect(eventSaveProblem(new Error('network')).id).toBe('events.error.save');
   });
+  it('a lapsed subscription (PT402 payment_required from the database, issue 12) gets the subscription message', () => {
+    expect(eventSaveProblem(new ApiError('payment_required', 402, 'POST', 'PT402'))).toEqual({ field: null, id: 'subscriptionRequired.error' });
+    expect(eventSaveProblem(new ApiError('new row violates row-level security policy', 403, 'POST', '42501')).id).toBe('events.edit.error.notAllowed');
+  });
 });

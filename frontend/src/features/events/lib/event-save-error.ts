@@ -1,4 +1,4 @@
-import { ApiError } from '@/lib/api-error';
+import { ApiError, isPaymentRequired } from '@/lib/api-error';
 
 /** Where and how a refused event save is shown: a form field (or the whole form) and a message id. */
 export interface EventSaveProblem {
@@ -37,6 +37,7 @@ export function eventSaveProblem(error: unknown): EventSaveProblem {
     default:
       break;
   }
+  if (isPaymentRequired(error)) return { field: null, id: 'subscriptionRequired.error' };
   if (error.code === '23514' && error.message.includes('events_time_order')) return { field: 'endsAt', id: 'events.form.error.order' };
   if (error.code === 'PGRST116' || error.code === '42501') return { field: null, id: 'events.edit.error.notAllowed' };
   return { field: null, id: 'events.error.save' };

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
+import { isPaymentRequired } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import { usePortfolioMutations } from '../api/portfolios';
 import { PortfolioForm } from '../components/portfolio-form';
@@ -35,7 +36,7 @@ export default function UserCreatePortfolioRoute() {
                 notify('success', intl.formatMessage({ id: 'portfolios.created' }));
                 navigate(localize(paths.user.editPortfolio(row.id)));
               },
-              onError: () => notify('error', intl.formatMessage({ id: 'portfolios.saveFailed' })),
+              onError: (e) => notify('error', intl.formatMessage({ id: isPaymentRequired(e) ? 'subscriptionRequired.error' : 'portfolios.saveFailed' })),
             },
           )
         }
