@@ -45,7 +45,6 @@ export const accountSummaryQuery = (userId: string) =>
         await supabase
           .rpc('my_profile')
           .select('email, profile_img, user_role, display_name')
-          .eq('id', userId)
           .single()
           .overrideTypes<Pick<OwnProfile, 'email' | 'profile_img' | 'user_role' | 'display_name'>, { merge: false }>(),
         'GET',

@@ -18,8 +18,8 @@ function hasStoredSession(): boolean {
 /** The signed-in user's role from public.my_profile() (the owner's path to private fields; `userId` guards against a stale session). */
 async function userRole(userId: string): Promise<string | null> {
   const supabase = await client();
-  const { data, error } = await supabase.rpc('my_profile').select('id, user_role').eq('id', userId).maybeSingle().retry(false);
-  if (error || !data) return null;
+  const { data, error } = await supabase.rpc('my_profile').select('id, user_role').maybeSingle().retry(false);
+  if (error || !data || data.id !== userId) return null;
   return typeof data.user_role === 'string' ? data.user_role : null;
 }
 

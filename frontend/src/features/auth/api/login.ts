@@ -42,8 +42,8 @@ export async function loginWithPassword(email: string, password: string, locale:
 
 /** Role of a signed-in user from their profile (admin login check); null when unreadable. */
 export async function fetchOwnRole(userId: string): Promise<string | null> {
-  const { data } = await supabase.rpc('my_profile').select('user_role').eq('id', userId).maybeSingle();
-  return data?.user_role ?? null;
+  const { data } = await supabase.rpc('my_profile').select('id, user_role').maybeSingle();
+  return data && data.id === userId ? data.user_role : null;
 }
 
 /**

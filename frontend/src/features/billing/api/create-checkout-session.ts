@@ -38,7 +38,7 @@ export async function createCheckoutSession(choice: CheckoutChoice, locale: Loca
       .eq('billing_period', choice.billingPeriod)
       .eq('active', true)
       .maybeSingle(),
-    supabase.rpc('my_profile').select('firstname, lastname, email').eq('id', user.id).maybeSingle(),
+    supabase.rpc('my_profile').select('firstname, lastname, email').maybeSingle(),
   ]);
   const priceId = price.data?.stripe_price_id;
   if (!priceId) throw new BillingFunctionError(400, 'invalid_price', 'Failed to create checkout session');

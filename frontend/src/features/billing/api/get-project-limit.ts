@@ -33,7 +33,7 @@ export async function getProjectAllowance(): Promise<ProjectAllowance | null> {
   const userId = sessionData.session?.user.id;
   if (!userId) return null;
   const [profile, projects] = await Promise.all([
-    supabase.rpc('my_profile').select('user_role').eq('id', userId).single(),
+    supabase.rpc('my_profile').select('user_role').single(),
     supabase.from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', userId),
   ]);
   const role = unwrap(profile, 'GET').user_role;

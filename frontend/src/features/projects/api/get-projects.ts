@@ -41,7 +41,7 @@ export async function getMyProjects(ownerId: string, page: number): Promise<MyPr
       .eq('owner_id', ownerId)
       .order('created_at', { ascending: false })
       .range(from, from + MY_PROJECTS_PAGE_SIZE - 1),
-    supabase.rpc('my_profile').select('user_role').eq('id', ownerId).maybeSingle(),
+    supabase.rpc('my_profile').select('user_role').maybeSingle(),
   ]);
   const rows = unwrap(list, 'GET');
   const role = unwrap(profile, 'GET')?.user_role ?? null;

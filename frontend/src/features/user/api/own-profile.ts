@@ -24,8 +24,8 @@ export const ownProfileQuery = () =>
   queryOptions({
     queryKey: ['own-profile'],
     queryFn: async (): Promise<OwnProfile> => {
-      const id = await currentUserId();
-      return unwrap(await supabase.rpc('my_profile').eq('id', id).single(), 'GET');
+      await currentUserId(); // throws when nobody is signed in
+      return unwrap(await supabase.rpc('my_profile').single(), 'GET');
     },
   });
 
