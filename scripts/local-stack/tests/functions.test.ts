@@ -268,12 +268,16 @@ describe('runtime behaviour', () => {
   it('answers a function that fails at load time with 503 BOOT_ERROR; other functions keep working', async () => {
     await mkdir(brokenDir, { recursive: true });
     await writeFile(path.join(brokenDir, 'index.ts'), "throw new Error('boot failure');\nDeno.serve(() => new Response('never'));\n");
+    // let the runner reload for the new folder first, so the functions below load after the failed one
+    await new Promise((r) => setTimeout(r, 1500));
     const res = await fetch(`${functionsUrl}/${brokenName}`, { headers: { authorization: `Bearer ${config.anonKey}` } });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ code: 'BOOT_ERROR' });
     const { data, error } = await anonClient().functions.invoke('health');
     expect(error).toBeNull();
     expect(data).toMatchObject({ status: 'ok' });
+    const probe = await fetch(`${functionsUrl}/${probeName}`, { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(probe.status).toBe(200);
   });
 
   it('runs EdgeRuntime.waitUntil work after the response (a mail reaches the mailbox via RESEND_BASE_URL)', async () => {

@@ -118,7 +118,8 @@ async function fileExists(path: string): Promise<boolean> {
 function load(name: string): Promise<Loaded> {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const promise = (importChain = importChain.then(async () => {
+  // `.catch` first: a module that failed to boot must not fail every later import in the chain.
+  const promise = (importChain = importChain.catch(() => undefined).then(async () => {
     let captured: Loaded | null = null;
     capture = (entry) => {
       captured ??= entry;
