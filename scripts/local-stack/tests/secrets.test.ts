@@ -130,7 +130,8 @@ describe('the repository holds no secret', () => {
       .split('\0')
       .filter(Boolean);
     expect(files.length).toBeGreaterThan(100);
-    const current = [config.jwtSecret, config.anonKey, config.serviceRoleKey, config.tokenSecret, config.stripeSecretKey, config.stripeWebhookSecret, config.resendApiKey];
+    const current = [config.jwtSecret, config.anonKey, config.serviceRoleKey, config.tokenSecret, config.stripeSecretKey, config.stripeWebhookSecret, config.resendApiKey]
+      .filter((s): s is string => typeof s === 'string' && s.length > 0);
     const needles = [...FORMER_SECRETS.map((s) => ({ what: `former secret ${s.slice(0, 12)}…`, s })), ...current.map((s) => ({ what: `this stack's secret ${s.slice(0, 12)}…`, s }))];
     const hits: string[] = [];
     for (const file of files) {
