@@ -1,12 +1,16 @@
 import { defineConfig } from '@playwright/test';
+import { stackConfig } from '../scripts/local-stack/config.ts';
 
 /**
  * Browser tests against the production build served by `vite preview` on 127.0.0.1:5173+offset,
- * talking to the local stack of the same offset (TEAMWERK_STACK_OFFSET). Debian Chromium only.
+ * talking to the local stack of the same offset (TEAMWERK_STACK_OFFSET), built with that stack's
+ * generated anon key (unless VITE_SUPABASE_URL/VITE_SUPABASE_ANON_KEY are set). Debian Chromium only.
  */
-const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
+const stack = stackConfig();
+const offset = stack.offset;
 const port = 5173 + offset;
-const gateway = process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
+const gateway = process.env.VITE_SUPABASE_URL ?? stack.apiUrl;
+const anonKey = process.env.VITE_SUPABASE_ANON_KEY ?? stack.anonKey;
 /** Offsets other than 0 build and report into their own folders, so helpers running e2e at the same time never serve each other's build. */
 const outDir = offset ? `../.stack/offset-${offset}/e2e-dist` : 'dist';
 
@@ -39,7 +43,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 180_000,
-    env: { TEAMWERK_STACK_OFFSET: String(offset), VITE_SUPABASE_URL: gateway },
+    env: { TEAMWERK_STACK_OFFSET: String(offset), VITE_SUPABASE_URL: gateway, VITE_SUPABASE_ANON_KEY: anonKey },
     stdout: 'ignore',
     stderr: 'pipe',
   },

@@ -5,32 +5,47 @@ import { defineConfig, loadEnv } from 'vite';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
 import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
+import { stackConfig } from '../scripts/local-stack/config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The `supabase start` demo anon key (scripts/local-stack/config.ts). */
-const LOCAL_ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+/**
+ * The anon key the SPA is built with (issue 12 §3: none in the source): VITE_SUPABASE_ANON_KEY
+ * when set (environment or frontend/.env; `npm start` and the Playwright config pass the local
+ * stack's), else, when VITE_SUPABASE_URL is unset too (the local stack of TEAMWERK_STACK_OFFSET),
+ * the key generated for that stack's data folder (scripts/local-stack/config.ts). Errors: throws
+ * a clear message for another API URL without a key.
+ */
+function anonKeyFor(env: Record<string, string | undefined>): string {
+  if (env.VITE_SUPABASE_ANON_KEY) return env.VITE_SUPABASE_ANON_KEY;
+  if (!env.VITE_SUPABASE_URL) return stackConfig(env).anonKey;
+  throw new Error(
+    `VITE_SUPABASE_ANON_KEY is not set for VITE_SUPABASE_URL=${env.VITE_SUPABASE_URL}: set it to that project's anon key ` +
+      '(for the local stack `npm run stack:status` prints it)',
+  );
+}
 
 export default defineConfig(({ mode }) => {
   const env = { ...loadEnv(mode, here, ['VITE_', 'SITE_URL']), ...process.env };
   const offset = Number.parseInt(env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
   const port = 5173 + offset;
   const supabaseUrl = env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
+  const anonKey = anonKeyFor(env);
   return {
     plugins: [
       precompileMessagesPlugin(PRODUCT_NAME),
       react(),
       sitemapPlugin({
         supabaseUrl,
-        anonKey: env.VITE_SUPABASE_ANON_KEY ?? LOCAL_ANON_KEY,
+        anonKey,
         siteUrl: env.VITE_SITE_URL ?? env.SITE_URL,
       }),
     ],
     resolve: { alias: { '@': path.join(here, 'src') } },
     define: {
-      // the stack of this offset, unless VITE_SUPABASE_URL says otherwise
+      // the stack of this offset and its key, unless VITE_SUPABASE_URL/VITE_SUPABASE_ANON_KEY say otherwise
       'import.meta.env.VITE_SUPABASE_URL': JSON.stringify(supabaseUrl),
+      'import.meta.env.VITE_SUPABASE_ANON_KEY': JSON.stringify(anonKey),
     },
     server: { host: '127.0.0.1', port, strictPort: true },
     preview: { host: '127.0.0.1', port, strictPort: true },

@@ -15,7 +15,7 @@ import { startStack, stopStack } from './local-stack/cli.ts';
 import { supabaseCliBinary } from './local-stack/migrate.ts';
 
 process.env.TEAMWERK_STACK_OFFSET ??= '10000';
-const config = stackConfig();
+let config = stackConfig();
 const deno = path.join(ROOT_DIR, 'node_modules/.bin/deno');
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 
@@ -86,6 +86,8 @@ const steps: Step[] = [
     run: async () => {
       await stopStack(config);
       fs.rmSync(config.dataDir, { recursive: true, force: true });
+      // the fresh data folder gets its own secrets (issue 12 §3); later steps use them
+      config = stackConfig();
       const t0 = Date.now();
       await startStack(config);
       console.log(`fresh local stack (offset ${config.offset}) ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

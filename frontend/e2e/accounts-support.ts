@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { expect, type Page } from '@playwright/test';
-import { ANON_KEY, apiUrl, nodeClient, offset, SERVICE_ROLE_KEY } from './support';
+import { ANON_KEY, apiUrl, nodeClient, offset, SERVICE_ROLE_KEY, stack } from './support';
 
 /** Mailbox of the local stack of this offset (scripts/local-stack/services/mailbox). */
 export const mailboxUrl = `http://127.0.0.1:${54324 + offset}`;
@@ -69,14 +69,14 @@ export async function linkFromMail(to: string, pathPart: string, timeoutMs = 20_
 }
 
 /**
- * A confirm token signed with the documented local secret (supabase/functions/_shared/tokens.ts:
- * LOCAL_TOKEN_SECRET) but issued `ageSeconds` ago, to test the expiry path.
+ * A token signed with the stack's TOKEN_SECRET (generated for its data folder, as the functions
+ * get it) but issued `ageSeconds` ago, to test the expiry path.
  */
 export function localToken(purpose: 'confirm' | 'reset', userId: string, ageSeconds: number): string {
   const b64 = (buf: Buffer) => buf.toString('base64url');
   const payload = { v: 1, p: purpose, sub: userId, iat: Math.floor(Date.now() / 1000) - ageSeconds, n: b64(randomBytes(16)) };
   const body = b64(Buffer.from(JSON.stringify(payload)));
-  const sig = createHmac('sha256', 'teamwerk-local-token-secret-not-for-production-use').update(`teamwerk-token.${body}`).digest();
+  const sig = createHmac('sha256', stack.tokenSecret).update(`teamwerk-token.${body}`).digest();
   return `${body}.${b64(sig)}`;
 }
 

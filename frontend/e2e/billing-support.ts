@@ -1,11 +1,11 @@
 import { expect, type Page } from '@playwright/test';
 import Stripe from 'stripe';
-import { ANON_KEY, apiUrl, nodeClient, offset, SERVICE_ROLE_KEY } from './support';
+import { ANON_KEY, apiUrl, nodeClient, SERVICE_ROLE_KEY, stack } from './support';
 
-/** The Stripe sandbox of this stack offset (scripts/local-stack/services/stripe/README.md). */
-export const stripeUrl = `http://127.0.0.1:${12111 + offset}`;
-export const STRIPE_KEY = 'sk_test_teamwerk_local_sandbox';
-export const stripe = new Stripe(STRIPE_KEY, { apiVersion: '2023-10-16' as Stripe.LatestApiVersion, host: '127.0.0.1', port: 12111 + offset, protocol: 'http' });
+/** The Stripe sandbox of this stack offset (scripts/local-stack/services/stripe/README.md) and its generated key. */
+export const stripeUrl = stack.stripeUrl;
+export const STRIPE_KEY = stack.stripeSecretKey;
+export const stripe = new Stripe(STRIPE_KEY, { apiVersion: '2023-10-16' as Stripe.LatestApiVersion, host: '127.0.0.1', port: stack.ports.stripe, protocol: 'http' });
 export const admin = nodeClient(SERVICE_ROLE_KEY);
 /** supabase-js keeps the session under `sb-<first host label>-auth-token`. */
 export const storageKey = `sb-${new URL(apiUrl).hostname.split('.')[0]}-auth-token`;

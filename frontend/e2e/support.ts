@@ -3,15 +3,16 @@ import { expect, type Page } from '@playwright/test';
 import ws from 'ws';
 import de from '../src/i18n/de.json' with { type: 'json' };
 import en from '../src/i18n/en.json' with { type: 'json' };
+import { stackConfig } from '../../scripts/local-stack/config.ts';
 
 export const PRODUCT = 'Teamwerk';
-export const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
-/** Gateway of the local stack of this offset (same rule as scripts/local-stack/config.ts). */
-export const apiUrl = process.env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
-export const ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-export const SERVICE_ROLE_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+/** The local stack of TEAMWERK_STACK_OFFSET: ports and the keys generated for its data folder (issue 12 §3). */
+export const stack = stackConfig();
+export const offset = stack.offset;
+/** Gateway of the local stack of this offset, unless VITE_SUPABASE_URL says otherwise. */
+export const apiUrl = process.env.VITE_SUPABASE_URL ?? stack.apiUrl;
+export const ANON_KEY = process.env.VITE_SUPABASE_ANON_KEY ?? stack.anonKey;
+export const SERVICE_ROLE_KEY = process.env.SUPABASE_SERVICE_ROLE_KEY ?? stack.serviceRoleKey;
 
 type Catalogue = Record<string, string>;
 export const messages: Record<'en' | 'de', Catalogue> = { en, de };

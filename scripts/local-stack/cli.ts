@@ -3,14 +3,16 @@
  * - start: starts the daemon detached (unless running), waits until every piece is healthy,
  *   prints URLs and keys like `supabase status`. Exit 1 when the start fails (log tail shown).
  * - stop: SIGTERM to the daemon, waits for it to exit (SIGKILL after 30 s).
- * - status: prints the status; exit 1 when not running.
- * - reset: stop, delete the data folder, start (bootstrap + migrations + seed from scratch).
+ * - status: prints the status (URLs, keys, secrets); exit 1 when not running.
+ * - reset: stop, delete the data folder (and with it the generated secrets), start (new secrets,
+ *   bootstrap + migrations + seed from scratch).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stackConfig, ROOT_DIR, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, type StackConfig } from './config.ts';
+import { stackConfig, ROOT_DIR, type StackConfig } from './config.ts';
+import { readSecrets } from './secrets.ts';
 import type { StackState } from './daemon.ts';
 import { isAlive } from './wait.ts';
 
@@ -27,7 +29,10 @@ export function readState(config: StackConfig): StackState | null {
   }
 }
 
-/** `supabase status`-like lines for `config`. */
+/**
+ * `supabase status`-like lines for `config`, with the generated keys and secrets of its data
+ * folder (they are local-only: every data folder has its own, see secrets.ts).
+ */
 export function statusText(config: StackConfig): string {
   const rows: [string, string][] = [
     ['API URL', config.apiUrl],
@@ -43,8 +48,11 @@ export function statusText(config: StackConfig): string {
     ['JWT secret', config.jwtSecret],
     ['anon key', config.anonKey],
     ['service_role key', config.serviceRoleKey],
-    ['Stripe secret key', STRIPE_SECRET_KEY],
-    ['Stripe webhook secret', STRIPE_WEBHOOK_SECRET],
+    ['Stripe secret key', config.stripeSecretKey],
+    ['Stripe webhook secret', config.stripeWebhookSecret],
+    ['Resend API key', config.resendApiKey],
+    ['Token secret', config.tokenSecret],
+    ['Secrets file', config.secretsFile],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padStart(width)}: ${v}`).join('\n');
@@ -57,12 +65,17 @@ function logTail(config: StackConfig, lines = 40): string {
 
 /**
  * Starts the stack unless it runs; resolves when healthy.
- * Errors: throws with the log tail when the daemon fails or does not get ready in `timeoutMs`.
+ * Errors: throws with the log tail when the daemon fails or does not get ready in `timeoutMs`;
+ * throws at once when `config` holds other secrets than its data folder (the folder was deleted
+ * after `stackConfig()` was read: read it again, as `reset` does).
  */
 export async function startStack(config: StackConfig = stackConfig(), timeoutMs = 180_000): Promise<{ alreadyRunning: boolean; readyAfterMs?: number }> {
   const existing = readState(config);
   if (existing?.status === 'running') return { alreadyRunning: true };
   if (existing) await stopStack(config);
+  if (readSecrets(config.dataDir)?.jwtSecret !== config.jwtSecret) {
+    throw new Error(`${config.secretsFile} does not hold this config's secrets (data folder deleted or replaced?): call stackConfig() again`);
+  }
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.rmSync(config.stateFile, { force: true });
   const out = fs.openSync(config.logFile, 'a');
@@ -143,10 +156,12 @@ async function main(): Promise<void> {
     case 'reset': {
       await stopStack(config);
       fs.rmSync(config.dataDir, { recursive: true, force: true });
+      // A new data folder gets new secrets.
+      const fresh = stackConfig();
       const t0 = Date.now();
-      await startStack(config);
-      console.log(`Reset the local stack (bootstrap, migrations, seed) in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
-      console.log(statusText(config));
+      await startStack(fresh);
+      console.log(`Reset the local stack (new secrets, bootstrap, migrations, seed) in ${((Date.now() - t0) / 1000).toFixed(1)} s.`);
+      console.log(statusText(fresh));
       break;
     }
     default:

@@ -1,8 +1,10 @@
 /**
  * Local stack configuration: ports, keys, paths.
  *
- * The keys are the well-known `supabase start` defaults, so the same `.env` works against this
- * stack, `supabase start` and (with other values) a hosted project.
+ * The keys and secrets are generated once per data folder (`<dataDir>/secrets.json`, see
+ * secrets.ts; issue 12 §3): nothing secret lives in the source. `npm run stack:status` prints
+ * them; the same variable names work against `supabase start` or a hosted project with their
+ * values.
  *
  * `TEAMWERK_STACK_OFFSET` (integer, default 0) shifts every port by that amount and gives the
  * stack its own data folder, so several stacks can run side by side (e.g. one per developer
@@ -10,22 +12,9 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadOrCreateSecrets, secretsFile } from './secrets.ts';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** The `supabase start` JWT secret (HS256). */
-export const JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
-/** `supabase start` demo anon key (role anon, exp 2032). */
-export const ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-/** `supabase start` demo service_role key (role service_role, exp 2032). */
-export const SERVICE_ROLE_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
-/** Stripe sandbox test secret key and webhook signing secret. */
-export const STRIPE_SECRET_KEY = 'sk_test_teamwerk_local_sandbox';
-export const STRIPE_WEBHOOK_SECRET = 'whsec_teamwerk_local_sandbox_secret';
-/** Resend API key accepted by the mailbox. */
-export const RESEND_API_KEY = 're_teamwerk_local';
 
 export interface StackConfig {
   offset: number;
@@ -46,16 +35,31 @@ export interface StackConfig {
   apiUrl: string;
   mailboxUrl: string;
   stripeUrl: string;
+  /** HS256 secret of every JWT of the stack (generated per data folder). */
   jwtSecret: string;
+  /** anon and service_role keys, signed with `jwtSecret`. */
   anonKey: string;
   serviceRoleKey: string;
+  /** TOKEN_SECRET of the Edge Functions (confirm/reset tokens). */
+  tokenSecret: string;
+  /** The Stripe sandbox's secret key (`sk_test_…`) and webhook signing secret (`whsec_…`). */
+  stripeSecretKey: string;
+  stripeWebhookSecret: string;
+  /** The key the mailbox accepts on its Resend API (`re_…`). */
+  resendApiKey: string;
+  /** `<dataDir>/secrets.json` (mode 0600), where the secrets above live. */
+  secretsFile: string;
   /** Where the SPA runs (site_url for auth redirects). */
   siteUrl: string;
   stateFile: string;
   logFile: string;
 }
 
-/** Builds the config for the stack instance selected by TEAMWERK_STACK_OFFSET. */
+/**
+ * Builds the config for the stack instance selected by TEAMWERK_STACK_OFFSET. Synchronous; reads
+ * the data folder's secrets and creates them when the folder has none yet.
+ * Errors: throws when the offset moves a port out of range or the secrets file is invalid.
+ */
 export function stackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   const offset = Number.parseInt(env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
   const p = (n: number) => n + offset;
@@ -73,6 +77,7 @@ export function stackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
   if (offset < -12000 || highest > 65535) {
     throw new Error(`TEAMWERK_STACK_OFFSET=${offset} moves ports out of range (highest ${highest} > 65535); use at most 11000`);
   }
+  const secrets = loadOrCreateSecrets(dataDir);
   const db = { user: 'postgres', password: 'postgres', database: 'postgres' };
   const host = '127.0.0.1' as const;
   return {
@@ -85,9 +90,14 @@ export function stackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
     apiUrl: `http://${host}:${ports.gateway}`,
     mailboxUrl: `http://${host}:${ports.mailbox}`,
     stripeUrl: `http://${host}:${ports.stripe}`,
-    jwtSecret: JWT_SECRET,
-    anonKey: ANON_KEY,
-    serviceRoleKey: SERVICE_ROLE_KEY,
+    jwtSecret: secrets.jwtSecret,
+    anonKey: secrets.anonKey,
+    serviceRoleKey: secrets.serviceRoleKey,
+    tokenSecret: secrets.tokenSecret,
+    stripeSecretKey: secrets.stripeSecretKey,
+    stripeWebhookSecret: secrets.stripeWebhookSecret,
+    resendApiKey: secrets.resendApiKey,
+    secretsFile: secretsFile(dataDir),
     siteUrl: env.SITE_URL ?? `http://${host}:${p(5173)}`,
     stateFile: path.join(dataDir, 'state.json'),
     logFile: path.join(dataDir, 'stack.log'),

@@ -3,8 +3,9 @@
  * file (`<dataDir>/state.json`) and shuts everything down on SIGTERM/SIGINT.
  * Started detached by `cli.ts start`; its output goes to `<dataDir>/stack.log`.
  *
- * Order: Postgres → bootstrap SQL (fresh cluster) → migrations (Supabase CLI) → seed (fresh)
- * → mailbox → PostgREST → auth, storage, realtime, functions, Stripe sandbox, cron/net → gateway.
+ * Order: Postgres → bootstrap SQL (fresh cluster) → migrations (Supabase CLI) → the generated
+ * service_role key into vault (every start) → seed (fresh) → mailbox → PostgREST → auth,
+ * storage, realtime, functions, Stripe sandbox, cron/net → gateway.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -12,7 +13,7 @@ import { stackConfig } from './config.ts';
 import { createPool } from './db.ts';
 import { startPostgres } from './postgres.ts';
 import { startPostgrest } from './postgrest.ts';
-import { applyBootstrap, applyMigrations, applySeed } from './migrate.ts';
+import { applyBootstrap, applyMigrations, applySeed, storeVaultSecrets } from './migrate.ts';
 import { startGateway } from './gateway.ts';
 import type { StackContext } from './types.ts';
 import { createMailbox } from './services/mailbox/index.ts';
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   writeState({ phase: 'migrations' });
   const migrated = await applyMigrations(config);
   log('daemon', `migrations: ${migrated.trim().split('\n').slice(-3).join(' | ')}`);
+  await storeVaultSecrets(config);
   if (pgHandle.fresh) {
     writeState({ phase: 'seed' });
     const seeded = await applySeed(config);

@@ -84,3 +84,29 @@ export async function applySeed(config: StackConfig): Promise<boolean> {
   }
   return true;
 }
+
+/** Description of the vault secret the stack keeps in step with its generated key. */
+const VAULT_KEY_DESCRIPTION =
+  'The local stack’s generated service_role key of this data folder (scripts/local-stack/secrets.ts), stored at every start. Set the real key in production.';
+
+/**
+ * Stores this stack's service_role key as the vault secret `service_role_key`, which the pg_cron
+ * job of migration 20261121009200 sends to process-email-queue (as Supabase recommends for
+ * scheduled functions). Runs at every start after the migrations, so a data folder whose secrets
+ * were (re)generated calls its functions with the key the gateway accepts. Idempotent.
+ */
+export async function storeVaultSecrets(config: StackConfig): Promise<void> {
+  const client = new pg.Client({ connectionString: config.dbUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ id: string; secret: string }>(`select id, secret from vault.secrets where name = 'service_role_key'`);
+    const row = rows[0];
+    if (!row) {
+      await client.query(`select vault.create_secret($1, 'service_role_key', $2)`, [config.serviceRoleKey, VAULT_KEY_DESCRIPTION]);
+    } else if (row.secret !== config.serviceRoleKey) {
+      await client.query(`select vault.update_secret($1, $2, null, $3)`, [row.id, config.serviceRoleKey, VAULT_KEY_DESCRIPTION]);
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -24,7 +24,7 @@
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import Stripe from 'stripe';
-import { STRIPE_SECRET_KEY, stackConfig, type StackConfig } from '../local-stack/config.ts';
+import { stackConfig, type StackConfig } from '../local-stack/config.ts';
 
 /** The Stripe API version the product pins (spec §9). */
 export const STRIPE_API_VERSION = '2023-10-16';
@@ -93,9 +93,9 @@ interface PriceRow {
   stripe_price_id: string | null;
 }
 
-/** A Stripe client for the local stack's sandbox (host/port/protocol of `config`). */
+/** A Stripe client for the local stack's sandbox (its key, host, port and protocol from `config`). */
 export function sandboxStripe(config: StackConfig): Stripe {
-  return new Stripe(STRIPE_SECRET_KEY, {
+  return new Stripe(config.stripeSecretKey, {
     apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion,
     host: config.host,
     port: config.ports.stripe,

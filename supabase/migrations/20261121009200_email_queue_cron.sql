@@ -6,10 +6,12 @@
 --   project_url       e.g. https://<project-ref>.supabase.co
 --   service_role_key  the project's service_role key
 -- Production sets both once with the dashboard or SQL (`select vault.create_secret('<value>',
--- 'project_url')`, ...). This migration only fills in LOCAL DEFAULTS when a secret does not
--- exist yet (never overwriting): the well-known `supabase start` service key and the local
--- gateway, whose port is the database port - 1 (54321/54322, shifted alike by
--- TEAMWERK_STACK_OFFSET), so every local stack calls itself.
+-- 'project_url')`, ...). This migration only fills in the LOCAL DEFAULT of project_url when it
+-- does not exist yet (never overwriting): the local gateway, whose port is the database port - 1
+-- (54321/54322, shifted alike by TEAMWERK_STACK_OFFSET), so every local stack calls itself.
+-- No key is written here (issue 12 §3: no secret in the source): the local stack stores its
+-- generated service_role key at every start (scripts/local-stack/migrate.ts storeVaultSecrets);
+-- with `supabase start` or a hosted project, create `service_role_key` as above.
 
 do $$
 begin
@@ -22,7 +24,7 @@ begin
 end;
 $$;
 
--- LOCAL DEFAULTS only (see above); hosted projects must set their own values.
+-- LOCAL DEFAULT only (see above); hosted projects must set their own values.
 do $$
 begin
   if not exists (select 1 from vault.secrets where name = 'project_url') then
@@ -30,12 +32,6 @@ begin
       'http://127.0.0.1:' || (current_setting('port')::integer - 1)::text,
       'project_url',
       'Local default (supabase/migrations/20261121009200): the local gateway. Set the real project URL in production.');
-  end if;
-  if not exists (select 1 from vault.secrets where name = 'service_role_key') then
-    perform vault.create_secret(
-      'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
-      'service_role_key',
-      'Local default (supabase/migrations/20261121009200): the public supabase start demo key. Set the real key in production.');
   end if;
 end;
 $$;

@@ -2,14 +2,14 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from './database.types';
 import { queryClient } from './query-client';
 
-/** The `supabase start` demo anon key; the same value the local stack uses (scripts/local-stack/config.ts). */
-const LOCAL_ANON_KEY =
-  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
-
 /** Supabase API URL: VITE_SUPABASE_URL, default the local stack gateway. */
 export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL || 'http://127.0.0.1:54321';
-/** Public anon key: VITE_SUPABASE_ANON_KEY, default the local demo key. */
-export const SUPABASE_ANON_KEY: string = import.meta.env.VITE_SUPABASE_ANON_KEY || LOCAL_ANON_KEY;
+/**
+ * Public anon key: VITE_SUPABASE_ANON_KEY, set at build time (vite.config.ts: the environment, or
+ * the local stack's generated key). No key lives in the source (issue 12 §3).
+ */
+export const SUPABASE_ANON_KEY: string = import.meta.env.VITE_SUPABASE_ANON_KEY ?? '';
+if (!SUPABASE_ANON_KEY) throw new Error('VITE_SUPABASE_ANON_KEY is not set (see frontend/README.md, "Environment")');
 
 /**
  * The one supabase-js client of the SPA (auth session in localStorage, refreshed near expiry).

@@ -11,7 +11,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESEND_API_KEY } from '../config.ts';
 import { config, superuserDb, uniqueEmail } from '../../test-support/clients.ts';
 
 const schema = `contract_cron_${randomUUID().slice(0, 8)}`;
@@ -176,7 +175,7 @@ describe('pg_net', () => {
          body := jsonb_build_object('from', 'Teamwerk <noreply@teamwerk.de>', 'to', $2::text, 'subject', 'Aus der Datenbank', 'text', 'pg_net'),
          headers := jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || $3::text)
        )::text as id`,
-      [`${config.mailboxUrl}/emails`, to, RESEND_API_KEY],
+      [`${config.mailboxUrl}/emails`, to, config.resendApiKey],
     );
     const response = await responseOf(rows[0]!.id);
     expect(response.status_code).toBe(200);
@@ -205,7 +204,7 @@ describe('pg_net', () => {
     const to = `pg+net-${randomUUID().slice(0, 6)}@test.teamwerk.local`;
     const sent = await fetch(`${config.mailboxUrl}/emails`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${RESEND_API_KEY}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${config.resendApiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ from: 'noreply@teamwerk.de', to, subject: 'encoded', text: 'x' }),
     });
     expect(sent.status).toBe(200);

@@ -56,7 +56,7 @@ Deno.serve(async (req: Request) => {
     return Response.json({ length: bytes.byteLength, last: bytes[bytes.byteLength - 1] ?? null });
   }
   if (url.pathname.endsWith('/env')) {
-    const names = ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_DB_URL',
+    const names = ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY', 'SUPABASE_DB_URL', 'TOKEN_SECRET',
       'RESEND_BASE_URL', 'RESEND_API_KEY', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_HOST',
       'STRIPE_API_PORT', 'STRIPE_API_PROTOCOL', 'SITE_URL'];
     return Response.json(Object.fromEntries(names.map((n) => [n, Deno.env.get(n) ?? null])));
@@ -157,7 +157,7 @@ describe('functions.invoke', () => {
     expect((data as { parsed: { error: string } }).parsed.error).toMatch(/>=1|at least|too small/i);
   });
 
-  it('gives functions the hosted env plus the local project secrets', async () => {
+  it('gives functions the hosted env plus the secrets generated for this data folder', async () => {
     const { data, error } = await anonClient().functions.invoke(`${probeName}/env`, { method: 'GET' });
     expect(error).toBeNull();
     expect(data).toMatchObject({
@@ -165,7 +165,11 @@ describe('functions.invoke', () => {
       SUPABASE_ANON_KEY: config.anonKey,
       SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
       SUPABASE_DB_URL: config.dbUrl,
+      TOKEN_SECRET: config.tokenSecret,
       RESEND_BASE_URL: config.mailboxUrl,
+      RESEND_API_KEY: config.resendApiKey,
+      STRIPE_SECRET_KEY: config.stripeSecretKey,
+      STRIPE_WEBHOOK_SECRET: config.stripeWebhookSecret,
       STRIPE_API_HOST: '127.0.0.1',
       STRIPE_API_PORT: String(config.ports.stripe),
       STRIPE_API_PROTOCOL: 'http',
@@ -264,12 +268,16 @@ describe('runtime behaviour', () => {
   it('answers a function that fails at load time with 503 BOOT_ERROR; other functions keep working', async () => {
     await mkdir(brokenDir, { recursive: true });
     await writeFile(path.join(brokenDir, 'index.ts'), "throw new Error('boot failure');\nDeno.serve(() => new Response('never'));\n");
+    // let the runner reload for the new folder first, so the functions below load after the failed one
+    await new Promise((r) => setTimeout(r, 1500));
     const res = await fetch(`${functionsUrl}/${brokenName}`, { headers: { authorization: `Bearer ${config.anonKey}` } });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ code: 'BOOT_ERROR' });
     const { data, error } = await anonClient().functions.invoke('health');
     expect(error).toBeNull();
     expect(data).toMatchObject({ status: 'ok' });
+    const probe = await fetch(`${functionsUrl}/${probeName}`, { headers: { authorization: `Bearer ${config.anonKey}` } });
+    expect(probe.status).toBe(200);
   });
 
   it('runs EdgeRuntime.waitUntil work after the response (a mail reaches the mailbox via RESEND_BASE_URL)', async () => {

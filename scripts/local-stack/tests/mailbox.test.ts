@@ -10,13 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Resend } from 'resend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESEND_API_KEY } from '../config.ts';
 import { config, uniqueEmail } from '../../test-support/clients.ts';
 import { MessageStore, type StoredMessage } from '../services/mailbox/store.ts';
 
 const mailbox = config.mailboxUrl;
 
-function resend(key = RESEND_API_KEY): Resend {
+function resend(key = config.resendApiKey): Resend {
   process.env.RESEND_BASE_URL = mailbox;
   return new Resend(key);
 }
@@ -30,7 +29,7 @@ async function messagesTo(address: string): Promise<StoredMessage[]> {
 async function postRaw(pathname: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
   const res = await fetch(`${mailbox}${pathname}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${RESEND_API_KEY}`, 'content-type': 'application/json', ...headers },
+    headers: { authorization: `Bearer ${config.resendApiKey}`, 'content-type': 'application/json', ...headers },
     body,
   });
   const text = await res.text();
@@ -160,10 +159,10 @@ describe('Resend API: emails.send', () => {
   });
 
   it('unknown endpoints and methods give not_found / method_not_allowed', async () => {
-    const res = await fetch(`${mailbox}/domains`, { headers: { authorization: `Bearer ${RESEND_API_KEY}` } });
+    const res = await fetch(`${mailbox}/domains`, { headers: { authorization: `Bearer ${config.resendApiKey}` } });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ statusCode: 404, name: 'not_found' });
-    const put = await fetch(`${mailbox}/emails`, { method: 'PUT', headers: { authorization: `Bearer ${RESEND_API_KEY}` } });
+    const put = await fetch(`${mailbox}/emails`, { method: 'PUT', headers: { authorization: `Bearer ${config.resendApiKey}` } });
     expect(put.status).toBe(405);
     expect(await put.json()).toMatchObject({ statusCode: 405, name: 'method_not_allowed' });
     const missing = await resend().emails.get(randomUUID());

@@ -14,9 +14,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { chromium } from 'playwright-core';
-import { stackConfig, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../config.ts';
+import { stackConfig } from '../config.ts';
 import type { StackContext } from '../types.ts';
 import { createStripeSandbox, type StripeSandbox } from '../services/stripe/index.ts';
+
+/** The sandbox's key and webhook secret: those generated for the data folder of offset 5000 (scripts/local-stack/secrets.ts). */
+const { stripeSecretKey: STRIPE_SECRET_KEY, stripeWebhookSecret: STRIPE_WEBHOOK_SECRET } = stackConfig({ TEAMWERK_STACK_OFFSET: '5000' });
 
 type Legacy = Stripe.Subscription & { current_period_start: number; current_period_end: number };
 /** Subscriptions as API version 2023-10-16 shapes them (the SDK's types follow the newest version). */

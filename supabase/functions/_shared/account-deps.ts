@@ -50,17 +50,28 @@ export function queueKicker(admin: SupabaseClient, site: string): () => Promise<
   };
 }
 
-/** The production/local dependencies from the environment (see env.ts, tokens.ts). */
-export function accountDepsFromEnv(): AccountDeps {
+/** The account dependencies without the token secret (for functions that sign no token, e.g. login-check). */
+export type AccountBaseDeps = Omit<AccountDeps, 'tokenSecret'>;
+
+/** The production/local dependencies from the environment, without TOKEN_SECRET (see env.ts). */
+export function accountBaseDepsFromEnv(): AccountBaseDeps {
   const admin = adminClient();
   const site = siteUrl();
   return {
     admin,
     siteUrl: site,
     now: Date.now,
-    tokenSecret: tokenSecret(),
     tokenTtlSeconds: tokenTtlSeconds(),
     captcha: captchaVerifierFromEnv(),
     kickQueue: env('EMAIL_QUEUE_KICK', 'on') === 'off' ? () => Promise.resolve(null) : queueKicker(admin, site),
   };
+}
+
+/**
+ * The production/local dependencies from the environment (see env.ts, tokens.ts).
+ * Errors: throws MisconfiguredError (500 `server_misconfigured`) without a valid TOKEN_SECRET;
+ * the functions build it inside `withSecrets(['TOKEN_SECRET'], …)`, which answers that first.
+ */
+export function accountDepsFromEnv(): AccountDeps {
+  return { ...accountBaseDepsFromEnv(), tokenSecret: tokenSecret() };
 }

@@ -6,12 +6,12 @@
  * built in-process (unless set), like the functions runner does.
  */
 import Stripe from 'npm:stripe@^23';
-import { stack, withDb } from './testing.ts';
+import { stack, stackConf, withDb } from './testing.ts';
 
-/** The local stack's sandbox key and webhook secret (scripts/local-stack/config.ts). */
-export const SANDBOX_KEY = Deno.env.get('STRIPE_SECRET_KEY') ?? 'sk_test_teamwerk_local_sandbox';
-export const WEBHOOK_SECRET = Deno.env.get('STRIPE_WEBHOOK_SECRET') ?? 'whsec_teamwerk_local_sandbox_secret';
-export const stripePort = Number(Deno.env.get('STRIPE_API_PORT') ?? 12111 + stack.offset);
+/** The local stack's sandbox key and webhook secret (generated per data folder, scripts/local-stack/secrets.ts). */
+export const SANDBOX_KEY = Deno.env.get('STRIPE_SECRET_KEY') ?? stackConf.stripeSecretKey;
+export const WEBHOOK_SECRET = Deno.env.get('STRIPE_WEBHOOK_SECRET') ?? stackConf.stripeWebhookSecret;
+export const stripePort = Number(Deno.env.get('STRIPE_API_PORT') ?? stackConf.ports.stripe);
 export const stripeUrl = `http://127.0.0.1:${stripePort}`;
 
 for (const [k, v] of Object.entries({

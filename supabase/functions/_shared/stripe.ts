@@ -6,30 +6,21 @@
  */
 import Stripe from 'npm:stripe@^23';
 import { env } from './env.ts';
+import { requireSecret } from './secrets.ts';
 
 export const STRIPE_API_VERSION = '2023-10-16';
-/** Used when STRIPE_SECRET_KEY is missing (spec §8): every call then fails with a clear message. */
-export const DUMMY_STRIPE_KEY = 'sk_test_dummy_key_not_configured';
+/** Spec §8: the message when Stripe refuses the configured secret key. */
 export const STRIPE_NOT_CONFIGURED = 'Stripe is not properly configured with a valid API key.';
 
 export const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
-/** Whether a real (non-dummy) secret key is configured. */
-export function stripeConfigured(): boolean {
-  const key = env('STRIPE_SECRET_KEY');
-  return key !== '' && key !== DUMMY_STRIPE_KEY;
-}
-
 /**
- * Creates the Stripe client. A missing secret key logs a critical message and uses a dummy key
- * (spec §8); callers check `stripeConfigured()` before creating customers.
+ * Creates the Stripe client with STRIPE_SECRET_KEY. Issue 12 §3 supersedes spec §8's dummy key:
+ * there is no fallback; the functions build the client inside `withSecrets(['STRIPE_SECRET_KEY'], …)`.
+ * Errors: throws MisconfiguredError (500 `server_misconfigured`) when the key is missing or short.
  */
 export function createStripe(): Stripe {
-  let key = env('STRIPE_SECRET_KEY');
-  if (!key) {
-    console.error(JSON.stringify({ level: 'critical', message: 'STRIPE_SECRET_KEY is not set; using a dummy key' }));
-    key = DUMMY_STRIPE_KEY;
-  }
+  const key = requireSecret('STRIPE_SECRET_KEY');
   const host = env('STRIPE_API_HOST');
   const port = env('STRIPE_API_PORT');
   const protocol = env('STRIPE_API_PROTOCOL');

@@ -1,35 +1,33 @@
 /**
  * Test support for the Deno function tests (not imported by any function).
  *
- * Derives the local stack's addresses and keys from TEAMWERK_STACK_OFFSET exactly as
- * scripts/local-stack/config.ts does (every port + offset; the `supabase start` demo keys) and
- * puts them into the environment unless already set, so handlers built with the env-based
- * dependencies talk to that stack:
- *   SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL,
+ * Reads the addresses and keys of the local stack of TEAMWERK_STACK_OFFSET from its config
+ * (scripts/local-stack/config.ts: every port + offset; the secrets generated for its data folder,
+ * issue 12 §3) and puts them into the environment unless already set, so handlers built with the
+ * env-based dependencies talk to that stack and sign tokens with its TOKEN_SECRET:
+ *   SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL, TOKEN_SECRET,
  *   RESEND_API_KEY, RESEND_BASE_URL (the mailbox), SITE_URL.
  * Run: `TEAMWERK_STACK_OFFSET=<n> node_modules/.bin/deno test --allow-all <files>` with that
  * stack started (`TEAMWERK_STACK_OFFSET=<n> npm run stack:start`).
  */
 import pg from 'npm:pg@^8';
 import { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { stackConfig, type StackConfig } from '../../../scripts/local-stack/config.ts';
 
-const offset = Number.parseInt(Deno.env.get('TEAMWERK_STACK_OFFSET') ?? '0', 10) || 0;
-const host = '127.0.0.1';
+/** The local stack's config (ports, keys, generated secrets). */
+export const stackConf: StackConfig = stackConfig({ TEAMWERK_STACK_OFFSET: Deno.env.get('TEAMWERK_STACK_OFFSET') ?? '0', SITE_URL: Deno.env.get('SITE_URL') });
 
 /** Addresses and keys of the stack under test. */
 export const stack = {
-  offset,
-  apiUrl: Deno.env.get('SUPABASE_URL') ?? `http://${host}:${54321 + offset}`,
-  dbUrl: Deno.env.get('SUPABASE_DB_URL') ?? `postgresql://postgres:postgres@${host}:${54322 + offset}/postgres`,
-  mailboxUrl: Deno.env.get('RESEND_BASE_URL') ?? `http://${host}:${54324 + offset}`,
-  siteUrl: Deno.env.get('SITE_URL') ?? `http://${host}:${5173 + offset}`,
-  anonKey:
-    Deno.env.get('SUPABASE_ANON_KEY') ??
-    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0',
-  serviceRoleKey:
-    Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ??
-    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU',
-  resendApiKey: Deno.env.get('RESEND_API_KEY') ?? 're_teamwerk_local',
+  offset: stackConf.offset,
+  apiUrl: Deno.env.get('SUPABASE_URL') ?? stackConf.apiUrl,
+  dbUrl: Deno.env.get('SUPABASE_DB_URL') ?? stackConf.dbUrl,
+  mailboxUrl: Deno.env.get('RESEND_BASE_URL') ?? stackConf.mailboxUrl,
+  siteUrl: Deno.env.get('SITE_URL') ?? stackConf.siteUrl,
+  anonKey: Deno.env.get('SUPABASE_ANON_KEY') ?? stackConf.anonKey,
+  serviceRoleKey: Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? stackConf.serviceRoleKey,
+  tokenSecret: Deno.env.get('TOKEN_SECRET') ?? stackConf.tokenSecret,
+  resendApiKey: Deno.env.get('RESEND_API_KEY') ?? stackConf.resendApiKey,
 };
 
 for (const [k, v] of Object.entries({
@@ -37,6 +35,7 @@ for (const [k, v] of Object.entries({
   SUPABASE_ANON_KEY: stack.anonKey,
   SUPABASE_SERVICE_ROLE_KEY: stack.serviceRoleKey,
   SUPABASE_DB_URL: stack.dbUrl,
+  TOKEN_SECRET: stack.tokenSecret,
   RESEND_API_KEY: stack.resendApiKey,
   RESEND_BASE_URL: stack.mailboxUrl,
   SITE_URL: stack.siteUrl,

@@ -11,11 +11,12 @@
  * wrong-purpose or future-dated token counts as expired (spec §5): `verifyToken` answers
  * `{ ok: false, reason }` and callers answer 400 `token_expired`.
  *
- * Secret: TOKEN_SECRET (at least 32 characters). When unset, the documented local default
- * `LOCAL_TOKEN_SECRET` is used only if SUPABASE_URL points at 127.0.0.1/localhost; elsewhere a
- * missing secret is a deployment error (thrown).
+ * Secret: TOKEN_SECRET (at least 32 characters), required in every environment: there is no
+ * default in the source (issue 12 §3; the local stack generates one per data folder). Without
+ * it `tokenSecret()` throws 500 `server_misconfigured` (secrets.ts).
  */
 import { env } from './env.ts';
+import { requireSecret } from './secrets.ts';
 
 /** What a token authorises: confirming the address, or setting a new password. */
 export type TokenPurpose = 'confirm' | 'reset';
@@ -39,8 +40,6 @@ export type TokenRejection = 'malformed' | 'bad_signature' | 'wrong_purpose' | '
 
 export type TokenVerification = { ok: true; payload: TokenPayload } | { ok: false; reason: TokenRejection };
 
-/** Local development secret (documented in README/.env.example); never valid outside localhost. */
-export const LOCAL_TOKEN_SECRET = 'teamwerk-local-token-secret-not-for-production-use';
 /** Spec §9: token validity 5 minutes. */
 export const DEFAULT_TOKEN_TTL_SECONDS = 300;
 /** Tolerated clock skew for tokens issued "in the future" (seconds). */
@@ -70,18 +69,12 @@ export function fromBase64url(text: string): Uint8Array {
 }
 
 /**
- * The token secret from TOKEN_SECRET; the local default only when SUPABASE_URL is local.
- * Errors: throws when unset outside localhost, or shorter than 32 characters.
+ * The token secret from TOKEN_SECRET, in every environment (issue 12 §3).
+ * Errors: throws MisconfiguredError (500 `server_misconfigured`) when it is unset or shorter
+ * than 32 characters.
  */
 export function tokenSecret(): string {
-  const secret = env('TOKEN_SECRET');
-  if (secret) {
-    if (secret.length < 32) throw new Error('TOKEN_SECRET must be at least 32 characters');
-    return secret;
-  }
-  const url = env('SUPABASE_URL', 'http://127.0.0.1:54321');
-  if (/^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url)) return LOCAL_TOKEN_SECRET;
-  throw new Error('missing environment variable TOKEN_SECRET');
+  return requireSecret('TOKEN_SECRET');
 }
 
 /** Token validity in seconds from TOKEN_TTL_SECONDS (positive integer), default 300 (spec §9). */

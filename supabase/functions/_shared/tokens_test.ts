@@ -91,21 +91,26 @@ Deno.test('PKCE S256 matches RFC 7636 appendix B', async () => {
   assert(!timingSafeEqual('abc', 'abcd'));
 });
 
-Deno.test('the secret: TOKEN_SECRET, else a local default only for a local SUPABASE_URL', async () => {
-  const { tokenSecret, LOCAL_TOKEN_SECRET } = await import('./tokens.ts');
+Deno.test('the secret: TOKEN_SECRET in every environment, no default; missing or short is server_misconfigured', async () => {
+  const { tokenSecret } = await import('./tokens.ts');
+  const { MisconfiguredError } = await import('./secrets.ts');
   const saved = { s: Deno.env.get('TOKEN_SECRET'), u: Deno.env.get('SUPABASE_URL') };
-  try {
-    Deno.env.delete('TOKEN_SECRET');
-    Deno.env.set('SUPABASE_URL', 'http://127.0.0.1:54321');
-    assertEquals(tokenSecret(), LOCAL_TOKEN_SECRET);
-    Deno.env.set('SUPABASE_URL', 'https://abcdefgh.supabase.co');
-    let threw = false;
+  const refused = () => {
     try {
       tokenSecret();
-    } catch {
-      threw = true;
+    } catch (err) {
+      return err instanceof MisconfiguredError && err.status === 500 && err.code === 'server_misconfigured';
     }
-    assert(threw, 'a hosted project without TOKEN_SECRET must fail');
+    return false;
+  };
+  try {
+    for (const url of ['http://127.0.0.1:54321', 'http://localhost:54321', 'https://abcdefgh.supabase.co']) {
+      Deno.env.set('SUPABASE_URL', url);
+      Deno.env.delete('TOKEN_SECRET');
+      assert(refused(), `no TOKEN_SECRET with SUPABASE_URL ${url} must be refused`);
+      Deno.env.set('TOKEN_SECRET', 'x'.repeat(31));
+      assert(refused(), `a 31-character TOKEN_SECRET with SUPABASE_URL ${url} must be refused`);
+    }
     Deno.env.set('TOKEN_SECRET', secret);
     assertEquals(tokenSecret(), secret);
   } finally {

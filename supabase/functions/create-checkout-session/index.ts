@@ -1,7 +1,11 @@
-/** `create-checkout-session` Edge Function (signed-in users): see handler.ts for the contract. */
+/**
+ * `create-checkout-session` Edge Function (signed-in users): see handler.ts for the contract.
+ * Without a valid STRIPE_SECRET_KEY every request answers 500 `server_misconfigured` (issue 12 §3).
+ */
 import { createCheckoutSessionHandler } from './handler.ts';
 import { adminClient, resolveCaller } from '../_shared/supabase.ts';
 import { createStripe } from '../_shared/stripe.ts';
 import { siteUrl } from '../_shared/env.ts';
+import { withSecrets } from '../_shared/secrets.ts';
 
-Deno.serve(createCheckoutSessionHandler({ resolveCaller, admin: adminClient(), stripe: createStripe(), siteUrl: siteUrl() }));
+Deno.serve(withSecrets(['STRIPE_SECRET_KEY'], () => createCheckoutSessionHandler({ resolveCaller, admin: adminClient(), stripe: createStripe(), siteUrl: siteUrl() })));

@@ -26,7 +26,7 @@ import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { clientIp, emailSchema } from '../_shared/accounts.ts';
 import { findProfileByEmail, isSuspended } from '../_shared/users.ts';
-import { background, type AccountDeps } from '../_shared/account-deps.ts';
+import { background, type AccountBaseDeps } from '../_shared/account-deps.ts';
 
 const Body = z.object({
   email: emailSchema,
@@ -58,7 +58,7 @@ export type PasswordSignIn =
   | { ok: false; code: string; status: number; message: string };
 
 /** Dependencies of login-check beyond the account ones. */
-export interface LoginCheckDeps extends AccountDeps {
+export interface LoginCheckDeps extends AccountBaseDeps {
   /**
    * The Auth password grant (anon key), as the SPA's signInWithPassword. `clientIp` is passed on
    * as X-Forwarded-For so Auth's per-IP sign-in rate limit counts the browser, not this function.

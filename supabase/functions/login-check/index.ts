@@ -1,10 +1,10 @@
 /** `login-check` Edge Function (public): see handler.ts for the contract. */
 import { createClient } from 'npm:@supabase/supabase-js@^2';
 import { createLoginCheckHandler, type PasswordSignIn } from './handler.ts';
-import { accountDepsFromEnv } from '../_shared/account-deps.ts';
+import { accountBaseDepsFromEnv } from '../_shared/account-deps.ts';
 import { requireEnv } from '../_shared/env.ts';
 
-const base = accountDepsFromEnv();
+const base = accountBaseDepsFromEnv();
 const anonOptions = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };
 
 Deno.serve(

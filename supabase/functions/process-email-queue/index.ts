@@ -1,8 +1,13 @@
-/** `process-email-queue` Edge Function (service role or admin): see handler.ts for the contract. */
+/**
+ * `process-email-queue` Edge Function (service role or admin): see handler.ts for the contract.
+ * Without a valid RESEND_API_KEY every request answers 500 `server_misconfigured` (issue 12 §3)
+ * and the queue is left untouched.
+ */
 import { createProcessEmailQueueHandler } from './handler.ts';
 import { adminClient, requireServiceOrAdmin } from '../_shared/supabase.ts';
 import { env, siteUrl } from '../_shared/env.ts';
 import { resendSenderFromEnv, supabaseQueueStore } from '../_shared/email/queue.ts';
+import { withSecrets } from '../_shared/secrets.ts';
 
 const int = (name: string, fallback: number) => {
   const n = Number.parseInt(env(name, String(fallback)), 10);
@@ -10,16 +15,18 @@ const int = (name: string, fallback: number) => {
 };
 
 Deno.serve(
-  createProcessEmailQueueHandler({
-    authorize: requireServiceOrAdmin,
-    store: supabaseQueueStore(adminClient()),
-    sender: resendSenderFromEnv(),
-    options: {
-      siteUrl: siteUrl(),
-      batchSize: int('EMAIL_QUEUE_BATCH_SIZE', 50),
-      concurrency: int('EMAIL_QUEUE_CONCURRENCY', 8),
-      maxAttempts: int('EMAIL_QUEUE_MAX_ATTEMPTS', 5),
-      lockSeconds: int('EMAIL_QUEUE_LOCK_SECONDS', 60),
-    },
-  }),
+  withSecrets(['RESEND_API_KEY'], () =>
+    createProcessEmailQueueHandler({
+      authorize: requireServiceOrAdmin,
+      store: supabaseQueueStore(adminClient()),
+      sender: resendSenderFromEnv(),
+      options: {
+        siteUrl: siteUrl(),
+        batchSize: int('EMAIL_QUEUE_BATCH_SIZE', 50),
+        concurrency: int('EMAIL_QUEUE_CONCURRENCY', 8),
+        maxAttempts: int('EMAIL_QUEUE_MAX_ATTEMPTS', 5),
+        lockSeconds: int('EMAIL_QUEUE_LOCK_SECONDS', 60),
+      },
+    }),
+  ),
 );

@@ -1,5 +1,9 @@
-/** `resend-confirmation` Edge Function (public): see handler.ts for the contract. */
+/**
+ * `resend-confirmation` Edge Function (public): see handler.ts for the contract. Without a valid
+ * TOKEN_SECRET every request answers 500 `server_misconfigured` (issue 12 §3).
+ */
 import { createResendConfirmationHandler } from './handler.ts';
 import { accountDepsFromEnv } from '../_shared/account-deps.ts';
+import { withSecrets } from '../_shared/secrets.ts';
 
-Deno.serve(createResendConfirmationHandler(accountDepsFromEnv()));
+Deno.serve(withSecrets(['TOKEN_SECRET'], () => createResendConfirmationHandler(accountDepsFromEnv())));

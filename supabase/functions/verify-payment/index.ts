@@ -1,6 +1,10 @@
-/** `verify-payment` Edge Function (signed-in users, service role): see handler.ts for the contract. */
+/**
+ * `verify-payment` Edge Function (signed-in users, service role): see handler.ts for the contract.
+ * Without a valid STRIPE_SECRET_KEY every request answers 500 `server_misconfigured` (issue 12 §3).
+ */
 import { createVerifyPaymentHandler } from './handler.ts';
 import { adminClient, resolveCaller } from '../_shared/supabase.ts';
 import { createStripe } from '../_shared/stripe.ts';
+import { withSecrets } from '../_shared/secrets.ts';
 
-Deno.serve(createVerifyPaymentHandler({ resolveCaller, admin: adminClient(), stripe: createStripe() }));
+Deno.serve(withSecrets(['STRIPE_SECRET_KEY'], () => createVerifyPaymentHandler({ resolveCaller, admin: adminClient(), stripe: createStripe() })));

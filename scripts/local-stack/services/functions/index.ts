@@ -12,9 +12,9 @@
  *   edge-function-401-error-response). OPTIONS passes unchecked (CORS preflight).
  *
  * Functions get the env hosted Supabase provides (SUPABASE_URL, SUPABASE_ANON_KEY,
- * SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL), local defaults for the project's secrets
- * (Stripe sandbox, mailbox as Resend, SITE_URL), and `supabase/functions/.env` on top (read by
- * the runner, so a restart picks up changes).
+ * SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL), this stack's values of the project's secrets
+ * (TOKEN_SECRET, Stripe sandbox, mailbox as Resend, SITE_URL; see env.ts), and
+ * `supabase/functions/.env` on top (read by the runner, so a restart picks up changes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, watch } from 'node:fs';
@@ -24,8 +24,11 @@ import { createInterface } from 'node:readline';
 import type { HttpService, StackContext } from '../../types.ts';
 import { bearerToken, sendJson } from '../../http.ts';
 import { verifyJwt } from '../../jwt.ts';
-import { ROOT_DIR, RESEND_API_KEY, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, type StackConfig } from '../../config.ts';
+import { ROOT_DIR } from '../../config.ts';
 import { FunctionsConfig } from './config-toml.ts';
+import { functionsEnv } from './env.ts';
+
+export { functionsEnv };
 
 const FUNCTIONS_DIR = path.join(ROOT_DIR, 'supabase', 'functions');
 const RUNNER = path.join(ROOT_DIR, 'scripts', 'local-stack', 'services', 'functions', 'runner.ts');
@@ -35,27 +38,6 @@ const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 const IDLE_TIMEOUT_MS = 150_000;
 const START_TIMEOUT_MS = 30_000;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
-
-/**
- * The environment a function sees, as on hosted Supabase plus local defaults for the project's
- * secrets. `supabase/functions/.env` overrides the defaults (applied by the runner).
- */
-export function functionsEnv(config: StackConfig): Record<string, string> {
-  return {
-    SUPABASE_URL: config.apiUrl,
-    SUPABASE_ANON_KEY: config.anonKey,
-    SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
-    SUPABASE_DB_URL: config.dbUrl,
-    STRIPE_SECRET_KEY,
-    STRIPE_WEBHOOK_SECRET,
-    STRIPE_API_HOST: config.host,
-    STRIPE_API_PORT: String(config.ports.stripe),
-    STRIPE_API_PROTOCOL: 'http',
-    RESEND_API_KEY,
-    RESEND_BASE_URL: config.mailboxUrl,
-    SITE_URL: config.siteUrl,
-  };
-}
 
 /** Changes under supabase/functions are coalesced for this long before the runner restarts. */
 const RELOAD_DEBOUNCE_MS = 150;

@@ -10,7 +10,9 @@
  *
  * Runs under Deno only; written so that it also type-checks with the Node project settings.
  *
- * Usage: deno run --allow-all runner.ts <port> <functionsDir>
+ * Usage: deno run --allow-all runner.ts <port> <functionsDir> [--no-env-file]
+ * (`--no-env-file`: ignore `<functionsDir>/.env`, so the functions see exactly the environment
+ * the runner was started with; tests use it to run the functions without a secret.)
  * Prints `functions runner ready on <port>` once listening.
  */
 
@@ -38,6 +40,7 @@ const originalExit = deno.exit.bind(deno);
 
 const port = Number(deno.args[0] ?? '54332');
 const functionsDir = (deno.args[1] ?? 'supabase/functions').replace(/\/$/, '');
+const useEnvFile = !deno.args.includes('--no-env-file');
 
 /** Function folder names the runtime accepts (`_shared` and friends are not functions). */
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -115,7 +118,8 @@ async function fileExists(path: string): Promise<boolean> {
 function load(name: string): Promise<Loaded> {
   const cached = loaded.get(name);
   if (cached) return cached;
-  const promise = (importChain = importChain.then(async () => {
+  // `.catch` first: a module that failed to boot must not fail every later import in the chain.
+  const promise = (importChain = importChain.catch(() => undefined).then(async () => {
     let captured: Loaded | null = null;
     capture = (entry) => {
       captured ??= entry;
@@ -225,7 +229,7 @@ setInterval(() => {
   void Promise.race([Promise.allSettled([...background]), deadline]).then(() => originalExit(0));
 });
 
-await loadEnvFile();
+if (useEnvFile) await loadEnvFile();
 originalServe({
   port,
   hostname: '127.0.0.1',

@@ -15,7 +15,6 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { BackgroundService, Mailer, OutgoingMail, StackContext } from '../../types.ts';
 import { sendHtml, sendJson } from '../../http.ts';
-import { RESEND_API_KEY } from '../../config.ts';
 import { MessageStore, type StoredMessage } from './store.ts';
 import { handleResend } from './resend-api.ts';
 import { listPage, messagePage, notFoundPage } from './pages.ts';
@@ -32,7 +31,7 @@ export async function createMailbox(ctx: Omit<StackContext, 'mailer'>): Promise<
   const store = await MessageStore.open(path.join(ctx.config.dataDir, 'mailbox'));
 
   const server = http.createServer((req, res) => {
-    route(req, res, store).catch((err: unknown) => {
+    route(req, res, store, ctx.config.resendApiKey).catch((err: unknown) => {
       ctx.log('mailbox', 'request failed', { url: req.url, error: String(err) });
       if (!res.headersSent) sendJson(res, 500, { statusCode: 500, name: 'application_error', message: 'Internal server error.' });
       else res.destroy();
@@ -90,7 +89,7 @@ export async function createMailbox(ctx: Omit<StackContext, 'mailer'>): Promise<
   };
 }
 
-async function route(req: http.IncomingMessage, res: http.ServerResponse, store: MessageStore): Promise<void> {
+async function route(req: http.IncomingMessage, res: http.ServerResponse, store: MessageStore, resendApiKey: string): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://mailbox.local');
   const pathname = url.pathname;
   const method = req.method ?? 'GET';
@@ -99,7 +98,7 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, store:
   // an endpoint the mailbox does not offer gets Resend's JSON 404, not the HTML page).
   const isPage = pathname === '/' || pathname.startsWith('/messages/') || pathname.startsWith('/api/');
   if (pathname === '/emails' || pathname.startsWith('/emails/') || (!isPage && req.headers.authorization)) {
-    await handleResend(req, res, pathname, store, RESEND_API_KEY);
+    await handleResend(req, res, pathname, store, resendApiKey);
     return;
   }
 

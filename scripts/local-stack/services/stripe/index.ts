@@ -9,7 +9,6 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { StackContext, BackgroundService } from '../../types.ts';
-import { STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../../config.ts';
 import { HttpError, readBody, sendHtml, sendJson } from '../../http.ts';
 import { Store } from './store.ts';
 import { WebhookDispatcher } from './webhooks.ts';
@@ -141,10 +140,11 @@ async function readParams(req: IncomingMessage, url: URL): Promise<FormObject> {
 export async function createStripeSandbox(ctx: StackContext, options: StripeSandboxOptions = {}): Promise<StripeSandbox> {
   const log = (message: string, extra?: unknown) => ctx.log('stripe', message, extra);
   const host = ctx.config.host;
+  const { stripeSecretKey, stripeWebhookSecret } = ctx.config;
   const port = options.port ?? ctx.config.ports.stripe;
   const store = new Store(options.dataDir ?? path.join(ctx.config.dataDir, 'stripe'));
   const dispatcher = new WebhookDispatcher(store, {
-    secret: STRIPE_WEBHOOK_SECRET,
+    secret: stripeWebhookSecret,
     retryBaseMs: options.retryBaseMs ?? envInt('STRIPE_SANDBOX_WEBHOOK_RETRY_BASE_MS', 60_000),
     maxAttempts: options.maxAttempts ?? envInt('STRIPE_SANDBOX_WEBHOOK_MAX_ATTEMPTS', 8),
     timeoutMs: options.deliveryTimeoutMs ?? 10_000,
@@ -173,7 +173,7 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
   if (defaultUrl && defaultUrl !== 'off') {
     engine.createWebhookEndpoint(
       { url: defaultUrl, enabled_events: events, description: 'Default endpoint (STRIPE_WEBHOOK_URL)', metadata: { sandbox_default: 'true' } },
-      STRIPE_WEBHOOK_SECRET,
+      stripeWebhookSecret,
       DEFAULT_ENDPOINT_ID,
     );
   }
@@ -214,7 +214,7 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
     let fingerprint = '';
     try {
       const key = apiKeyOf(req);
-      if (key !== STRIPE_SECRET_KEY) {
+      if (key !== stripeSecretKey) {
         req.resume();
         throw authError(key);
       }
@@ -238,7 +238,7 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
           return;
         }
       }
-      const body = dispatch(engine, method, url.pathname, raw as Record<string, unknown>, { id: requestId, idempotency_key: idemKey }, STRIPE_WEBHOOK_SECRET);
+      const body = dispatch(engine, method, url.pathname, raw as Record<string, unknown>, { id: requestId, idempotency_key: idemKey }, stripeWebhookSecret);
       if (idemKey) store.state.idempotency[idemKey] = { method, path: url.pathname, fingerprint, status: 200, body, created: Math.floor(Date.now() / 1000) };
       store.save();
       send(200, body);
@@ -262,7 +262,7 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
     const method = req.method ?? 'GET';
     try {
       const key = apiKeyOf(req);
-      if (key !== STRIPE_SECRET_KEY) {
+      if (key !== stripeSecretKey) {
         req.resume();
         throw authError(key);
       }

@@ -10,11 +10,11 @@
  */
 import Stripe from 'npm:stripe@^23';
 import assert from 'node:assert/strict';
-import { stackConfig, STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET } from '../../config.ts';
+import { stackConfig } from '../../config.ts';
 import { createStripeSandbox } from '../../services/stripe/index.ts';
 
-const secretKey = STRIPE_SECRET_KEY;
-const webhookSecret = STRIPE_WEBHOOK_SECRET;
+// The secrets of the offset-5000 data folder, which the vitest wrapper's sandbox uses too.
+const { stripeSecretKey: secretKey, stripeWebhookSecret: webhookSecret } = stackConfig({ TEAMWERK_STACK_OFFSET: '5000' });
 const crypto = Stripe.createSubtleCryptoProvider();
 let port = Number(Deno.env.get('STRIPE_SANDBOX_PORT') ?? '0');
 let stripe: Stripe;

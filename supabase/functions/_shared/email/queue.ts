@@ -17,6 +17,7 @@ import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { renderEmail, type EmailLang, type TemplateVars } from './render.ts';
 import { localizedUrl } from '../accounts.ts';
 import { env } from '../env.ts';
+import { requireSecret } from '../secrets.ts';
 
 /** A row returned by `claim_email_batch` (template already chosen for its language). */
 export interface ClaimedEmail {
@@ -154,11 +155,13 @@ export function resendSender(apiKey: string, baseUrl?: string): MailSender {
   };
 }
 
-/** The sender from the environment: RESEND_API_KEY (required), RESEND_BASE_URL (optional). */
+/**
+ * The sender from the environment: RESEND_API_KEY (required, no default), RESEND_BASE_URL
+ * (optional). Errors: throws MisconfiguredError (500 `server_misconfigured`, issue 12 §3) when
+ * the key is missing or short.
+ */
 export function resendSenderFromEnv(): MailSender {
-  const key = env('RESEND_API_KEY');
-  if (!key) throw new Error('missing environment variable RESEND_API_KEY');
-  return resendSender(key, env('RESEND_BASE_URL') || undefined);
+  return resendSender(requireSecret('RESEND_API_KEY'), env('RESEND_BASE_URL') || undefined);
 }
 
 /** Default link of a mail kind when its payload has none (welcome → the personal start page). */
