@@ -8,6 +8,7 @@
  * Everything runs in one transaction that is rolled back.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { isHttpUrl, safeHref } from '../../frontend/src/lib/safe-url.ts';
 import { TestDb, postgresOwner } from './support.ts';
 
 let db: TestDb;
@@ -124,4 +125,14 @@ describe.each(CASES)('$column', (c) => {
     const withBody = await write(c, 'mailto:jobs@example.com?body=%3Cscript%3E');
     expect(withBody.ok).toBe(false);
   });
+});
+
+test("the SPA's mirror (frontend/src/lib/safe-url.ts) agrees with the database on every sample", async () => {
+  const samples = [...BAD, ...GOOD, 'https://[2001:db8::1]:8443/x', 'https://example.com.', 'https://ex_ample.com/', 'https://example.com:123456/',
+    'https://example.com/ä?q=ü#frag', 'https://example.com/\u0007', 'mailto:jobs@example.com', 'https://a.b.c.d.example/path;param'];
+  for (const sample of samples) {
+    const [row] = await db.sql<{ http: boolean; apply: boolean }>(`select private.is_http_url($1) as http, private.is_apply_url($1) as apply`, [sample]);
+    expect(isHttpUrl(sample), JSON.stringify(sample)).toBe(row!.http);
+    expect(safeHref(sample, { mailto: true }) !== undefined, JSON.stringify(sample)).toBe(row!.apply);
+  }
 });
