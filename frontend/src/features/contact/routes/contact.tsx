@@ -36,6 +36,7 @@ export default function ContactRoute({ locale }: PageProps) {
   const errorOf = (field: string) => t(form.errors[field] as string | undefined);
 
   const submit = form.onSubmit((values) => {
+    setSent(false);
     setRateLimited(false);
     mutation.mutate(contactMessageSchema.parse(values), {
       onSuccess: () => {
