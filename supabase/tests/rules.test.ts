@@ -346,11 +346,12 @@ describe('newsletter double opt-in', () => {
     expect(await val(`select count(*)::int from public.email_queue where email = 'neu@example.com' and email_type = 'newsletter_welcome'`)).toBe(1);
     expect((await db.as(anon, `select * from public.newsletter_subscribers`)).ok).toBe(false);
   });
-  test('the cancellation form queues a cancellation confirmation', async () => {
+  test('a contact message with topic cancellation gets the plain receipt, not a cancellation confirmation (issue 12 §8)', async () => {
     const r = await db.keep(anon, `insert into public.contact_messages (name, email, topic, plan_id, subject, message)
       values ('Karl Kündig', 'karl@example.com', 'cancellation', 'premium', 'Kündigung', 'Hiermit kündige ich meinen Vertrag.')`);
     expect(r.ok, r.message).toBe(true);
-    expect(await val(`select payload ->> 'plan' from public.email_queue where email = 'karl@example.com' and email_type = 'cancellation_confirmation'`)).toBe('Premium');
+    const mails = await db.sql(`select email_type, user_metadata, payload from public.email_queue where email = 'karl@example.com'`);
+    expect(mails).toEqual([{ email_type: 'contact_confirmation', user_metadata: {}, payload: {} }]);
   });
 });
 

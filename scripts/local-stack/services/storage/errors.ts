@@ -60,6 +60,9 @@ export const ERRORS = {
     new StorageError(413, 'EntityTooLarge', `The ${entity} exceeded ${limit}`, 'Payload too large'),
   invalidMimeType: (mimeType: string) =>
     new StorageError(415, 'InvalidMimeType', `mime type ${mimeType} is not supported`, 'invalid_mime_type'),
+  /** The bytes are not of the declared type (issue 12: content check, see content.ts). */
+  contentMismatch: (mimeType: string) =>
+    new StorageError(415, 'InvalidMimeType', `file content does not match mime type ${mimeType}`, 'invalid_mime_type'),
   invalidRequest: (message = 'Invalid Request') => new StorageError(400, 'InvalidRequest', message),
   /** Body validation / malformed JSON (storage-api answers these through fastify as 400). */
   badRequest: (message: string) => new StorageError(400, 'InvalidRequest', message, 'Bad Request'),

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { sendJson } from '../../http.ts';
 import { signJwt, verifyJwt, JwtError } from '../../jwt.ts';
 import { asCaller, asSuperuser, becomeSuperuser, ownerColumns, type Caller } from './caller.ts';
+import { assertContentAllowed } from './content.ts';
 import type { StagedChange } from './disk.ts';
 import { ERRORS, fromPgError, type StorageError } from './errors.ts';
 import { infoBody, sendObject, type ObjectRow } from './respond.ts';
@@ -50,6 +51,12 @@ async function findObject(ctx: StorageContext, caller: Caller | null, bucket: st
     : await selectObject(ctx.pool, bucket, key);
   if (!row) throw ERRORS.noSuchKey();
   return row;
+}
+
+/** The stored content type of an object row (application/octet-stream when none). */
+function mimeTypeOf(row: Pick<ObjectRow, 'metadata'>): string {
+  const m = row.metadata?.mimetype;
+  return typeof m === 'string' && m ? m : 'application/octet-stream';
 }
 
 function isUpsert(r: RouteRequest): boolean {
@@ -303,11 +310,13 @@ async function transferBody(r: RouteRequest): Promise<{ body: Record<string, unk
 /**
  * POST /object/move — body { bucketId, sourceKey, destinationKey, destinationBucket? }.
  * The caller needs SELECT on the source and UPDATE (USING on the old row, WITH CHECK on the
- * new one), as on Supabase. Answers { message: 'Successfully moved', Id, Key }.
+ * new one), as on Supabase. Into another bucket, the object must fit that bucket's allowed MIME
+ * types, bytes included (content.ts; 415 otherwise). Answers { message: 'Successfully moved', Id, Key }.
  */
 export async function moveObject(ctx: StorageContext, r: RouteRequest, caller: Caller): Promise<void> {
   const { t } = await transferBody(r);
-  if (!(await findBucket(ctx, t.destinationBucket))) throw ERRORS.noSuchBucket();
+  const dest = await findBucket(ctx, t.destinationBucket);
+  if (!dest) throw ERRORS.noSuchBucket();
   const same = t.bucketId === t.destinationBucket && t.sourceKey === t.destinationKey;
   const { owner, owner_id } = ownerColumns(caller.owner);
   let staged: StagedChange | null = null;
@@ -316,6 +325,9 @@ export async function moveObject(ctx: StorageContext, r: RouteRequest, caller: C
     id = await asCaller(ctx.pool, caller, 'storage.object.move', async (c) => {
       const src = await selectObject(c, t.bucketId, t.sourceKey);
       if (!src) throw ERRORS.noSuchKey();
+      if (t.destinationBucket !== t.bucketId) {
+        await assertContentAllowed(ctx.disk.objectPath(t.bucketId, t.sourceKey), mimeTypeOf(src), dest.allowed_mime_types);
+      }
       const ownerSet = caller.owner !== undefined ? ', owner = $6, owner_id = $7' : '';
       const params: unknown[] = [t.destinationKey, t.destinationBucket, randomUUID(), t.bucketId, t.sourceKey];
       if (caller.owner !== undefined) params.push(owner, owner_id);
@@ -351,19 +363,28 @@ class SameObject extends Error {
 /**
  * POST /object/copy — body { bucketId, sourceKey, destinationKey, destinationBucket?,
  * copyMetadata?, metadata? }, header x-upsert. The caller needs SELECT on the source and
- * INSERT (UPDATE too with upsert) on the destination. Answers { Id, Key, ...object }.
+ * INSERT (UPDATE too with upsert) on the destination; the copy must fit the destination
+ * bucket's allowed MIME types, bytes included (content.ts; 415 otherwise).
+ * Answers { Id, Key, ...object }.
  */
 export async function copyObject(ctx: StorageContext, r: RouteRequest, caller: Caller): Promise<void> {
   const { body, t } = await transferBody(r);
   const copyMetadata = bool(body, 'copyMetadata') ?? true;
   const fileMetadata = (body.metadata && typeof body.metadata === 'object' ? body.metadata : {}) as Record<string, unknown>;
-  if (!(await findBucket(ctx, t.destinationBucket))) throw ERRORS.noSuchBucket();
+  const dest = await findBucket(ctx, t.destinationBucket);
+  if (!dest) throw ERRORS.noSuchBucket();
   const src = await findObject(ctx, caller, t.bucketId, t.sourceKey, 'storage.object.copy');
   const tmp = await ctx.disk.copyToTemp(t.bucketId, t.sourceKey);
   const metadata: Record<string, unknown> = { ...(src.metadata ?? {}), lastModified: new Date().toISOString() };
   if (!copyMetadata) {
     if (typeof fileMetadata.cacheControl === 'string') metadata.cacheControl = fileMetadata.cacheControl;
     if (typeof fileMetadata.mimetype === 'string') metadata.mimetype = fileMetadata.mimetype;
+  }
+  try {
+    await assertContentAllowed(tmp.path, mimeTypeOf({ metadata }), dest.allowed_mime_types);
+  } catch (err) {
+    await ctx.disk.discard(tmp);
+    throw err;
   }
   const userMetadata = copyMetadata ? src.user_metadata : decodeUserMetadataHeader(r.req.headers['x-metadata']);
   let staged: StagedChange | null = null;

@@ -48,8 +48,9 @@ function lastModifiedOf(metadata: Record<string, unknown>): string | undefined {
 }
 
 /**
- * Streams an object's bytes (GET) or only its headers (HEAD). Supports a single
- * `Range: bytes=a-b` (206). `expires` (signed URLs) replaces Cache-Control with Expires.
+ * Streams an object's bytes (GET) or only its headers (HEAD) with the stored content type and
+ * `X-Content-Type-Options: nosniff`. Supports a single `Range: bytes=a-b` (206). `expires`
+ * (signed URLs) replaces Cache-Control with Expires.
  */
 export async function sendObject(
   req: IncomingMessage,
@@ -68,9 +69,12 @@ export async function sendObject(
     return;
   }
   const metadata = row.metadata ?? {};
+  // nosniff (issue 12): the browser keeps the stored type and never renders an object as
+  // something else (e.g. HTML bytes stored as an image).
   const headers: Record<string, string> = {
     'accept-ranges': 'bytes',
-    'content-type': typeof metadata.mimetype === 'string' ? metadata.mimetype : 'application/octet-stream',
+    'content-type': typeof metadata.mimetype === 'string' && metadata.mimetype ? metadata.mimetype : 'application/octet-stream',
+    'x-content-type-options': 'nosniff',
     'x-robots-tag': 'none',
   };
   if (typeof metadata.eTag === 'string') headers.etag = metadata.eTag;

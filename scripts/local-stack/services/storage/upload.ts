@@ -10,6 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { DiskStore, TempFile } from './disk.ts';
+import { assertContentAllowed } from './content.ts';
 import { ERRORS, StorageError } from './errors.ts';
 import { assertMimeTypeAllowed } from './validation.ts';
 
@@ -64,7 +65,8 @@ function parseUserMetadataHeader(value: string | string[] | undefined): Record<s
 /**
  * Receives the upload body into a temp file.
  * Errors (the body is always fully read first): 413 EntityTooLarge past `maxSize`,
- * 415 invalid_mime_type when not allowed by the bucket, 400 when no file / unreadable form.
+ * 415 invalid_mime_type when not allowed by the bucket or when the bytes are not of the
+ * declared type (content.ts), 400 when no file / unreadable form.
  */
 export async function receiveUpload(req: IncomingMessage, disk: DiskStore, limits: UploadLimits): Promise<ReceivedUpload> {
   const contentType = req.headers['content-type'] ?? '';
@@ -79,6 +81,12 @@ export async function receiveUpload(req: IncomingMessage, disk: DiskStore, limit
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.maxSize) throw ERRORS.entityTooLarge();
     const tmp = await disk.writeTemp(req, limits.maxSize);
+    try {
+      if (checkMime) await assertContentAllowed(tmp.path, mimeType, limits.allowedMimeTypes);
+    } catch (err) {
+      await disk.discard(tmp);
+      throw err;
+    }
     return { tmp, mimeType, cacheControl, userMetadata };
   } catch (err) {
     await drain(req);
@@ -161,6 +169,7 @@ async function receiveMultipart(
     if (state.failure) throw state.failure instanceof StorageError ? state.failure : ERRORS.noContentProvided();
     if (!file) throw ERRORS.noContentProvided();
     if (file.truncated() || file.tmp.size > limits.maxSize) throw ERRORS.entityTooLarge();
+    if (checkMime) await assertContentAllowed(file.tmp.path, file.mimeType, limits.allowedMimeTypes);
     const metadataField = fields.get('metadata') ?? fields.get('userMetadata');
     let userMetadata: Record<string, unknown> | undefined;
     if (metadataField !== undefined) {

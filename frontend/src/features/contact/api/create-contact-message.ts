@@ -20,8 +20,11 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 
 /**
  * Stores a contact request in `contact_messages` (anon insert allowed by RLS; a trigger queues
- * the contact_confirmation receipt and the support copy through the e-mail queue). No row is read back: anon may insert but not select.
- * @throws ApiError with the PostgREST status (POST, never retried)
+ * the contact_confirmation receipt, which carries none of the sender's text). No row is read
+ * back: anon may insert but not select.
+ * @throws ApiError with the PostgREST status (POST, never retried); 429 (code PT429) past the
+ *   database's limits: 5 messages per address and per account a day, 20 per connection an hour
+ *   (issue 12 §8)
  */
 export async function createContactMessage(input: ContactMessageInput, locale: Locale): Promise<void> {
   const { supabase } = await import('@/lib/supabase');

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { zodValidate } from '@/lib/zod-form';
@@ -22,6 +23,7 @@ const TOPIC_LABEL = {
 export default function ContactRoute({ locale }: PageProps) {
   const intl = useIntl();
   const [sent, setSent] = useState(false);
+  const [rateLimited, setRateLimited] = useState(false);
   const [search] = useSearchParams();
   const preset = CONTACT_TOPICS.find((t) => t === search.get('topic')) ?? 'general';
   const mutation = useCreateContactMessage(locale);
@@ -34,13 +36,20 @@ export default function ContactRoute({ locale }: PageProps) {
   const errorOf = (field: string) => t(form.errors[field] as string | undefined);
 
   const submit = form.onSubmit((values) => {
+    setSent(false);
+    setRateLimited(false);
     mutation.mutate(contactMessageSchema.parse(values), {
       onSuccess: () => {
         setSent(true);
         form.reset();
         notify('success', intl.formatMessage({ id: 'contact.success' }));
       },
-      onError: () => notify('error', intl.formatMessage({ id: 'contact.failure' })),
+      onError: (error) => {
+        // issue 12 §8: the database refuses past its per-address/account/IP limits with 429
+        const limited = error instanceof ApiError && error.status === 429;
+        setRateLimited(limited);
+        notify('error', intl.formatMessage({ id: limited ? 'contact.rateLimited' : 'contact.failure' }));
+      },
     });
   });
 
@@ -56,6 +65,11 @@ export default function ContactRoute({ locale }: PageProps) {
         {sent && (
           <Alert color="green" role="status" data-testid="contact-sent">
             <FormattedMessage id="contact.success" />
+          </Alert>
+        )}
+        {rateLimited && (
+          <Alert color="red" role="alert" data-testid="contact-rate-limited">
+            <FormattedMessage id="contact.rateLimited" />
           </Alert>
         )}
         <form onSubmit={submit} noValidate aria-label={intl.formatMessage({ id: 'contact.title' })}>

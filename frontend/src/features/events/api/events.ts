@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { z } from 'zod';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
+import { isHttpsUrl } from '@/lib/safe-url';
 import { berlinLocalToUtc } from '../lib/berlin-time';
 
 /** Row of public.events. */
@@ -269,7 +270,7 @@ export const createEventSchema = z
     const start = berlinLocalToUtc(v.startsAt);
     const end = berlinLocalToUtc(v.endsAt);
     if (start && end && end <= start) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'events.form.error.order' });
-    if (v.isOnline && !/^https:\/\/\S+$/.test(v.onlineUrl)) ctx.addIssue({ code: 'custom', path: ['onlineUrl'], message: 'events.form.error.onlineUrl' });
+    if (v.isOnline && !isHttpsUrl(v.onlineUrl)) ctx.addIssue({ code: 'custom', path: ['onlineUrl'], message: 'events.form.error.onlineUrl' });
     if (!v.isOnline && !v.city) ctx.addIssue({ code: 'custom', path: ['city'], message: 'events.form.error.city' });
     if (v.isPaid && v.price === '') ctx.addIssue({ code: 'custom', path: ['price'], message: 'events.form.error.price' });
   });

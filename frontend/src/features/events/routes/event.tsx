@@ -6,6 +6,7 @@ import { localizePath, paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
+import { safeHref } from '@/lib/safe-url';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
 import { useSessionUser } from '@/components/use-session-user';
 import { ConfirmButton } from '../components/confirm-button';
@@ -102,8 +103,8 @@ export default function EventRoute({ params, locale }: PageProps) {
                 <FormattedMessage id="events.where" />{' '}
               </Text>
               {ev.is_online ? (
-                ev.online_url ? (
-                  <Anchor href={ev.online_url} target="_blank" rel="noopener noreferrer">
+                safeHref(ev.online_url) ? (
+                  <Anchor href={safeHref(ev.online_url)} target="_blank" rel="noopener noreferrer">
                     <FormattedMessage id="events.onlineLink" />
                   </Anchor>
                 ) : (

@@ -5,6 +5,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { formatDate, formatEuro } from '@/lib/format';
 import type { PageProps } from '@/lib/route-def';
+import { safeHref } from '@/lib/safe-url';
 import { useJob } from '../api/get-jobs';
 import { FavouriteJobButton } from '../components/favourite-button';
 import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
@@ -40,6 +41,7 @@ export default function JobRoute({ params, locale }: PageProps) {
     );
   }
   const j = job.data;
+  const applyHref = safeHref(j.apply_url, { mailto: true });
   const salary =
     j.salary_min_cents || j.salary_max_cents
       ? [j.salary_min_cents, j.salary_max_cents]
@@ -94,9 +96,11 @@ export default function JobRoute({ params, locale }: PageProps) {
           </Stack>
         </Card>
         <Group align="flex-start">
-          <Button component="a" href={j.apply_url} target="_blank" rel="noopener noreferrer" data-testid="job-apply">
-            <FormattedMessage id="jobs.apply" />
-          </Button>
+          {applyHref && (
+            <Button component="a" href={applyHref} target="_blank" rel="noopener noreferrer" data-testid="job-apply">
+              <FormattedMessage id="jobs.apply" />
+            </Button>
+          )}
           <FavouriteJobButton jobId={j.id} />
         </Group>
         <Text style={{ whiteSpace: 'pre-line' }}>{j.description}</Text>

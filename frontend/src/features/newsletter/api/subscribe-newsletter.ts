@@ -12,8 +12,10 @@ export type NewsletterInput = z.infer<typeof newsletterSchema>;
 
 /**
  * Double opt-in step 1: RPC `newsletter_subscribe` stores the address as pending and queues the
- * newsletter_confirm mail with a token; the answer never reveals whether the address was known.
- * @throws ApiError (POST, never retried); code 22023 for an address the database rejects
+ * newsletter_confirm mail with a token (at most one per address a day); the answer never reveals
+ * whether the address was known.
+ * @throws ApiError (POST, never retried); code 22023 for an address the database rejects; 429
+ *   (code PT429) past 10 sign-ups per connection an hour (issue 12 §8)
  */
 export async function subscribeNewsletter(input: NewsletterInput, locale: Locale): Promise<void> {
   const { supabase } = await import('@/lib/supabase');

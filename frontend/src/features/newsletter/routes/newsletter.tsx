@@ -1,10 +1,12 @@
-import { Button, Checkbox, Container, List, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Container, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { zodValidate } from '@/lib/zod-form';
@@ -16,6 +18,7 @@ export default function NewsletterRoute({ locale }: PageProps) {
   const navigate = useNavigate();
   const localize = useLocalizedPath();
   const mutation = useSubscribeNewsletter(locale);
+  const [rateLimited, setRateLimited] = useState(false);
   const form = useForm({
     mode: 'uncontrolled',
     initialValues: { email: '', consent: false },
@@ -25,12 +28,18 @@ export default function NewsletterRoute({ locale }: PageProps) {
     const id = form.errors[field] as string | undefined;
     return id ? intl.formatMessage({ id }) : undefined;
   };
-  const submit = form.onSubmit((values) =>
+  const submit = form.onSubmit((values) => {
+    setRateLimited(false);
     mutation.mutate(newsletterSchema.parse(values), {
       onSuccess: () => void navigate(localize(paths.newsletterThankYou)),
-      onError: () => notify('error', intl.formatMessage({ id: 'newsletter.failure' })),
-    }),
-  );
+      onError: (error) => {
+        // issue 12 §8: too many sign-ups from this connection (the database answers 429)
+        const limited = error instanceof ApiError && error.status === 429;
+        setRateLimited(limited);
+        notify('error', intl.formatMessage({ id: limited ? 'newsletter.rateLimited' : 'newsletter.failure' }));
+      },
+    });
+  });
   return (
     <Container size="sm" py="xl">
       <Stack>
@@ -51,6 +60,11 @@ export default function NewsletterRoute({ locale }: PageProps) {
             <FormattedMessage id="newsletter.benefit.tips" />
           </List.Item>
         </List>
+        {rateLimited && (
+          <Alert color="red" role="alert" data-testid="newsletter-rate-limited">
+            <FormattedMessage id="newsletter.rateLimited" />
+          </Alert>
+        )}
         <form onSubmit={submit} noValidate aria-label={intl.formatMessage({ id: 'newsletter.title' })}>
           <Stack>
             <TextInput

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '@/lib/database.types';
+import { httpUrlSchema } from '@/lib/safe-url';
 
 export type FileAccess = Database['public']['Enums']['file_access'];
 export type PortfolioRow = Omit<Database['public']['Tables']['portfolios']['Row'], 'owner_listed' | 'owner_premium'>;
@@ -69,7 +70,7 @@ export function sanitiseFileName(name: string): string {
 
 const link = z.object({
   label: z.string().trim().min(1, 'portfolios.error.linkLabel').max(100, 'portfolios.error.linkLabel'),
-  url: z.string().trim().regex(/^https?:\/\/\S+$/, 'portfolios.error.linkUrl').max(500, 'portfolios.error.linkUrl'),
+  url: httpUrlSchema('portfolios.error.linkUrl'),
 });
 
 /** Portfolio form mirroring public.portfolios' constraints; error messages are message ids. */
@@ -79,7 +80,7 @@ export const portfolioSchema = z.object({
   descriptionEn: z.string().max(20000, 'portfolios.error.description'),
   skills: z.array(z.string().trim().min(1).max(60)).max(50, 'portfolios.error.skills'),
   links: z.array(link).max(20, 'portfolios.error.links'),
-  images: z.array(z.string().trim().regex(/^https:\/\/\S+$/, 'portfolios.error.imageUrl')).max(20, 'portfolios.error.images'),
+  images: z.array(httpUrlSchema('portfolios.error.imageUrl', { httpsOnly: true })).max(20, 'portfolios.error.images'),
   fileAccess: z.enum(['public', 'members', 'contacts', 'private']),
 });
 

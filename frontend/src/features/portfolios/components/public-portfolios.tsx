@@ -1,5 +1,6 @@
 import { Anchor, Badge, Card, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { isHttpsUrl, isHttpUrl } from '@/lib/safe-url';
 import { toPortfolioValues } from '../api/portfolio-schema';
 import { usePublicPortfolios } from '../api/portfolios';
 import { PortfolioFilesPanel } from './portfolio-files-panel';
@@ -30,10 +31,10 @@ export function PublicPortfolios({ ownerId }: { ownerId: string }) {
                   {row.title}
                 </Title>
                 {description && <Text style={{ whiteSpace: 'pre-line' }}>{description}</Text>}
-                {v.images.some((src) => src.startsWith('https://')) && (
+                {v.images.some(isHttpsUrl) && (
                   <SimpleGrid cols={{ base: 2, sm: 4 }}>
                     {v.images
-                      .filter((src) => src.startsWith('https://'))
+                      .filter(isHttpsUrl)
                       .map((src, i) => (
                         <Image key={src} src={src} radius="sm" loading="lazy" alt={intl.formatMessage({ id: 'projects.detail.imageAlt' }, { title: row.title, n: i + 1 })} />
                       ))}
@@ -48,9 +49,9 @@ export function PublicPortfolios({ ownerId }: { ownerId: string }) {
                     ))}
                   </Group>
                 )}
-                {v.links.length > 0 && (
+                {v.links.some((l) => isHttpUrl(l.url)) && (
                   <Group gap="sm">
-                    {v.links.map((l) => (
+                    {v.links.filter((l) => isHttpUrl(l.url)).map((l) => (
                       <Anchor key={l.url} href={l.url} target="_blank" rel="nofollow noopener noreferrer">
                         {l.label}
                       </Anchor>

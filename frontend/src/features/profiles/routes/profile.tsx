@@ -10,6 +10,7 @@ import { avatarUrl } from '@/features/user/api/own-profile';
 import { CATEGORY_IDS, SOCIAL_NETWORKS } from '@/features/user/components/profile-form';
 import type { PageProps } from '@/lib/route-def';
 import { notify } from '@/lib/notify';
+import { isHttpUrl } from '@/lib/safe-url';
 import { PublicPortfolios } from '@/features/portfolios/components/public-portfolios';
 import { blockErrorMessageId } from '../api/block-errors';
 import { blockUser, profileProjectsQuery, publicProfileQuery, viewerId } from '../api/public-profile';
@@ -96,7 +97,7 @@ export default function ProfileRoute({ params }: PageProps) {
       </Stack>
     );
   }
-  const links = Object.entries((p.social_links ?? {}) as Record<string, string>).filter(([, url]) => /^https?:\/\//.test(url));
+  const links = Object.entries((p.social_links ?? {}) as Record<string, unknown>).filter((entry): entry is [string, string] => isHttpUrl(entry[1]));
   const canBlock = !!viewer.data && viewer.data !== p.id;
   const premium = p.premium_profile;
   const accent = premium?.accent ? `var(--mantine-color-${premium.accent}-7)` : undefined;

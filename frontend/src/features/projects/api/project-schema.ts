@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpUrlSchema } from '@/lib/safe-url';
 import type { Database } from '@/lib/database.types';
 
 type Enums = Database['public']['Enums'];
@@ -56,7 +57,7 @@ const CATEGORIES = Object.keys(CATEGORY_LABEL) as [ProjectCategory, ...ProjectCa
 const PRIVATE_CATEGORIES = Object.keys(PRIVATE_CATEGORY_LABEL) as [PrivateProjectCategory, ...PrivateProjectCategory[]];
 const STAGES = Object.keys(STAGE_LABEL) as [ProjectStage, ...ProjectStage[]];
 
-const httpsUrl = z.string().trim().regex(/^https:\/\/[^\s]+$/, 'projects.error.imageUrl').max(500, 'projects.error.imageUrl');
+const httpsUrl = httpUrlSchema('projects.error.imageUrl', { httpsOnly: true });
 
 /**
  * Form values of a project, mirroring the CHECK constraints of public.projects

@@ -5,6 +5,7 @@ import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
+import { isHttpsUrl } from '@/lib/safe-url';
 import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
 import { usePublicProject } from '../api/get-projects';
@@ -95,10 +96,10 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
             {project.summary}
           </Text>
         )}
-        {project.images.filter((src) => src.startsWith('https://')).length > 0 && (
+        {project.images.some(isHttpsUrl) && (
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
             {project.images
-              .filter((src) => src.startsWith('https://'))
+              .filter(isHttpsUrl)
               .map((src, i) => (
                 <Image key={src} src={src} radius="sm" alt={intl.formatMessage({ id: 'projects.detail.imageAlt' }, { title: project.title, n: i + 1 })} />
               ))}

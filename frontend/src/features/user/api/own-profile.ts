@@ -2,6 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { invokeFunction } from '@/features/auth/api/invoke';
 import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
+import { isHttpUrl } from '@/lib/safe-url';
 import { supabase } from '@/lib/supabase';
 
 /** The caller's profile with private fields and the computed display fields (public.my_profile(), spec §3). */
@@ -123,7 +124,7 @@ export async function uploadAvatar(blob: Blob, previousPath: string | null): Pro
 /** Public URL of an avatar object path (the `avatars` bucket is public); null for none. */
 export function avatarUrl(path: string | null | undefined): string | null {
   if (!path) return null;
-  if (/^https?:\/\//.test(path)) return path;
+  if (isHttpUrl(path)) return path;
   return supabase.storage.from('avatars').getPublicUrl(path).data.publicUrl;
 }
 

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { z } from 'zod';
 import { notify } from '@/lib/notify';
+import { httpUrlSchema } from '@/lib/safe-url';
 import { zodValidate } from '@/lib/zod-form';
 import { type OwnProfile, type ProfileUpdates, updateOwnProfile } from '../api/own-profile';
 
@@ -35,7 +36,7 @@ export const SOCIAL_NETWORKS = [
 ] as const;
 
 const optionalText = (max: number) => z.string().max(max, 'account.validation.tooLong');
-const link = z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'account.validation.url' }).max(500, 'account.validation.tooLong')]);
+const link = z.union([z.literal(''), httpUrlSchema('account.validation.url')]);
 
 /** Mirrors the profiles constraints (migration 20261121000200) and update-user's SELF_FIELDS. */
 const schema = z.object({
