@@ -442,7 +442,13 @@ grant update (firstname, lastname, profile_visibility, profile_img, type, street
               social_links, preferred_language, profile_accent, profile_tagline, featured_project_id, show_premium_badge)
   on public.profiles to authenticated;
 grant delete on public.profiles to authenticated;
-grant select on public.public_profiles, public.visible_profiles to anon, authenticated;
+grant select (id, slug, firstname, lastname, display_name, display_address, type, profile_img, headline, bio, skills,
+              looking_for, offering, categories, logo, gallery, social_links, city, state, latitude, longitude, listed,
+              premium_profile, created_at, updated_at)
+  on public.public_profiles to anon, authenticated;
+grant select (id, slug, firstname, lastname, display_name, display_address, type, profile_img, headline, city, latitude,
+              longitude, skills, categories, looking_for, offering, created_at, updated_at)
+  on public.visible_profiles to anon, authenticated;
 revoke all on public.public_profiles, public.visible_profiles from service_role;
 grant select on public.public_profiles, public.visible_profiles to service_role;
 
