@@ -219,12 +219,12 @@ export const relations: Record<string, RelationExposure> = {
     rows: 'admin',
     columns: [
       'id', 'name', 'email', 'plan_id', 'contract', 'reason', 'requested_date', 'lang', 'user_id', 'status',
-      'stripe_subscription_ids', 'effective_at', 'error', 'created_at', 'processed_at',
+      'stripe_subscription_ids', 'effective_at', 'error', 'created_at', 'processed_at', 'confirmed_at', 'confirmed_via',
     ],
     personal: ['name', 'email', 'stripe_subscription_ids'],
     select: signedIn([
       'id', 'name', 'email', 'plan_id', 'contract', 'reason', 'requested_date', 'lang', 'user_id', 'status',
-      'stripe_subscription_ids', 'effective_at', 'error', 'created_at', 'processed_at',
+      'stripe_subscription_ids', 'effective_at', 'error', 'created_at', 'processed_at', 'confirmed_at', 'confirmed_via',
     ]),
   },
   contacts: {
@@ -442,9 +442,15 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'public',
   },
   'start_direct_conversation(p_other_user_id uuid)': { execute: ['authenticated'], returns: 'uuid', rows: 'none' },
-  'submit_cancellation_request(p_name text, p_email text, p_plan_id text, p_contract text, p_reason text, p_requested_date date, p_lang text)': {
+  'submit_cancellation_request(p_name text, p_email text, p_plan_id text, p_contract text, p_reason text, p_requested_date date, p_lang text, p_account_id uuid, p_client_ip text)': {
     execute: [],
-    returns: ['request_id', 'user_id', 'mail_queued'],
+    returns: ['request_id', 'user_id', 'needs_confirmation', 'lang', 'created_at'],
+    rows: 'admin',
+  },
+  'queue_cancellation_link(p_request_id uuid, p_link text)': { execute: [], returns: 'bigint', rows: 'none' },
+  'confirm_cancellation_request(p_request_id uuid, p_user_id uuid)': {
+    execute: [],
+    returns: ['request_id', 'plan_id', 'requested_date', 'lang'],
     rows: 'admin',
   },
   'sync_subscription(p_user_id uuid, p_stripe_customer_id text, p_stripe_subscription_id text, p_status subscription_status, p_stripe_price_id text, p_plan_id text, p_current_period_start timestamp with time zone, p_current_period_end timestamp with time zone, p_cancel_at_period_end boolean, p_canceled_at timestamp with time zone, p_ended_at timestamp with time zone, p_checkout_session_id text, p_synced_at timestamp with time zone)': {

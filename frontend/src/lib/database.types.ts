@@ -72,14 +72,14 @@ isOneToOne: true
                   ]
                 },"cancellation_requests": {
                   Row: {
-                    "contract": string | null,"created_at": string,"effective_at": string | null,"email": string,"error": string | null,"id": string,"lang": string,"name": string,"plan_id": string | null,"processed_at": string | null,"reason": string | null,"requested_date": string | null,"status": Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids": (string)[],"user_id": string | null
+                    "confirmed_at": string | null,"confirmed_via": string | null,"contract": string | null,"created_at": string,"effective_at": string | null,"email": string,"error": string | null,"id": string,"lang": string,"name": string,"plan_id": string | null,"processed_at": string | null,"reason": string | null,"requested_date": string | null,"status": Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids": (string)[],"user_id": string | null
                   }
                   ComputedFields: never
                   Insert: {
-                    "contract"?: string | null,"created_at"?: string,"effective_at"?: string | null,"email": string,"error"?: string | null,"id"?: string,"lang"?: string,"name": string,"plan_id"?: string | null,"processed_at"?: string | null,"reason"?: string | null,"requested_date"?: string | null,"status"?: Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids"?: (string)[],"user_id"?: string | null
+                    "confirmed_at"?: string | null,"confirmed_via"?: string | null,"contract"?: string | null,"created_at"?: string,"effective_at"?: string | null,"email": string,"error"?: string | null,"id"?: string,"lang"?: string,"name": string,"plan_id"?: string | null,"processed_at"?: string | null,"reason"?: string | null,"requested_date"?: string | null,"status"?: Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids"?: (string)[],"user_id"?: string | null
                   }
                   Update: {
-                    "contract"?: string | null,"created_at"?: string,"effective_at"?: string | null,"email"?: string,"error"?: string | null,"id"?: string,"lang"?: string,"name"?: string,"plan_id"?: string | null,"processed_at"?: string | null,"reason"?: string | null,"requested_date"?: string | null,"status"?: Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids"?: (string)[],"user_id"?: string | null
+                    "confirmed_at"?: string | null,"confirmed_via"?: string | null,"contract"?: string | null,"created_at"?: string,"effective_at"?: string | null,"email"?: string,"error"?: string | null,"id"?: string,"lang"?: string,"name"?: string,"plan_id"?: string | null,"processed_at"?: string | null,"reason"?: string | null,"requested_date"?: string | null,"status"?: Database["public"]['Enums']["cancellation_request_status"],"stripe_subscription_ids"?: (string)[],"user_id"?: string | null
                   }
                   Relationships: [
                     {
@@ -949,6 +949,11 @@ isOneToOne: false
 "complete_emails":
 { Args: { "p_ids": (number)[],"p_provider_message_ids": (string)[] }; Returns: number
                            },
+"confirm_cancellation_request":
+{ Args: { "p_request_id": string,"p_user_id": string }; Returns: {
+              "lang": string,"plan_id": string,"request_id": string,"requested_date": string
+            }[]
+                           },
 "confirm_user_email":
 { Args: { "p_user_id": string }; Returns: boolean
                            },
@@ -995,6 +1000,9 @@ isOneToOne: false
 "newsletter_unsubscribe":
 { Args: { "p_token": string }; Returns: boolean
                            },
+"queue_cancellation_link":
+{ Args: { "p_link": string,"p_request_id": string }; Returns: number
+                           },
 "record_stripe_event":
 { Args: { "p_created_at"?: string,"p_id": string,"p_type": string }; Returns: boolean
                            },
@@ -1005,8 +1013,8 @@ isOneToOne: false
 { Args: { "p_other_user_id": string }; Returns: string
                            },
 "submit_cancellation_request":
-{ Args: { "p_contract"?: string,"p_email": string,"p_lang"?: string,"p_name": string,"p_plan_id"?: string,"p_reason"?: string,"p_requested_date"?: string }; Returns: {
-              "mail_queued": boolean,"request_id": string,"user_id": string
+{ Args: { "p_account_id"?: string,"p_client_ip"?: string,"p_contract"?: string,"p_email": string,"p_lang"?: string,"p_name": string,"p_plan_id"?: string,"p_reason"?: string,"p_requested_date"?: string }; Returns: {
+              "created_at": string,"lang": string,"needs_confirmation": boolean,"request_id": string,"user_id": string
             }[]
                            },
 "sync_subscription":
@@ -1040,7 +1048,7 @@ isOneToOne: false
                            }
           }
           Enums: {
-            "attendee_status": "going"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
+            "attendee_status": "going"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -1156,7 +1164,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "attendee_status": ["going", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
+            "attendee_status": ["going", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
           }
         }
 } as const

@@ -18,8 +18,11 @@
 import { env } from './env.ts';
 import { requireSecret } from './secrets.ts';
 
-/** What a token authorises: confirming the address, or setting a new password. */
-export type TokenPurpose = 'confirm' | 'reset';
+/**
+ * What a token authorises: confirming the address, setting a new password, or confirming a
+ * cancellation submitted without login (issue 12 finding 2; bound to the request by `r`).
+ */
+export type TokenPurpose = 'confirm' | 'reset' | 'cancel_contract';
 
 /** The decoded, verified content of a token. */
 export interface TokenPayload {
@@ -33,6 +36,8 @@ export interface TokenPayload {
   n: string;
   /** PKCE S256 code challenge (reset tokens only). */
   cc?: string;
+  /** The cancellation request a cancel_contract token confirms (uuid). */
+  r?: string;
 }
 
 /** Why a token was refused; every reason is reported to users as "expired" (spec §5). */
@@ -108,9 +113,10 @@ export interface TokenOptions {
 export async function signToken(
   purpose: TokenPurpose,
   userId: string,
-  options: TokenOptions & { codeChallenge?: string } = {},
+  options: TokenOptions & { codeChallenge?: string; requestId?: string } = {},
 ): Promise<string> {
   if (!UUID_RE.test(userId)) throw new Error('signToken: userId must be a uuid');
+  if (options.requestId !== undefined && !UUID_RE.test(options.requestId)) throw new Error('signToken: requestId must be a uuid');
   const payload: TokenPayload = {
     v: 1,
     p: purpose,
@@ -118,6 +124,7 @@ export async function signToken(
     iat: Math.floor((options.now ?? Date.now()) / 1000),
     n: base64url(crypto.getRandomValues(new Uint8Array(16))),
     ...(options.codeChallenge ? { cc: options.codeChallenge } : {}),
+    ...(options.requestId ? { r: options.requestId.toLowerCase() } : {}),
   };
   const body = base64url(encoder.encode(JSON.stringify(payload)));
   const key = await hmacKey(options.secret ?? tokenSecret());
@@ -130,14 +137,15 @@ function isPayload(value: unknown): value is TokenPayload {
   const v = value as Record<string, unknown>;
   return (
     v.v === 1 &&
-    (v.p === 'confirm' || v.p === 'reset') &&
+    (v.p === 'confirm' || v.p === 'reset' || v.p === 'cancel_contract') &&
     typeof v.sub === 'string' &&
     UUID_RE.test(v.sub) &&
     typeof v.iat === 'number' &&
     Number.isInteger(v.iat) &&
     typeof v.n === 'string' &&
     B64URL_RE.test(v.n) &&
-    (v.cc === undefined || (typeof v.cc === 'string' && B64URL_RE.test(v.cc)))
+    (v.cc === undefined || (typeof v.cc === 'string' && B64URL_RE.test(v.cc))) &&
+    (v.r === undefined || (typeof v.r === 'string' && UUID_RE.test(v.r)))
   );
 }
 

@@ -1,28 +1,37 @@
 /**
  * `cancel-contract` (issue 7 "German consumer law": the §312k BGB cancellation button
- * "Verträge hier kündigen", reachable without logging in, confirmed by e-mail).
+ * "Verträge hier kündigen", reachable without logging in; issue 12 finding 2: it acts only for the
+ * account holder).
  *
- * POST (no login needed) `{ name, email, plan?: 'basic'|'premium'|'enterprise', contract?: string,
- *   reason?: string, requestedDate?: 'asap' | 'YYYY-MM-DD', locale?: 'de'|'en' }`.
- * → 202 `{ received: true, requestId }` — the same answer whether or not the address belongs to
- *   an account (no account enumeration).
- * What happens:
- * 1. The request is stored in `cancellation_requests` and the confirmation mail
- *    (cancellation_confirmation, in `locale`) queued in the same transaction
- *    (`submit_cancellation_request`, at most 5 mails per address and hour).
- * 2. When the address belongs to an account whose Stripe customer has live subscriptions
- *    (active, trialing, past_due; of `plan` when given and present, else all), each is set to end:
- *    `cancel_at_period_end` for 'asap' or a date up to the period end (the earliest possible end
- *    of an ordinary cancellation), `cancel_at` = end of the requested day (Europe/Berlin midnight)
- *    for a later date. Each is then synced through `syncSubscription`.
- * 3. The request row records the outcome: scheduled (+ subscription ids, effective_at),
- *    no_subscription, or failed (+ error) when Stripe could not be reached — the request and
- *    the mail stand, and an admin completes it (the customer can also cancel in the portal).
- * Errors: 400 `validation_failed` (missing/invalid fields, a date in the past), 405, 500.
+ * POST `{ name, email, plan?: 'basic'|'premium'|'enterprise', contract?: string,
+ *   reason?: string, requestedDate?: 'asap' | 'YYYY-MM-DD', locale?: 'de'|'en' }`, with or without
+ *   a signed-in user's access token.
+ * → 202 `{ received: true, requestId, confirmation: 'done' | 'email' }`.
+ *
+ * Signed in (a valid user access token): the CALLER's account is cancelled at once, whatever
+ * address was typed — nobody cancels someone else's contract by typing their address.
+ *   1. The declaration is stored (`submit_cancellation_request`, confirmed via session) and the
+ *      receipt (cancellation_confirmation) queued to the account's address in the same transaction.
+ *   2. Live subscriptions (active, trialing, past_due; of `plan` when given and present, else all)
+ *      are set to end: `cancel_at_period_end` for 'asap' or a date up to the period end,
+ *      `cancel_at` = end of the requested day (Europe/Berlin) for a later date; each is synced.
+ *   3. The request records the outcome: scheduled, no_subscription, or failed (admin follows up).
+ *   Answer `confirmation: 'done'`.
+ * Anonymous: nothing happens at Stripe. The declaration is stored (the legal record with its
+ * receipt time), rate limited per client IP and per address (429 `rate_limited`). When the address
+ * belongs to an account, a link signed for that account and request (purpose cancel_contract,
+ * 24 h, single use) is mailed to the ACCOUNT's address; only confirming it (confirm-cancellation)
+ * schedules the cancellation. Unknown addresses get no mail. The answer is the same either way
+ * (`confirmation: 'email'`): no account enumeration.
+ * Errors: 400 `validation_failed` (missing/invalid fields, a date in the past), 401 `unauthorized`
+ * (an invalid or expired access token), 405, 429 `rate_limited`, 500.
  */
 import { z } from 'npm:zod@^4';
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
-import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
+import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
+import { clientIp, localizedUrl } from '../_shared/accounts.ts';
+import type { Caller } from '../_shared/supabase.ts';
+import { signToken } from '../_shared/tokens.ts';
 import type { Stripe } from '../_shared/stripe.ts';
 import { isStripeMissing, subscriptionPeriod, syncSubscription } from '../_shared/billing-sync.ts';
 
@@ -43,8 +52,37 @@ export interface CancelContractDeps {
   /** Service-role client (the RPC, profile lookup, outcome update). */
   admin: SupabaseClient;
   stripe: Stripe;
+  /** Who calls when the request carries a user's access token (throws HttpError 401 for an invalid one). */
+  resolveCaller: (req: Request) => Promise<Caller>;
+  /** The public anon key: a bearer equal to it means "not signed in". */
+  anonKey: string;
+  /** SPA origin for the confirmation link. */
+  siteUrl: string;
+  /** TOKEN_SECRET for the confirmation link. */
+  tokenSecret: string;
   /** Clock (ms); default Date.now. */
   now?: () => number;
+}
+
+/** Validity of a cancellation confirmation link: 24 hours (a mail may sit unread for a while; the
+ * link only confirms what the holder's own address received, and works once). */
+export const CANCEL_LINK_TTL_SECONDS = 24 * 3600;
+
+/** The signed-in user behind the request, or null for an anonymous one (no bearer, or the anon key). */
+async function signedInUser(req: Request, deps: CancelContractDeps): Promise<string | null> {
+  const token = bearer(req);
+  if (!token || token === deps.anonKey) return null;
+  const caller = await deps.resolveCaller(req);
+  if (caller.kind !== 'user') throw new HttpError(403, 'forbidden', 'The cancellation form is for customers');
+  return caller.userId;
+}
+
+/** Maps a failed database call: PT429 → 429 rate_limited (with the database's detail), else a 500. */
+function rpcError(what: string, error: { code?: string; message: string; details?: string | null; hint?: string | null }): Error {
+  if (error.code === 'PT429') {
+    return new HttpError(429, 'rate_limited', error.details ?? 'Too many cancellation requests; please try again later.');
+  }
+  return new Error(`${what}: ${error.message}`);
 }
 
 /** Today's date in Germany as YYYY-MM-DD (dates on the form are German calendar days). */
@@ -72,6 +110,7 @@ export function createCancelContractHandler(deps: CancelContractDeps): (req: Req
       throw new HttpError(400, 'validation_failed', 'requestedDate: must not be in the past');
     }
 
+    const accountId = await signedInUser(req, deps);
     const submitted = await deps.admin.rpc('submit_cancellation_request', {
       p_name: body.name,
       p_email: body.email,
@@ -80,28 +119,55 @@ export function createCancelContractHandler(deps: CancelContractDeps): (req: Req
       p_reason: body.reason ?? null,
       p_requested_date: body.requestedDate === 'asap' ? null : body.requestedDate,
       p_lang: body.locale,
+      p_account_id: accountId,
+      p_client_ip: accountId ? null : clientIp(req) ?? 'unknown',
     });
-    if (submitted.error) throw new Error(`submit_cancellation_request: ${submitted.error.message}`);
-    const row = (submitted.data as { request_id: string; user_id: string | null }[])[0]!;
+    if (submitted.error) throw rpcError('submit_cancellation_request', submitted.error);
+    const row = (submitted.data as { request_id: string; user_id: string | null; needs_confirmation: boolean; lang: 'de' | 'en' }[])[0]!;
 
-    if (row.user_id) {
-      const outcome = await cancelSubscriptions(deps, row.user_id, body.plan ?? null, body.requestedDate);
-      const update = await deps.admin.from('cancellation_requests').update({
-        status: outcome.status,
-        stripe_subscription_ids: outcome.subscriptionIds,
-        effective_at: outcome.effectiveAt,
-        error: outcome.error,
-        processed_at: new Date(now()).toISOString(),
-      }).eq('id', row.request_id);
-      if (update.error) console.error(JSON.stringify({ level: 'error', fn: 'cancel-contract', request: row.request_id, error: update.error.message }));
-    } else {
-      await deps.admin.from('cancellation_requests').update({ status: 'no_subscription', processed_at: new Date(now()).toISOString() }).eq('id', row.request_id);
+    if (accountId) {
+      await scheduleAndRecord(deps, row.request_id, accountId, body.plan ?? null, body.requestedDate, now);
+      return json({ received: true, requestId: row.request_id, confirmation: 'done' }, 202);
     }
-    return json({ received: true, requestId: row.request_id }, 202);
+    if (row.needs_confirmation && row.user_id) {
+      const token = await signToken('cancel_contract', row.user_id, { secret: deps.tokenSecret, now: now(), requestId: row.request_id });
+      const link = localizedUrl(deps.siteUrl, row.lang, '/cancel-subscription/confirm', { token });
+      const queued = await deps.admin.rpc('queue_cancellation_link', { p_request_id: row.request_id, p_link: link });
+      if (queued.error) throw rpcError('queue_cancellation_link', queued.error);
+    }
+    return json({ received: true, requestId: row.request_id, confirmation: 'email' }, 202);
   });
 }
 
-interface Outcome {
+/**
+ * Schedules the end of the account's subscriptions for request `requestId` and records the
+ * outcome on the request (scheduled / no_subscription / failed). Used by cancel-contract (signed
+ * in) and confirm-cancellation (the mailed link). Never throws for Stripe failures (they are
+ * recorded as failed; an admin follows up).
+ * @param requestedDate 'asap' or YYYY-MM-DD (German calendar day)
+ */
+export async function scheduleAndRecord(
+  deps: Pick<CancelContractDeps, 'admin' | 'stripe'>,
+  requestId: string,
+  userId: string,
+  plan: string | null,
+  requestedDate: string,
+  now: () => number,
+): Promise<Outcome> {
+  const outcome = await cancelSubscriptions(deps, userId, plan, requestedDate);
+  const update = await deps.admin.from('cancellation_requests').update({
+    status: outcome.status,
+    stripe_subscription_ids: outcome.subscriptionIds,
+    effective_at: outcome.effectiveAt,
+    error: outcome.error,
+    processed_at: new Date(now()).toISOString(),
+  }).eq('id', requestId);
+  if (update.error) console.error(JSON.stringify({ level: 'error', fn: 'cancel-contract', request: requestId, error: update.error.message }));
+  return outcome;
+}
+
+/** What happened at Stripe for one request. */
+export interface Outcome {
   status: 'scheduled' | 'no_subscription' | 'failed';
   subscriptionIds: string[];
   effectiveAt: string | null;
@@ -109,7 +175,7 @@ interface Outcome {
 }
 
 /** Sets the account's live subscriptions to end (see the module comment); never throws. */
-async function cancelSubscriptions(deps: CancelContractDeps, userId: string, plan: string | null, requestedDate: string): Promise<Outcome> {
+async function cancelSubscriptions(deps: Pick<CancelContractDeps, 'admin' | 'stripe'>, userId: string, plan: string | null, requestedDate: string): Promise<Outcome> {
   const ids: string[] = [];
   try {
     const profile = await deps.admin.from('profiles').select('stripe_customer_id').eq('id', userId).maybeSingle();

@@ -15,15 +15,42 @@ export interface CancellationRequest {
   locale: Locale;
 }
 
+/** Answer of cancel-contract: `done` = the signed-in caller's own contract is cancelled; `email` = a confirmation link went to the account's address (the same answer for unknown addresses). */
+export interface CancellationReceipt {
+  received: boolean;
+  requestId: string;
+  confirmation: 'done' | 'email';
+}
+
 /**
- * Submits a cancellation without login (cancel-contract, 202). The same answer comes for unknown
- * addresses; a confirmation e-mail follows.
- * @returns `{ received: true, requestId }`
- * @throws BillingFunctionError 400 `validation_failed`, 5xx
+ * Submits a cancellation (cancel-contract, 202). Signed in (supabase-js sends the session), the
+ * caller's own contract ends at once; otherwise the account holder confirms with the mailed link
+ * (issue 12 finding 2).
+ * @throws BillingFunctionError 400 `validation_failed`, 429 `rate_limited`, 5xx
  */
-export async function cancelContract(request: CancellationRequest): Promise<{ received: boolean; requestId: string }> {
+export async function cancelContract(request: CancellationRequest): Promise<CancellationReceipt> {
   return invokeBillingFunction('cancel-contract', { ...request });
 }
 
 /** Mutation for the cancellation form. */
 export const useCancelContract = () => useMutation({ mutationFn: cancelContract });
+
+/** Answer of confirm-cancellation. */
+export interface CancellationConfirmation {
+  confirmed: true;
+  requestId: string;
+  status: 'scheduled' | 'no_subscription' | 'failed';
+  /** ISO time the subscription ends, when scheduled. */
+  effectiveAt: string | null;
+}
+
+/**
+ * The account holder confirms an anonymous cancellation with the token from the mailed link.
+ * @throws BillingFunctionError 400 `token_expired` | `token_used`, 5xx
+ */
+export async function confirmCancellation(token: string): Promise<CancellationConfirmation> {
+  return invokeBillingFunction('confirm-cancellation', { token });
+}
+
+/** Mutation for the confirmation page. */
+export const useConfirmCancellation = () => useMutation({ mutationFn: confirmCancellation });

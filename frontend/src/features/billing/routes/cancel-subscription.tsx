@@ -7,18 +7,21 @@ import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { zodValidate } from '@/lib/zod-form';
+import { PRODUCT_NAME } from '@/lib/constants';
 import { useCancelContract } from '../api/cancel-contract';
+import { BillingFunctionError } from '../api/invoke-function';
 import { berlinToday, type CancellationForm, cancellationSchema } from '../cancellation-schema';
 
 /**
- * `/cancel-subscription`: "Verträge hier kündigen" (§312k BGB). Works without login; the
- * cancel-contract function stores the request, ends the subscription and confirms by e-mail.
- * After sending, the page shows the confirmation with the request number.
+ * `/cancel-subscription`: "Verträge hier kündigen" (§312k BGB). Works without login: then the
+ * cancel-contract function stores the request and mails a confirmation link to the account's
+ * address (issue 12 finding 2); signed in, the caller's own contract ends at once. After sending,
+ * the page says which of the two happened and shows the request number.
  */
 export default function CancelSubscriptionRoute({ locale }: PageProps) {
   const intl = useIntl();
   const mutation = useCancelContract();
-  const [done, setDone] = useState<{ requestId: string; email: string } | null>(null);
+  const [done, setDone] = useState<{ requestId: string; email: string; signedIn: boolean } | null>(null);
   const form = useForm<CancellationForm>({
     mode: 'uncontrolled',
     initialValues: { name: '', email: '', plan: '', contract: '', reason: '', when: 'asap', date: '' },
@@ -42,8 +45,9 @@ export default function CancelSubscriptionRoute({ locale }: PageProps) {
         locale,
       },
       {
-        onSuccess: (answer) => setDone({ requestId: answer.requestId, email: v.email }),
-        onError: () => notify('error', intl.formatMessage({ id: 'billing.cancel.failed' })),
+        onSuccess: (answer) => setDone({ requestId: answer.requestId, email: v.email, signedIn: answer.confirmation === 'done' }),
+        onError: (err) =>
+          notify('error', intl.formatMessage({ id: err instanceof BillingFunctionError && err.status === 429 ? 'billing.cancel.rateLimited' : 'billing.cancel.failed' })),
       },
     );
   });
@@ -58,7 +62,11 @@ export default function CancelSubscriptionRoute({ locale }: PageProps) {
           <Alert color="green" role="status" data-testid="cancellation-received">
             <Stack gap="xs">
               <Text>
-                <FormattedMessage id="billing.cancel.doneText" values={{ email: done.email }} />
+                {done.signedIn ? (
+                  <FormattedMessage id="billing.cancel.doneTextSignedIn" />
+                ) : (
+                  <FormattedMessage id="billing.cancel.doneText" values={{ email: done.email, product: PRODUCT_NAME }} />
+                )}
               </Text>
               <Text fz="sm">
                 <FormattedMessage id="billing.cancel.requestId" values={{ id: done.requestId }} />

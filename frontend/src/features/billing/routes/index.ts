@@ -48,4 +48,13 @@ export const billingRoutes: RouteDef[] = [
     descriptionKey: 'page.cancel-subscription.description',
     load: () => import('./cancel-subscription'),
   },
+  {
+    id: 'cancel-subscription-confirm',
+    pattern: '/cancel-subscription/confirm',
+    layout: 'default',
+    titleKey: 'page.cancel-subscription-confirm.title',
+    descriptionKey: 'page.cancel-subscription-confirm.description',
+    noindex: true,
+    load: () => import('./cancel-subscription-confirm'),
+  },
 ];
