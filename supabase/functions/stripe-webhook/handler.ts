@@ -7,6 +7,9 @@
  * 1. The signature is verified with `constructEventAsync` (SubtleCrypto) against
  *    STRIPE_WEBHOOK_SECRET, tolerance 300 s → 400 `invalid_signature` when forged, stale or
  *    missing (nothing is recorded).
+ *    A correctly signed body that is not a Stripe event (no `evt_` id, type, created time or data
+ *    object), or a handled event whose object lacks the subscription it names, → 400
+ *    `malformed_event`, nothing recorded (issue 12 finding 11: it answered 500).
  * 2. The event id goes into the ledger `stripe_events` (`record_stripe_event`); an event already
  *    processed → 200 `{ received: true, duplicate: true }` and nothing else happens.
  * 3. checkout.session.completed, customer.subscription.created/updated/deleted, invoice.paid and
@@ -21,6 +24,7 @@
  * answer is 500 `processing_failed` (503 `stripe_unavailable` when Stripe was unreachable), so
  * Stripe retries and the retry is handled again.
  */
+import { z } from 'npm:zod@^4';
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import { cryptoProvider, type Stripe } from '../_shared/stripe.ts';
@@ -47,6 +51,16 @@ export interface WebhookDeps {
   /** The endpoint's signing secret (whsec_…). */
   webhookSecret: string;
 }
+
+/** The envelope every Stripe event has; anything else is refused before the ledger is touched. */
+const EventEnvelope = z.object({
+  id: z.string().regex(/^evt_[A-Za-z0-9_]+$/).max(255),
+  type: z.string().min(1).max(255),
+  created: z.number().int().nonnegative(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
+
+const MALFORMED = (detail: string) => new HttpError(400, 'malformed_event', `The signed body is not a valid Stripe event: ${detail}`);
 
 function idOf(value: unknown): string | null {
   if (!value) return null;
@@ -100,6 +114,10 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) =>
     } catch (err) {
       throw new HttpError(400, 'invalid_signature', `Webhook signature verification failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const envelope = EventEnvelope.safeParse(event);
+    if (!envelope.success) throw MALFORMED(envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+    const target = HANDLED_EVENTS.has(event.type) ? eventTarget(event) : null;
+    if (target && !/^sub_[A-Za-z0-9_]+$/.test(target.subscriptionId)) throw MALFORMED(`${event.type} names no subscription`);
 
     const recorded = await deps.admin.rpc('record_stripe_event', {
       p_id: event.id,
@@ -109,7 +127,6 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) =>
     if (recorded.error) throw new Error(`record_stripe_event: ${recorded.error.message}`);
     if (recorded.data === false) return json({ received: true, duplicate: true });
 
-    const target = HANDLED_EVENTS.has(event.type) ? eventTarget(event) : null;
     if (!target) {
       await finish(deps.admin, event.id, null);
       return json({ received: true, ignored: true });

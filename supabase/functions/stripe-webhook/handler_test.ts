@@ -77,6 +77,31 @@ Deno.test({
       assert((await ledger(event.id))?.processed_at);
     });
 
+    await t.step('correctly signed but malformed bodies → 400 malformed_event, nothing recorded (issue 12 finding 11)', async () => {
+      const good = fakeEvent('customer.subscription.updated', { id: 'sub_x', object: 'subscription' });
+      const bodies: unknown[] = [
+        {},
+        [],
+        'evt_string',
+        { ...good, id: 'not-an-event-id' },
+        { ...good, id: undefined },
+        { ...good, created: 'yesterday' },
+        { ...good, data: null },
+        { ...good, data: { object: 'sub_x' } },
+        fakeEvent('customer.subscription.updated', { object: 'subscription' }),
+        fakeEvent('customer.subscription.deleted', { id: 42 }),
+      ];
+      for (const body of bodies) {
+        const payload = JSON.stringify(body);
+        const res = await postWebhook(payload, await signPayload(payload));
+        assertEquals([res.status, res.body.error?.code], [400, 'malformed_event'], payload);
+      }
+      const unsigned = fakeEvent('customer.subscription.updated', { object: 'subscription' });
+      assertEquals(await ledger(unsigned.id), null);
+      const count = await withDb(async (db) => (await db.query(`select count(*)::int as n from public.stripe_events where id !~ '^evt_'`)).rows[0].n);
+      assertEquals(count, 0);
+    });
+
     await t.step('an event type the product does not handle is acknowledged and recorded', async () => {
       const event = fakeEvent('customer.created', { id: 'cus_x', object: 'customer' });
       const payload = JSON.stringify(event);
