@@ -825,6 +825,46 @@ describe('subscriptions', () => {
   });
 });
 
+describe('refunds (issue 12 finding 7)', () => {
+  it('a paid invoice has a charge and payment intent; a refund by payment intent refunds it once, idempotently, with charge.refunded', async () => {
+    const c = await stripe.customers.create({ email: 'refund@example.com' });
+    const sub = await stripe.subscriptions.create({ customer: c.id, items: [{ price: premiumPrice.id }], default_payment_method: 'pm_card_visa' });
+    const invoice = (await stripe.invoices.retrieve(sub.latest_invoice as string)) as unknown as { charge: string; payment_intent: string; amount_paid: number };
+    expect(invoice.charge).toMatch(/^ch_/);
+    const pi = await stripe.paymentIntents.retrieve(invoice.payment_intent);
+    expect([pi.status, pi.amount, pi.latest_charge]).toEqual(['succeeded', invoice.amount_paid, invoice.charge]);
+
+    const key = `refund-${c.id}`;
+    const refund = await stripe.refunds.create({ payment_intent: pi.id, reason: 'duplicate', metadata: { why: 'test' } }, { idempotencyKey: key });
+    expect([refund.object, refund.status, refund.amount, refund.charge, refund.reason]).toEqual(['refund', 'succeeded', 4900, invoice.charge, 'duplicate']);
+    const replay = await stripe.refunds.create({ payment_intent: pi.id, reason: 'duplicate', metadata: { why: 'test' } }, { idempotencyKey: key });
+    expect(replay.id).toBe(refund.id);
+    const charge = await stripe.charges.retrieve(invoice.charge);
+    expect([charge.refunded, charge.amount_refunded]).toEqual([true, 4900]);
+    const again = await stripe.refunds.create({ charge: charge.id }).catch((e: unknown) => e);
+    expect((again as Stripe.errors.StripeError).code).toBe('charge_already_refunded');
+    expect((await stripe.refunds.list({ payment_intent: pi.id })).data.map((r) => r.id)).toEqual([refund.id]);
+    expect((await stripe.refunds.retrieve(refund.id)).amount).toBe(4900);
+    const event = await waitFor(() => receiver.received.find((r) => r.event.type === 'charge.refunded' && r.event.data.object.id === charge.id), 'charge.refunded');
+    expect(event.event.data.object.refunded).toBe(true);
+  });
+
+  it('refuses a refund without a target, of an unknown charge, or larger than what is left', async () => {
+    const none = await stripe.refunds.create({}).catch((e: unknown) => e);
+    expect((none as Stripe.errors.StripeError).code).toBe('parameter_missing');
+    const unknown = await stripe.refunds.create({ charge: 'ch_doesnotexist' }).catch((e: unknown) => e);
+    expect((unknown as Stripe.errors.StripeError).statusCode).toBe(404);
+    const c = await stripe.customers.create({ email: 'partial@example.com' });
+    const sub = await stripe.subscriptions.create({ customer: c.id, items: [{ price: basicPrice.id }], default_payment_method: 'pm_card_visa' });
+    const chargeId = ((await stripe.invoices.retrieve(sub.latest_invoice as string)) as unknown as { charge: string }).charge;
+    expect((await stripe.refunds.create({ charge: chargeId, amount: 500 })).amount).toBe(500);
+    const tooMuch = await stripe.refunds.create({ charge: chargeId, amount: 100_000 }).catch((e: unknown) => e);
+    expect((tooMuch as Stripe.errors.StripeError).code).toBe('amount_too_large');
+    const rest = await stripe.refunds.create({ charge: chargeId });
+    expect(rest.amount).toBe(1900 - 500);
+  });
+});
+
 describe('test clocks', () => {
   it('renews a 4242 subscription when the clock passes the period end (invoice.paid, new period)', async () => {
     const frozen = Math.floor(Date.UTC(2030, 0, 31, 12) / 1000);

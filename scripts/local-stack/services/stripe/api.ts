@@ -496,6 +496,29 @@ const ROUTES: Route[] = [
   }),
   r('POST', '/v1/invoices/:id/pay', { payment_method: 'string', off_session: 'boolean' }, ({ engine, params, match, req }) => engine.payInvoice(match[0]!, params, req)),
 
+  // charges, payment intents, refunds (the payment side of paid invoices)
+  r('GET', '/v1/charges/:id', {}, ({ engine, match }) => engine.require('charge', 'charge', match[0])),
+  r('GET', '/v1/payment_intents/:id', {}, ({ engine, match }) => engine.require('payment_intent', 'payment_intent', match[0])),
+  r(
+    'POST',
+    '/v1/refunds',
+    {
+      charge: 'string',
+      payment_intent: 'string',
+      amount: 'integer',
+      reason: { enum: ['duplicate', 'fraudulent', 'requested_by_customer'] },
+      metadata: METADATA,
+    },
+    ({ engine, params, req }) => engine.createRefund(params, req),
+  ),
+  r('GET', '/v1/refunds', { ...LIST_PARAMS, charge: 'string', payment_intent: 'string' }, ({ engine, params }) => {
+    let rows = engine.store.all('refund');
+    if (params.charge) rows = rows.filter((x) => x.charge === params.charge);
+    if (params.payment_intent) rows = rows.filter((x) => x.payment_intent === params.payment_intent);
+    return list(engine, '/v1/refunds', rows, params);
+  }),
+  r('GET', '/v1/refunds/:id', {}, ({ engine, match }) => engine.require('refund', 'refund', match[0])),
+
   // billing portal
   r(
     'POST',

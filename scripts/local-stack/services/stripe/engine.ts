@@ -890,6 +890,7 @@ export class Engine {
       inv.next_payment_attempt = null;
       inv.default_payment_method = pm?.id ?? null;
       inv.status_transitions.paid_at = at;
+      if ((inv.amount_paid as number) > 0) this.recordPayment(inv, pm, at);
       this.store.save();
       this.emit('invoice.paid', inv, { req, at });
       this.emit('invoice.payment_succeeded', inv, { req, at });
@@ -903,6 +904,69 @@ export class Engine {
     this.store.save();
     this.emit('invoice.payment_failed', inv, { req, at });
     return false;
+  }
+
+  /**
+   * The money movement of a paid invoice: a succeeded payment intent and its charge (API
+   * 2023-10-16 puts both ids on the invoice). Refunds (POST /v1/refunds) act on the charge.
+   */
+  private recordPayment(inv: Obj, pm: Obj | undefined, at: number): void {
+    const piId = this.store.newId('pi');
+    const chId = this.store.newId('ch');
+    const amount = inv.amount_paid as number;
+    this.store.put({
+      id: chId, object: 'charge', amount, amount_captured: amount, amount_refunded: 0, captured: true, created: at,
+      currency: inv.currency, customer: inv.customer, description: `Invoice ${inv.number as string}`, invoice: inv.id,
+      livemode: false, metadata: {}, paid: true, payment_intent: piId, payment_method: pm?.id ?? null, refunded: false,
+      status: 'succeeded',
+    });
+    this.store.put({
+      id: piId, object: 'payment_intent', amount, amount_received: amount, created: at, currency: inv.currency,
+      customer: inv.customer, invoice: inv.id, latest_charge: chId, livemode: false, metadata: {}, payment_method: pm?.id ?? null,
+      status: 'succeeded',
+    });
+    inv.charge = chId;
+    inv.payment_intent = piId;
+  }
+
+  // ---------------------------------------------------------------- refunds
+
+  /**
+   * POST /v1/refunds: refunds a charge (named directly or through its payment intent), by default
+   * what is left of it. Emits charge.refunded and refund.created.
+   * Errors (Stripe's wording and codes): neither charge nor payment_intent (parameter_missing),
+   * unknown ids (404 resource_missing), nothing left (charge_already_refunded), more than is left
+   * (amount_too_large).
+   */
+  createRefund(p: Params, req: RequestInfo): Obj {
+    let charge: Obj;
+    if (p.charge) charge = this.require('charge', 'charge', p.charge, 'charge');
+    else if (p.payment_intent) {
+      const pi = this.require('payment_intent', 'payment_intent', p.payment_intent, 'payment_intent');
+      charge = this.require('charge', 'charge', pi.latest_charge, 'payment_intent');
+    } else {
+      throw invalidRequest('One of the following params should be provided for this request: payment_intent or charge.', undefined, 'parameter_missing');
+    }
+    const remaining = (charge.amount_captured as number) - (charge.amount_refunded as number);
+    if (remaining <= 0) throw invalidRequest(`Charge ${charge.id as string} has already been refunded.`, undefined, 'charge_already_refunded');
+    const amount = (p.amount as number | undefined) ?? remaining;
+    if (amount <= 0) throw invalidRequest('Invalid positive integer', 'amount', 'parameter_invalid_integer');
+    if (amount > remaining) {
+      throw invalidRequest(`Refund amount (€${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge (€${(remaining / 100).toFixed(2)})`, 'amount', 'amount_too_large');
+    }
+    const at = this.nowFor(charge.customer as string);
+    const before = this.snapshot(charge);
+    const refund = this.store.put({
+      id: this.store.newId('re'), object: 'refund', amount, balance_transaction: null, charge: charge.id, created: at,
+      currency: charge.currency, metadata: cleanMetadata(p.metadata), payment_intent: charge.payment_intent,
+      reason: (p.reason as string | undefined) ?? null, status: 'succeeded',
+    });
+    charge.amount_refunded = (charge.amount_refunded as number) + amount;
+    charge.refunded = (charge.amount_refunded as number) >= (charge.amount_captured as number);
+    this.store.save();
+    this.emit('charge.refunded', charge, { prev: this.diff(before, charge), req, at });
+    this.emit('refund.created', refund, { req, at });
+    return refund;
   }
 
   /**
