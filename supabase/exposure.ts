@@ -447,6 +447,12 @@ export const functions: Record<string, FunctionExposure> = {
     returns: ['request_id', 'user_id', 'needs_confirmation', 'lang', 'created_at'],
     rows: 'admin',
   },
+  'record_duplicate_subscription(p_stripe_subscription_id text, p_user_id uuid, p_kept_subscription_id text, p_refund_id text, p_refunded_cents integer, p_currency text)': {
+    execute: [],
+    returns: 'boolean',
+    rows: 'none',
+  },
+  'is_duplicate_subscription(p_stripe_subscription_id text)': { execute: [], returns: 'boolean', rows: 'none' },
   'queue_cancellation_link(p_request_id uuid, p_link text)': { execute: [], returns: 'bigint', rows: 'none' },
   'confirm_cancellation_request(p_request_id uuid, p_user_id uuid)': {
     execute: [],

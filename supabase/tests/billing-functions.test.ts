@@ -62,17 +62,32 @@ describe('has_active_subscription() (spec §6 payment-required)', () => {
 });
 
 describe('submit_cancellation_request', () => {
-  test('anon and users may not call it; the service role stores the request and queues the mail', async () => {
+  test('anon and users may not call it; the service role stores the request; the receipt goes out only once the holder confirmed (issue 12)', async () => {
     const user = await db.user({ name: 'Karla Kunde', lang: 'en' });
-    const call = `select * from public.submit_cancellation_request('Karla Kunde', $1, 'premium', null, 'Umzug', null, 'en')`;
+    const call = `select * from public.submit_cancellation_request('Eve Evil', $1, 'premium', null, 'Umzug', null, 'en')`;
     expect((await db.as(anon, call, [user.email])).code).toBe('42501');
     expect((await db.as(user, call, [user.email])).code).toBe('42501');
-    const r = await db.keep(serviceRole, call, [user.email.toUpperCase()]);
-    expect(r.ok, r.message).toBe(true);
-    expect(r.rows[0]).toMatchObject({ user_id: user.id, mail_queued: true });
-    const [mail] = await db.sql<{ lang: string; payload: Record<string, string>; user_id: string }>(
-      `select lang, payload, user_id from public.email_queue where email = $1 and email_type = 'cancellation_confirmation'`, [user.email]);
-    expect(mail).toMatchObject({ lang: 'en', user_id: user.id, payload: expect.objectContaining({ plan: 'Premium' }) });
+    const receipts = async () => db.sql<{ lang: string; payload: Record<string, string>; user_id: string; user_metadata: Record<string, string> }>(
+      `select lang, payload, user_id, user_metadata from public.email_queue where email = $1 and email_type = 'cancellation_confirmation'`, [user.email]);
+    // anonymous form: stored, waiting for the account holder; no receipt yet
+    const anonymous = await db.keep(serviceRole, call, [user.email.toUpperCase()]);
+    expect(anonymous.ok, anonymous.message).toBe(true);
+    expect(anonymous.rows[0]).toMatchObject({ user_id: user.id, needs_confirmation: true, lang: 'en' });
+    expect(await receipts()).toEqual([]);
+    // the holder confirms: received, and the receipt greets with the account's own name
+    const confirmed = await db.keep(serviceRole, `select * from public.confirm_cancellation_request($1, $2)`, [anonymous.rows[0]!.request_id, user.id]);
+    expect(confirmed.ok, confirmed.message).toBe(true);
+    const [mail] = await receipts();
+    expect(mail).toMatchObject({ lang: 'en', user_id: user.id, payload: expect.objectContaining({ plan: 'Premium' }), user_metadata: { firstname: 'Karla', lastname: 'Kunde' } });
+    const again = await db.as(serviceRole, `select * from public.confirm_cancellation_request($1, $2)`, [anonymous.rows[0]!.request_id, user.id]);
+    expect(again.code).toBe('PT404');
+    // signed in: confirmed at once, receipt queued in the same call
+    const other = await db.user({ name: 'Sina Selbst', lang: 'de' });
+    const signedIn = await db.keep(serviceRole,
+      `select * from public.submit_cancellation_request('Sina Selbst', 'typed@example.com', null, null, null, null, 'de', $1)`, [other.id]);
+    expect(signedIn.rows[0]).toMatchObject({ user_id: other.id, needs_confirmation: false });
+    const [own] = await db.sql<{ email: string }>(`select email from public.email_queue where user_id = $1 and email_type = 'cancellation_confirmation'`, [other.id]);
+    expect(own!.email).toBe(other.email);
   });
 
   test('users read no requests, admins read all', async () => {

@@ -138,7 +138,8 @@ const MATRIX: Record<string, Spec> = {
   subscriptions: {
     sql: {
       select: () => `select 1 from public.subscriptions where id = '${f.subscription}'`,
-      insert: () => `insert into public.subscriptions (user_id, plan_id, status, stripe_customer_id, stripe_subscription_id, last_synced_at) values ($1, 'basic', 'active', 'cus_matrix', 'sub_matrix_new', now())`,
+      // canceled: a second live subscription is refused by subscriptions_one_live_per_user (issue 12 finding 7)
+      insert: () => `insert into public.subscriptions (user_id, plan_id, status, stripe_customer_id, stripe_subscription_id, last_synced_at) values ($1, 'basic', 'canceled', 'cus_matrix', 'sub_matrix_new', now())`,
       update: () => `update public.subscriptions set status = 'canceled' where id = '${f.subscription}'`,
       delete: () => `delete from public.subscriptions where id = '${f.subscription}'`,
     },
@@ -314,7 +315,8 @@ const selfOf = {} as Record<Role, { id: string | null; email: string | null }>;
 
 beforeAll(async () => {
   db = await TestDb.open();
-  const owner = await db.user({ role: 'premium', name: 'Olga Owner' });
+  // paid through the fixture subscription below (one live subscription per account)
+  const owner = await db.user({ role: 'premium', name: 'Olga Owner', paid: false });
   // paid, so its cells test row-level security and not the payment-required rule (payment-rules.test.ts)
   const other = await db.user({ role: 'premium', name: 'Otto Other' });
   const blocked = await db.user({ role: 'premium', name: 'Bea Blocked' });

@@ -981,6 +981,9 @@ isOneToOne: false
 "has_active_subscription":
 { Args: Record<PropertyKey, never>; Returns: boolean
                            },
+"is_duplicate_subscription":
+{ Args: { "p_stripe_subscription_id": string }; Returns: boolean
+                           },
 "my_blocked_users":
 { Args: { "p_slug"?: string }; Returns: {
               "blocked_at": string,"display_name": string,"profile_img": string,"slug": string,"user_id": string
@@ -1002,6 +1005,9 @@ isOneToOne: false
                            },
 "queue_cancellation_link":
 { Args: { "p_link": string,"p_request_id": string }; Returns: number
+                           },
+"record_duplicate_subscription":
+{ Args: { "p_currency": string,"p_kept_subscription_id": string,"p_refund_id": string,"p_refunded_cents": number,"p_stripe_subscription_id": string,"p_user_id": string }; Returns: boolean
                            },
 "record_stripe_event":
 { Args: { "p_created_at"?: string,"p_id": string,"p_type": string }; Returns: boolean

@@ -41,7 +41,14 @@ export interface SyncResult {
   userRole: string | null;
   /** The Stripe subscriptions as read (the state that was written). */
   stripeSubscriptions: Stripe.Subscription[];
+  /** Subscriptions this sync cancelled and refunded because the account already had a live one. */
+  duplicates: string[];
 }
+
+/** The database refused a second live subscription for one account (index subscriptions_one_live_per_user). */
+class DuplicateLiveSubscription extends Error {}
+
+const LIVE_STATUSES = ['active', 'trialing', 'past_due'];
 
 /** Extra facts a caller already knows (from a verified checkout session). */
 export interface SyncOptions {
@@ -197,11 +204,68 @@ async function writeSubscription(
     p_synced_at: syncedAt,
   });
   if (error) {
+    if (error.code === '23505' && /subscriptions_one_live_per_user/.test(`${error.message} ${error.details ?? ''}`)) {
+      throw new DuplicateLiveSubscription(sub.id);
+    }
     // 22023 unknown_price: Stripe sells a price the database does not know; retrying cannot help
     // until sync-prices ran, but Stripe's webhook retries give it that time.
     throw new SyncError(`sync_subscription: ${error.message}${error.details ? ` (${error.details})` : ''}`, true, 'sync_failed');
   }
   return data as SubscriptionRow;
+}
+
+/**
+ * Ends a second live subscription of an account (issue 12 finding 7): cancels it at Stripe at
+ * once and refunds the payment of its latest invoice (reason duplicate), then records it
+ * (`record_duplicate_subscription`, which mails the customer once). Idempotent: the Stripe calls
+ * carry idempotency keys derived from the subscription id and the refund is skipped when the
+ * charge is already refunded, so webhook retries and verify-payment racing them refund once.
+ * Returns the subscription as Stripe holds it afterwards (canceled).
+ */
+async function settleDuplicate(stripe: Stripe, db: SupabaseClient, sub: Stripe.Subscription, userId: string): Promise<Stripe.Subscription> {
+  const kept = await db.from('subscriptions').select('stripe_subscription_id').eq('user_id', userId).in('status', LIVE_STATUSES)
+    .neq('stripe_subscription_id', sub.id).limit(1).maybeSingle();
+  if (kept.error) throw new SyncError(`subscription lookup: ${kept.error.message}`, true, 'sync_failed');
+  let ended = sub;
+  if (sub.status !== 'canceled' && sub.status !== 'incomplete_expired') {
+    ended = await stripe.subscriptions.cancel(sub.id, { cancellation_details: { comment: 'duplicate subscription (issue 12)' } },
+      { idempotencyKey: `duplicate-cancel-${sub.id}` });
+  }
+  let refundId: string | null = null;
+  let refunded = 0;
+  let currency: string | null = null;
+  const invoiceId = idOf(sub.latest_invoice as string | { id: string } | null);
+  if (invoiceId) {
+    // API 2023-10-16: the invoice names its payment intent and charge
+    const invoice = (await stripe.invoices.retrieve(invoiceId)) as unknown as { payment_intent?: string | null; charge?: string | null; amount_paid: number; currency: string };
+    currency = invoice.currency;
+    if (invoice.charge && invoice.amount_paid > 0) {
+      const charge = await stripe.charges.retrieve(invoice.charge);
+      if (!charge.refunded) {
+        const refund = await stripe.refunds.create(
+          { charge: charge.id, reason: 'duplicate', metadata: { userId, subscription: sub.id } },
+          { idempotencyKey: `duplicate-refund-${sub.id}` },
+        );
+        refundId = refund.id;
+        refunded = refund.amount;
+      } else {
+        const existing = await stripe.refunds.list({ charge: charge.id, limit: 1 });
+        refundId = existing.data[0]?.id ?? null;
+        refunded = charge.amount_refunded;
+      }
+    }
+  }
+  const recorded = await db.rpc('record_duplicate_subscription', {
+    p_stripe_subscription_id: sub.id,
+    p_user_id: userId,
+    p_kept_subscription_id: (kept.data as { stripe_subscription_id: string } | null)?.stripe_subscription_id ?? null,
+    p_refund_id: refundId,
+    p_refunded_cents: refunded,
+    p_currency: currency,
+  });
+  if (recorded.error) throw new SyncError(`record_duplicate_subscription: ${recorded.error.message}`, true, 'sync_failed');
+  console.warn(JSON.stringify({ level: 'warn', message: 'duplicate subscription cancelled and refunded', subscription: sub.id, user: userId, refund: refundId }));
+  return ended.status === 'canceled' ? ended : await stripe.subscriptions.retrieve(sub.id);
 }
 
 /**
@@ -214,6 +278,9 @@ async function writeSubscription(
  * - The account comes from `options.userId`, the subscription's `metadata.userId` (set by
  *   create-checkout-session), the profile holding the customer id, or the customer's metadata.
  *   Without an account nothing is written (`userId: null`).
+ * - One live subscription per account (issue 12 finding 7): when the database refuses a second
+ *   live one, it is cancelled and refunded at Stripe (`settleDuplicate`) and stored as canceled;
+ *   its id is in `duplicates`.
  * Errors: Stripe SDK errors are thrown unchanged (see `billingError`); database failures throw
  * SyncError (retryable).
  */
@@ -231,15 +298,24 @@ export async function syncSubscription(stripe: Stripe, db: SupabaseClient, ref: 
   }
 
   const rows: SubscriptionRow[] = [];
+  const duplicates: string[] = [];
   let userId: string | null = null;
-  for (const sub of subs) {
+  for (let sub of subs) {
     const owner = await resolveUser(db, sub, options.userId, stripe);
     if (!owner) {
       console.warn(JSON.stringify({ level: 'warn', message: 'subscription without a known account; not stored', subscription: sub.id }));
       continue;
     }
     userId = owner;
-    rows.push(await writeSubscription(db, sub, owner, syncedAt, options.checkoutSessionId ?? null));
+    try {
+      rows.push(await writeSubscription(db, sub, owner, syncedAt, options.checkoutSessionId ?? null));
+    } catch (err) {
+      if (!(err instanceof DuplicateLiveSubscription)) throw err;
+      sub = await settleDuplicate(stripe, db, sub, owner);
+      subs[subs.findIndex((s) => s.id === sub.id)] = sub;
+      duplicates.push(sub.id);
+      rows.push(await writeSubscription(db, sub, owner, new Date(now()).toISOString(), options.checkoutSessionId ?? null));
+    }
   }
 
   let userRole: string | null = null;
@@ -248,5 +324,5 @@ export async function syncSubscription(stripe: Stripe, db: SupabaseClient, ref: 
     if (error) throw new SyncError(`profile read: ${error.message}`, true, 'sync_failed');
     userRole = (data as { user_role?: string } | null)?.user_role ?? null;
   }
-  return { subscriptions: rows, userId, userRole, stripeSubscriptions: subs };
+  return { subscriptions: rows, userId, userRole, stripeSubscriptions: subs, duplicates };
 }

@@ -14,6 +14,9 @@
  * - 400 `missing_session_id` 'Session ID is required' (spec §5: a payment return without a
  *   session id is an error); 400 `validation_failed` (not a checkout session id);
  * - 400 `payment_not_completed` 'Payment not completed' (payment_status is not paid; spec §5);
+ * - 409 `duplicate_subscription` (issue 12 finding 7): the account already had a live
+ *   subscription, so this one was cancelled and its payment refunded (by this call or earlier by
+ *   the webhook); the customer keeps the existing subscription and is told by e-mail too;
  * - 401 `unauthorized`; 403 `forbidden` (another account's session); 404 `session_not_found`;
  * - 503 `stripe_unavailable` / `sync_failed` (Stripe or the database unreachable; nothing is
  *   lost: retry, and the webhook syncs the subscription independently), `Retry-After: 5`;
@@ -28,6 +31,7 @@ import { billingError, isStripeMissing, subscriptionPeriod, subscriptionPrice, s
 
 export const PAYMENT_NOT_COMPLETED = 'Payment not completed';
 export const MISSING_SESSION_ID = 'Session ID is required';
+export const DUPLICATE_REFUNDED = 'You already have an active subscription. The new one was cancelled and your payment refunded.';
 
 const Body = z.object({
   sessionId: z.string().trim().max(255).optional().nullable(),
@@ -88,6 +92,13 @@ export function createVerifyPaymentHandler(deps: VerifyPaymentDeps): (req: Reque
     } catch (err) {
       throw billingError(err, 'verification_failed', 'Payment verification failed');
     }
+    let duplicate = result.duplicates.includes(subscriptionId);
+    if (!duplicate) {
+      const known = await deps.admin.rpc('is_duplicate_subscription', { p_stripe_subscription_id: subscriptionId });
+      if (known.error) throw billingError(new Error(known.error.message), 'verification_failed', 'Payment verification failed');
+      duplicate = known.data === true;
+    }
+    if (duplicate) throw new HttpError(409, 'duplicate_subscription', DUPLICATE_REFUNDED);
     const sub = result.stripeSubscriptions[0]!;
     const period = subscriptionPeriod(sub);
     const row = result.subscriptions[0] ?? null;

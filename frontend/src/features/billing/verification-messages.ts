@@ -15,13 +15,17 @@ export interface Failure {
  *   database does not grant the plan yet (profile update)
  * @param error the verify-payment error: 5xx / no answer → 'An error occurred during
  *   verification. Please try again later.', otherwise 'We couldn't verify your payment. …'
- *   (success page); the signup page names the error ('There was an error verifying your payment: {error}')
+ *   (success page); the signup page names the error ('There was an error verifying your payment: {error}');
+ *   409 `duplicate_subscription` (the account already had a subscription, this payment was
+ *   refunded) has its own message and no retry on both pages
  */
 export function failureFor(variant: 'success' | 'signup', stage: 'missing' | 'verify' | 'update', error?: unknown): Failure {
   if (stage === 'missing') {
     return { messageId: variant === 'success' ? 'billing.verify.missingSession' : 'billing.verify.noSessionFound', retry: false };
   }
   if (stage === 'update') return { messageId: 'billing.verify.updateFailed', retry: true };
+  // issue 12 finding 7: the account already had a subscription; this payment was refunded
+  if (error instanceof BillingFunctionError && error.code === 'duplicate_subscription') return { messageId: 'billing.verify.duplicateRefunded', retry: false };
   if (variant === 'signup') {
     const detail = error instanceof Error ? error.message : String(error);
     return { messageId: 'billing.verify.errorWithDetail', values: { error: detail }, retry: true };

@@ -164,9 +164,10 @@ export function resendSenderFromEnv(): MailSender {
   return resendSender(requireSecret('RESEND_API_KEY'), env('RESEND_BASE_URL') || undefined);
 }
 
-/** Default link of a mail kind when its payload has none (welcome → the personal start page). */
+/** Default link of a mail kind when its payload has none (welcome → the personal start page, a refunded duplicate → settings). */
 function defaultLink(emailType: string, lang: EmailLang, siteUrl: string): string {
   if (emailType === 'welcome_email') return localizedUrl(siteUrl, lang, '/user');
+  if (emailType === 'subscription_duplicate_refunded') return localizedUrl(siteUrl, lang, '/user/settings');
   return localizedUrl(siteUrl, lang, '/');
 }
 

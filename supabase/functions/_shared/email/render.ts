@@ -78,6 +78,8 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   confirm_email: { de: 'E-Mail-Adresse bestätigen', en: 'Confirm email address' },
   password_reset: { de: 'Neues Passwort festlegen', en: 'Set a new password' },
   newsletter_confirm: { de: 'Anmeldung bestätigen', en: 'Confirm subscription' },
+  cancellation_confirm_link: { de: 'Kündigung bestätigen', en: 'Confirm cancellation' },
+  subscription_duplicate_refunded: { de: 'Zu den Einstellungen', en: 'Open settings' },
 };
 
 function valueOf(vars: TemplateVars, name: string): string {

@@ -24,4 +24,11 @@ describe('failureFor (spec §8 payment messages)', () => {
     });
     expect(failureFor('success', 'update')).toEqual({ messageId: 'billing.verify.updateFailed', retry: true });
   });
+
+  it('a refunded second subscription (409 duplicate_subscription, issue 12) says so on both pages, without retry', () => {
+    const dup = new BillingFunctionError(409, 'duplicate_subscription', 'You already have an active subscription.');
+    for (const variant of ['success', 'signup'] as const) {
+      expect(failureFor(variant, 'verify', dup)).toEqual({ messageId: 'billing.verify.duplicateRefunded', retry: false });
+    }
+  });
 });
