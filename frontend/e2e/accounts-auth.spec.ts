@@ -114,7 +114,12 @@ test('legacy old_user: login → reset link → new password → signed in as fr
   const user = await createUser({ role: 'old_user', firstname: 'Olga', lastname: 'Alt' });
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(user.email);
+  // a wrong password tells nothing about the account (issue 12 finding 10) …
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('whatever-it-Was-1');
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page.getByTestId('login-error')).toHaveText('Invalid login credentials');
+  // … the right one leads to the forced password update (spec §4)
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).toHaveURL(/\/password-update$/);
   await page.getByRole('button', { name: 'Request reset link' }).click();

@@ -45,6 +45,22 @@ function checkApiKey(config: StackConfig, key: string | null): ApiKeyCheck {
   return key === config.anonKey || key === config.serviceRoleKey ? 'ok' : 'invalid';
 }
 
+/**
+ * Sets the client address headers as Supabase's gateway does (Kong without trusted upstreams):
+ * X-Forwarded-For and X-Real-IP become the socket's remote address, whatever the client sent, so
+ * Auth's per-IP limits, PostgREST's `request.headers` and the functions see the real client
+ * (issue 12 finding 9: a client-supplied X-Forwarded-For reset the per-IP limits). Requests made
+ * with the service_role key come from our own functions, which pass on the browser's address:
+ * theirs is kept.
+ */
+export function setClientAddress(config: StackConfig, req: IncomingMessage, key: string | null): void {
+  if (key === config.serviceRoleKey && req.headers['x-forwarded-for']) return;
+  const peer = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  req.headers['x-forwarded-for'] = peer;
+  req.headers['x-real-ip'] = peer;
+  delete req.headers.forwarded;
+}
+
 function rejectKey(res: ServerResponse, check: ApiKeyCheck): void {
   if (check === 'missing') {
     sendJson(res, 401, { message: 'No API key found in request', hint: 'No `apikey` request header or url param was found.' });
@@ -106,6 +122,7 @@ export async function startGateway(
     }
     const key = apiKeyOf(req, url);
     const check = checkApiKey(config, key);
+    setClientAddress(config, req, key);
     const open =
       target.prefix === 'storage' ||
       target.prefix === 'functions' ||
@@ -141,6 +158,7 @@ export async function startGateway(
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);
     const target = mount(url.pathname);
     const check = checkApiKey(config, apiKeyOf(req, url));
+    setClientAddress(config, req, apiKeyOf(req, url));
     if (!target || target.prefix !== 'realtime' || !services.realtime.upgrade || check !== 'ok') {
       const status = !target ? '404 Not Found' : '401 Unauthorized';
       socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);

@@ -7,9 +7,9 @@
  * Limits (migration 20261124005000_mail_rate_limits.sql): contact form 5 messages per address
  * and per account in 24 h, 20 per client IP and hour; newsletter 10 sign-ups per client IP and
  * hour, at most one confirmation mail per address in 24 h. Refusals are HTTP 429 (SQLSTATE
- * PT429). The client IP is the first X-Forwarded-For entry PostgREST passes on; the tests send
- * their own header and reset the IP counters first, so they pass whether the gateway forwards
- * it or replaces it with the socket address.
+ * PT429). The client IP is the first X-Forwarded-For entry PostgREST passes on, which the gateway
+ * sets from the socket address whatever the client sent (issue 12 finding 9); the tests reset the
+ * IP counters before each test.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -89,6 +89,17 @@ describe('contact form', () => {
     expect(refused.error).toMatchObject({ code: 'PT429', message: 'rate_limited' });
     expect(await stored(victim)).toBe(0);
     expect(await queued(victim, 'contact_confirmation')).toBe(0);
+  });
+
+  test('a client-supplied X-Forwarded-For does not reset the per-IP limit: the gateway sets the address (issue 12 finding 9)', async () => {
+    for (let i = 0; i < CONTACT_PER_IP; i++) {
+      const ok = await visitor(randomIp()).from('contact_messages').insert(message(address(`spoof${i}`)));
+      expect(ok.error, `message ${i + 1}`).toBeNull();
+    }
+    const victim = address('spoof-victim');
+    const refused = await visitor(randomIp()).from('contact_messages').insert(message(victim));
+    expect(refused.status).toBe(429);
+    expect(await stored(victim)).toBe(0);
   });
 
   test('a signed-in sender has the same limit per account, whatever addresses they enter', async () => {

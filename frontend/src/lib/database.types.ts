@@ -938,6 +938,9 @@ isOneToOne: false
               "authenticated": number,"created_at": string,"email": string,"firstname": string,"id": string,"lastname": string,"suspended": boolean,"total": number,"user_role": Database["public"]['Enums']["user_role"]
             }[]
                            },
+"before_user_created_hook":
+{ Args: { "event": Json }; Returns: Json
+                           },
 "claim_email_batch":
 { Args: { "batch_size"?: number,"lock_seconds"?: number }; Returns: {
               "attempts": number,"body": string,"email": string,"email_type": string,"id": number,"lang": string,"payload": Json,"subject": string,"user_id": string,"user_metadata": Json
@@ -960,8 +963,14 @@ isOneToOne: false
 "consume_auth_token":
 { Args: { "p_expires_at": string,"p_nonce": string,"p_purpose": string,"p_user_id": string }; Returns: boolean
                            },
+"custom_access_token_hook":
+{ Args: { "event": Json }; Returns: Json
+                           },
 "delete_my_account":
 { Args: { "p_email": string }; Returns: undefined
+                           },
+"enforce_public_rate_limit":
+{ Args: { "p_bucket": string,"p_key": string,"p_limit": number,"p_window_seconds": number }; Returns: undefined
                            },
 "event_join_link":
 { Args: { "p_event_id": number }; Returns: string
@@ -1002,6 +1011,9 @@ isOneToOne: false
                            },
 "newsletter_unsubscribe":
 { Args: { "p_token": string }; Returns: boolean
+                           },
+"queue_account_exists_notice":
+{ Args: { "p_email": string,"p_link": string }; Returns: undefined
                            },
 "queue_cancellation_link":
 { Args: { "p_link": string,"p_request_id": string }; Returns: number

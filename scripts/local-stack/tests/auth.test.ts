@@ -101,6 +101,50 @@ async function raw(
 let db: pg.Client;
 const admin = serviceClient();
 
+/**
+ * GoTrue's sign-up contract is measured against the same Auth handler as the stack's, mounted
+ * in-process over the stack's Postgres without the project's before_user_created hook (the product
+ * turns self sign-up through Auth off: its sign-up is the register function, issue 12). Mails go
+ * to the stack's mailbox through its Resend API.
+ */
+let selfSignup: { url: string; server: http.Server; pool: pg.Pool } | null = null;
+async function signupUrl(): Promise<string> {
+  if (selfSignup) return selfSignup.url;
+  const pool = new pg.Pool({ connectionString: config.dbUrl, max: 4 });
+  let handler: ((req: http.IncomingMessage, res: http.ServerResponse, subpath: string) => Promise<void>) | null = null;
+  const server = http.createServer((req, res) => {
+    const subpath = new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/auth\/v1/, '') || '/';
+    void handler!(req, res, subpath);
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  handler = createAuthHandler({
+    pool,
+    settings: { ...projectAuthSettings(config), externalUrl: `${url}/auth/v1`, beforeUserCreatedHook: null },
+    mailer: {
+      deliver: async (m) => {
+        const res = await fetch(`${config.mailboxUrl}/emails`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${config.resendApiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ from: m.from, to: m.to, subject: m.subject, html: m.html, text: m.text }),
+        });
+        return (await res.json()) as { id: string };
+      },
+    },
+    now: () => new Date(),
+    limiter: new WindowLimiter(300_000),
+    unknownAddressGate: new IntervalGate(),
+    log: () => undefined,
+  });
+  selfSignup = { url, server, pool };
+  return url;
+}
+/** A supabase-js client of the sign-up Auth above (`pkce` for the PKCE flow). */
+async function signupClient(pkce = false): Promise<SupabaseClient> {
+  return pkce ? pkceClient(await signupUrl()) : createClient(await signupUrl(), config.anonKey, nodeClientOptions);
+}
+
 async function createConfirmedUser(email = uniqueEmail('auth'), password = PASSWORD, extra: Record<string, unknown> = {}) {
   const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true, ...extra });
   if (error) throw error;
@@ -118,6 +162,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await db.end();
+  if (selfSignup) {
+    await new Promise((r) => selfSignup!.server.close(r));
+    await selfSignup.pool.end();
+  }
 });
 
 describe('health, settings and the gateway key check', () => {
@@ -140,10 +188,22 @@ describe('health, settings and the gateway key check', () => {
   });
 });
 
-describe('sign-up with e-mail confirmation (the stack default)', () => {
+describe('sign-up through Auth itself', () => {
+  it('is refused on the stack by the before_user_created hook: e-mail sign-up and magic-link sign-up (issue 12 finding 12)', async () => {
+    const email = uniqueEmail('direct');
+    const { data, error } = await anonClient().auth.signUp({ email, password: PASSWORD });
+    expect([error?.status, error?.code, data.user]).toEqual([403, 'hook_rejected', null]);
+    const otp = await anonClient().auth.signInWithOtp({ email });
+    expect([otp.error?.status, otp.error?.code]).toEqual([403, 'hook_rejected']);
+    expect(await storedUsers([email])).toBe(0);
+    expect(await mailsTo(email)).toEqual([]);
+  });
+});
+
+describe('sign-up with e-mail confirmation (GoTrue contract; Auth without the project hook)', () => {
   it('returns the user without a session, mails a link that confirms and signs in', async () => {
     const email = uniqueEmail('signup');
-    const client = anonClient();
+    const client = await signupClient();
     const { data, error } = await client.auth.signUp({
       email,
       password: PASSWORD,
@@ -185,7 +245,7 @@ describe('sign-up with e-mail confirmation (the stack default)', () => {
 
   it('confirms a PKCE sign-up: the link redirects with ?code=, exchanged for a session', async () => {
     const email = uniqueEmail('pkcesignup');
-    const client = pkceClient();
+    const client = await signupClient(true);
     const { data, error } = await client.auth.signUp({ email, password: PASSWORD, options: { emailRedirectTo: 'http://127.0.0.1:5173/confirm' } });
     expect(error).toBeNull();
     expect(data.session).toBeNull();
@@ -203,7 +263,7 @@ describe('sign-up with e-mail confirmation (the stack default)', () => {
   it('does not reveal an existing confirmed address: 200 with a different, session-less user and no mail', async () => {
     const existing = await createConfirmedUser();
     const before = (await mailsTo(existing.email)).length;
-    const { data, error } = await anonClient().auth.signUp({ email: existing.email, password: 'other-secret-1' });
+    const { data, error } = await (await signupClient()).auth.signUp({ email: existing.email, password: 'other-secret-1' });
     expect(error).toBeNull();
     expect(data.session).toBeNull();
     expect(data.user?.id).not.toBe(existing.id);
@@ -214,7 +274,7 @@ describe('sign-up with e-mail confirmation (the stack default)', () => {
 
   it('rejects weak passwords with 422 weak_password and stores nothing', async () => {
     const email = uniqueEmail('weak');
-    const { error } = await anonClient().auth.signUp({ email, password: '123' });
+    const { error } = await (await signupClient()).auth.signUp({ email, password: '123' });
     expect(error?.status).toBe(422);
     expect(error?.code).toBe('weak_password');
     expect((error as unknown as { reasons: string[] }).reasons).toEqual(['length']);
@@ -224,7 +284,7 @@ describe('sign-up with e-mail confirmation (the stack default)', () => {
 
   it('confirms with the mailed OTP through verifyOtp and resends the confirmation', async () => {
     const email = uniqueEmail('otp');
-    const client = anonClient();
+    const client = await signupClient();
     await client.auth.signUp({ email, password: PASSWORD });
     const first = await latestMail(email);
     await new Promise((r) => setTimeout(r, 1100));
@@ -540,7 +600,7 @@ describe('password recovery with PKCE', () => {
 
   it('expires mailed links after otp_expiry and PKCE codes after 5 minutes', async () => {
     const email = uniqueEmail('late');
-    await anonClient().auth.signUp({ email, password: PASSWORD });
+    await (await signupClient()).auth.signUp({ email, password: PASSWORD });
     const mail = await latestMail(email);
     await db.query(`update auth.users set confirmation_sent_at = now() - interval '2 days' where email = $1`, [email]);
     const hop = await location(linkOf(mail));
@@ -548,7 +608,7 @@ describe('password recovery with PKCE', () => {
     expect(frag.get('error')).toBe('access_denied');
     expect(frag.get('error_code')).toBe('otp_expired');
     expect(frag.get('error_description')).toBe('Email link is invalid or has expired');
-    const otp = await anonClient().auth.verifyOtp({ email, token: otpOf(mail), type: 'signup' });
+    const otp = await (await signupClient()).auth.verifyOtp({ email, token: otpOf(mail), type: 'signup' });
     expect(otp.error?.code).toBe('otp_expired');
     expect((await db.query('select email_confirmed_at from auth.users where email = $1', [email])).rows[0].email_confirmed_at).toBeNull();
 
@@ -582,9 +642,10 @@ describe('password recovery with PKCE', () => {
     expect(fragmentParams(hop.location).get('type')).toBe('magiclink');
 
     const fresh = uniqueEmail('fresh');
-    expect((await client.auth.signInWithOtp({ email: fresh, options: { data: { full_name: 'Fresh' } } })).error).toBeNull();
+    const signup = await signupClient();
+    expect((await signup.auth.signInWithOtp({ email: fresh, options: { data: { full_name: 'Fresh' } } })).error).toBeNull();
     const confirm = await latestMail(fresh, 'Confirm your email address');
-    const viaOtp = await client.auth.verifyOtp({ email: fresh, token: otpOf(confirm), type: 'email' });
+    const viaOtp = await signup.auth.verifyOtp({ email: fresh, token: otpOf(confirm), type: 'email' });
     expect(viaOtp.error).toBeNull();
     expect(viaOtp.data.user?.user_metadata).toMatchObject({ full_name: 'Fresh', email_verified: true });
 
@@ -864,12 +925,14 @@ describe('robustness', () => {
 });
 
 describe('rate limits', () => {
-  it('limits password sign-ins per client IP (sign_in_sign_ups per 5 min, like supabase start)', async () => {
+  it('limits password sign-ins per client IP (sign_in_sign_ups per 5 min) on the address the gateway sets', async () => {
+    // Auth behind the gateway trusts the X-Forwarded-For the gateway wrote (the gateway overwrites
+    // what clients send: see supabase/tests/mail-limits.test.ts). Here the test is the gateway.
     const limit = projectAuthSettings(config).rateLimits.signInSignUps;
     expect(limit).toBeLessThanOrEqual(200);
-    // A fresh documentation-range address per run, so reruns within the window start at zero.
+    const url = await signupUrl();
     const ip = `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
-    const client = createClient(config.apiUrl, config.anonKey, { ...nodeClientOptions, global: { headers: { 'X-Forwarded-For': ip } } });
+    const client = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'X-Forwarded-For': ip } } });
     const codes: string[] = [];
     for (let i = 0; i <= limit; i++) {
       const { error } = await client.auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' });
@@ -877,10 +940,42 @@ describe('rate limits', () => {
     }
     expect(codes.slice(0, limit).every((c) => c === 'invalid_credentials')).toBe(true);
     expect(codes[limit]).toBe('over_request_rate_limit');
-    const limited = await raw('POST', '/token?grant_type=password', { body: '{}', headers: { 'X-Forwarded-For': ip } });
-    expect(limited.status).toBe(429);
-    // Other clients (here: the loopback test runner) keep their own budget.
-    expect((await anonClient().auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' })).error?.code).toBe('invalid_credentials');
+    // another address keeps its own budget
+    const other = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'X-Forwarded-For': '2001:db8::1' } } });
+    expect((await other.auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' })).error?.code).toBe('invalid_credentials');
+  });
+
+  it('limits password attempts per account: 100 parallel guesses, at most 10 reach the password check (issue 12 finding 9)', async () => {
+    const u = await createConfirmedUser();
+    const perAccount = projectAuthSettings(config).rateLimits.signInsPerAccount;
+    const guesses = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+      anonClient().auth.signInWithPassword({ email: u.email, password: `Wrong-guess-${i}` })));
+    const codes = guesses.map((g) => g.error?.code);
+    expect(codes.filter((c) => c === 'invalid_credentials')).toHaveLength(perAccount);
+    expect(codes.filter((c) => c === 'over_request_rate_limit')).toHaveLength(100 - perAccount);
+    expect(guesses.find((g) => g.error?.code === 'over_request_rate_limit')!.error!.status).toBe(429);
+    // while the account is locked even the right password is refused, so guessing stops here
+    const right = await anonClient().auth.signInWithPassword({ email: u.email, password: u.password });
+    expect([right.error?.status, right.data.session]).toEqual([429, null]);
+    // unknown addresses are limited the same way (no enumeration through the limit)
+    const ghost = uniqueEmail('ghost');
+    const ghostCodes = (await Promise.all(Array.from({ length: perAccount + 1 }, () =>
+      anonClient().auth.signInWithPassword({ email: ghost, password: 'x' })))).map((g) => g.error?.code);
+    expect(ghostCodes.filter((c) => c === 'over_request_rate_limit')).toHaveLength(1);
+    // other accounts are not affected
+    const other = await createConfirmedUser();
+    expect((await anonClient().auth.signInWithPassword({ email: other.email, password: other.password })).error).toBeNull();
+  });
+
+  it('a successful sign-in starts the account count afresh', async () => {
+    const u = await createConfirmedUser();
+    const perAccount = projectAuthSettings(config).rateLimits.signInsPerAccount;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < perAccount - 1; i++) {
+        expect((await anonClient().auth.signInWithPassword({ email: u.email, password: 'wrong' })).error?.code).toBe('invalid_credentials');
+      }
+      expect((await anonClient().auth.signInWithPassword({ email: u.email, password: u.password })).error).toBeNull();
+    }
   });
 });
 

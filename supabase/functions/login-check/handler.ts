@@ -1,26 +1,26 @@
 /**
  * `login-check` (public, verify_jwt = false): the login rules of spec §4/§5 in their order —
  * suspended, legacy old_user, e-mail unconfirmed — decided on the server, revealing an account's
- * state only to someone who knows its password (except the old_user redirect, below).
+ * state only to someone who knows its password (issue 12 finding 10).
  *
  * POST `{ email, password, locale?: 'en'|'de' (default en, the site default) }`
- * The function signs in with the password grant (the same Auth call the SPA would make) and:
- * - 403 `suspended` — the account is suspended
- *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.'). A suspension also
- *   bans the auth user (migration 20261121009400), and Auth answers `user_banned` before it
- *   checks the password (as GoTrue does), so this state is the one revealed without it; a
- *   session opened for a suspended account without a ban is revoked;
- * - 409 `password_update_required` — the account is a legacy `old_user` (legacy accounts have
- *   no usable password, so this answer does not need it; the SPA redirects to /password-reset,
- *   from where the reset mail leads to /password-update);
+ * The function signs in with the password grant (the same Auth call the SPA would make; the
+ * browser's address goes along as X-Forwarded-For, so Auth's per-IP and per-account limits count
+ * the browser). Auth checks the password first; its custom access token hook then refuses
+ * suspended (403) and legacy (409) accounts (migration 20261124001500). The answers:
+ * - 403 `suspended` — password correct, the account is suspended
+ *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.');
+ * - 409 `password_update_required` — password correct, a legacy `old_user` (the SPA redirects to
+ *   /password-reset, from where the reset mail leads to /password-update);
  * - 403 `email_not_confirmed` — password correct, address not confirmed
  *   (de: 'E-Mail ist nicht bestätigt. Prüfen Sie Ihre E-Mail.');
- * - 400 `invalid_credentials` — wrong e-mail or password (Auth's message, no hint which);
+ * - 400 `invalid_credentials` — wrong e-mail or password, the same for unknown, suspended and
+ *   legacy addresses (Auth's message, no hint which);
  * - 200 `{ status: 'ok', session: { access_token, refresh_token, expires_in, expires_at,
- *   token_type, user } }` — the SPA calls `supabase.auth.setSession(session)` (or ignores it and
- *   calls signInWithPassword itself). The e-mail queue is processed 2 s later (spec §4).
+ *   token_type, user } }` — the SPA calls `supabase.auth.setSession(session)`. The e-mail queue is
+ *   processed 2 s later (spec §4).
  * `message` in every error is in `locale`; `code` is the contract.
- * Other errors: 400 `validation_failed`, 405, 429 `over_request_rate_limit` (Auth's limit), 500.
+ * Other errors: 400 `validation_failed`, 405, 429 `over_request_rate_limit` (Auth's limits), 500.
  */
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
@@ -80,23 +80,28 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       return new HttpError(status, code, LOGIN_MESSAGES[code][locale]);
     };
 
-    const [profile, signIn] = await Promise.all([findProfileByEmail(deps.admin, email), deps.signIn(email, password, clientIp(req))]);
-    const session = signIn.ok ? signIn.session : undefined;
-    // Auth answers these codes only after the password matched.
-    const passwordProven = signIn.ok || signIn.code === 'email_not_confirmed';
-
-    // Auth refuses banned (= suspended) users before the password check: nothing more to hide.
-    if (!signIn.ok && signIn.code === 'user_banned') throw await refuse(403, 'suspended');
-    if (profile && passwordProven && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended', session);
-    if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required', session);
-    if ((profile && passwordProven && profile.authenticated === 0) || (!signIn.ok && signIn.code === 'email_not_confirmed')) {
-      throw await refuse(403, 'email_not_confirmed', session);
-    }
+    const signIn = await deps.signIn(email, password, clientIp(req));
     if (!signIn.ok) {
+      // Auth's access token hook (after the password check): suspended 403, legacy old_user 409
+      if (signIn.code === 'hook_rejected' && signIn.status === 403) throw await refuse(403, 'suspended');
+      if (signIn.code === 'hook_rejected' && signIn.status === 409) throw await refuse(409, 'password_update_required');
+      // an account banned through the Auth admin API
+      if (signIn.code === 'user_banned') throw await refuse(403, 'suspended');
+      if (signIn.code === 'email_not_confirmed') {
+        // the password matched: the account's state may be told, in the order of spec §4
+        const profile = await findProfileByEmail(deps.admin, email);
+        if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended');
+        if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required');
+        throw await refuse(403, 'email_not_confirmed');
+      }
       if (signIn.status === 429) throw new HttpError(429, 'over_request_rate_limit', signIn.message);
       if (signIn.status >= 500) throw new Error(`auth password grant: ${signIn.status} ${signIn.message}`);
       throw await refuse(400, 'invalid_credentials');
     }
+    // Defence in depth for an Auth without the access token hook: the password is proven here.
+    const profile = await findProfileByEmail(deps.admin, email);
+    if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended', signIn.session);
+    if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required', signIn.session);
     const delay = deps.queueDelayMs ?? 2000;
     background(new Promise((resolve) => setTimeout(resolve, delay)).then(() => deps.kickQueue()));
     return json({ status: 'ok', session: signIn.session });

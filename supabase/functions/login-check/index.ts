@@ -11,9 +11,12 @@ Deno.serve(
   createLoginCheckHandler({
     ...base,
     async signIn(email, password, clientIp): Promise<PasswordSignIn> {
-      const client = createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+      // The gateway keeps X-Forwarded-For only on requests with the service role key (our own
+      // functions); from everyone else it takes the socket address (issue 12 finding 9).
+      const serviceKey = requireEnv('SUPABASE_SERVICE_ROLE_KEY');
+      const client = createClient(requireEnv('SUPABASE_URL'), serviceKey, {
         ...anonOptions,
-        ...(clientIp ? { global: { headers: { 'X-Forwarded-For': clientIp } } } : {}),
+        global: { headers: { ...(clientIp ? { 'X-Forwarded-For': clientIp } : {}), Authorization: `Bearer ${serviceKey}` } },
       });
       const { data, error } = await client.auth.signInWithPassword({ email, password });
       if (error || !data.session) {

@@ -3,21 +3,28 @@
  *
  * POST `{ firstname, lastname, email, password, type: 'business'|'other', terms_accepted: true,
  *         privacy_accepted: true, locale?: 'en'|'de' (default de) }`
- * → 201 `{ user_id, email, confirmation_sent: true }`: the auth user exists (unconfirmed), the
+ * → 201 `{ email, confirmation_sent: true }`, the same for a new and a known address (issue 12
+ *   finding 10: no account enumeration). New address: the auth user exists (unconfirmed), the
  *   database trigger created the profile (role free, authenticated 0), and confirm_email was
  *   queued in `locale` with the link `${SITE_URL}[/de]/confirm-email?token=…` (valid
  *   TOKEN_TTL_SECONDS, default 5 min); the queue is processed right away in the background
- *   (EdgeRuntime.waitUntil), the minute cron job being the safety net.
+ *   (EdgeRuntime.waitUntil), the minute cron job being the safety net. Known address: nothing is
+ *   created; the account gets `account_exists_notice` (log in or reset the password; at most one
+ *   a day). Called by an admin (their access token), the answer also carries `user_id` and a
+ *   known address is 409 `email_exists` (admins create users in /admin/users).
+ * Limited to 20 registrations per client address and hour (429 `rate_limited`).
  * Errors (`{ error: { code, message } }`):
  * - 400 `validation_failed` / `bad_json` (fields), 400 `terms_not_accepted` (Nutzungsvereinbarung
  *   or Datenschutzhinweise not accepted), 400 `weak_password` (message names the failing rules:
  *   ≥ 8 characters, upper-case, lower-case, digit);
- * - 409 `email_exists` 'A user with this email address has already been registered';
+ * - 409 `email_exists` (admins only) 'A user with this email address has already been registered';
+ * - 429 `rate_limited`;
  * - 405 for other methods, 500 `internal_error`.
  */
 import { z } from 'npm:zod@^4';
-import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { assertStrongPassword, emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
+import { assertStrongPassword, clientIp, emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { signToken } from '../_shared/tokens.ts';
 import { enqueueEmail } from '../_shared/email/enqueue.ts';
 import { background, type AccountDeps } from '../_shared/account-deps.ts';
@@ -33,6 +40,19 @@ const RegisterBody = z.object({
   locale: z.enum(['en', 'de']).default('de'),
 });
 
+/** Registrations per client address and hour (issue 12). */
+export const REGISTRATIONS_PER_IP_AND_HOUR = 20;
+
+/** True when the request carries an admin's access token. */
+async function calledByAdmin(req: Request, admin: SupabaseClient): Promise<boolean> {
+  const token = bearer(req);
+  if (!token || token.split('.').length !== 3) return false;
+  const { data } = await admin.auth.getUser(token);
+  if (!data.user) return false;
+  const profile = await admin.from('profiles').select('user_role').eq('id', data.user.id).maybeSingle();
+  return (profile.data as { user_role?: string } | null)?.user_role === 'admin';
+}
+
 /** Builds the request handler of `register` over its dependencies. */
 export function createRegisterHandler(deps: AccountDeps): (req: Request) => Promise<Response> {
   return withErrors('register', async (req) => {
@@ -42,6 +62,14 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
       throw new HttpError(400, 'terms_not_accepted', 'The terms of use and the privacy notice must both be accepted');
     }
     assertStrongPassword(body.password);
+    const isAdmin = await calledByAdmin(req, deps.admin);
+    if (!isAdmin) {
+      const limited = await deps.admin.rpc('enforce_public_rate_limit', {
+        p_bucket: 'register:ip', p_key: clientIp(req) ?? 'unknown', p_limit: REGISTRATIONS_PER_IP_AND_HOUR, p_window_seconds: 3600,
+      });
+      if (limited.error?.code === 'PT429') throw new HttpError(429, 'rate_limited', 'Too many registrations from this network address; please try again later.');
+      if (limited.error) throw new Error(`enforce_public_rate_limit: ${limited.error.message}`);
+    }
 
     const acceptedAt = new Date(deps.now()).toISOString();
     const { data, error } = await deps.admin.auth.admin.createUser({
@@ -61,7 +89,13 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
       const code = (error as { code?: string } | null)?.code;
       const message = error?.message ?? 'Registration failed';
       if (code === 'email_exists' || code === 'user_already_exists' || /already (been )?registered|already exists/i.test(message)) {
-        throw new HttpError(409, 'email_exists', 'A user with this email address has already been registered');
+        if (isAdmin) throw new HttpError(409, 'email_exists', 'A user with this email address has already been registered');
+        const notice = await deps.admin.rpc('queue_account_exists_notice', {
+          p_email: body.email, p_link: localizedUrl(deps.siteUrl, body.locale, '/login'),
+        });
+        if (notice.error) throw new Error(`queue_account_exists_notice: ${notice.error.message}`);
+        background(deps.kickQueue());
+        return json({ email: body.email, confirmation_sent: true }, 201);
       }
       if (code === 'weak_password') throw new HttpError(400, 'weak_password', message);
       const status = (error as { status?: number } | null)?.status ?? 500;
@@ -86,6 +120,6 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
       throw err;
     }
     background(deps.kickQueue());
-    return json({ user_id: user.id, email: body.email, confirmation_sent: true }, 201);
+    return json(isAdmin ? { user_id: user.id, email: body.email, confirmation_sent: true } : { email: body.email, confirmation_sent: true }, 201);
   });
 }

@@ -101,14 +101,34 @@ Deno.test({
       assertEquals((await profile(email)).preferred_language, 'en');
     });
 
-    await t.step('duplicate e-mail → 409 email_exists, nothing queued', async () => {
+    await t.step('known address: the same answer as a new one, nothing created, one notice a day to the account (issue 12)', async () => {
       const email = uniqueEmail('dup');
-      assertEquals((await register(post(registration(email)))).status, 201);
-      const dup = await answer(await register(post(registration(email, { firstname: 'Other' }))));
-      assertEquals([dup.status, dup.body.error.code], [409, 'email_exists']);
-      assert(/already been registered/.test(dup.body.error.message));
-      const queued = await withDb(async (db) => Number((await db.query(`select count(*) from public.email_queue where email = $1`, [email])).rows[0].count));
-      assertEquals(queued, 1);
+      const fresh = await answer(await register(post(registration(email))));
+      assertEquals(fresh.status, 201);
+      const before = await profile(email);
+      const dup = await answer(await register(post(registration(email.toUpperCase(), { firstname: 'Other', password: 'Another-Passw0rd' }))));
+      assertEquals(dup.status, fresh.status);
+      assertEquals(Object.keys(dup.body).sort(), Object.keys(fresh.body).sort());
+      assertEquals(dup.body, { email, confirmation_sent: true });
+      assertEquals((await profile(email)).firstname, before.firstname, 'the account is unchanged');
+      const notices = async () => await withDb(async (db) => (await db.query(
+        `select lang from public.email_queue where email = $1 and email_type = 'account_exists_notice'`, [email])).rows);
+      assertEquals(await notices(), [{ lang: 'de' }]);
+      assertEquals((await answer(await register(post(registration(email))))).status, 201);
+      assertEquals((await notices()).length, 1, 'at most one notice a day');
+      const unknown = await answer(await register(post(registration(uniqueEmail('dup-new')))));
+      assertEquals(Object.keys(unknown.body).sort(), Object.keys(dup.body).sort());
+    });
+
+    await t.step('at most 20 registrations per client address and hour (429); bad input does not count', async () => {
+      await withDb((db) => db.query(`delete from private.rate_limits where bucket = 'register:ip'`));
+      const ip = `203.0.113.${1 + Math.floor(Math.random() * 200)}`;
+      const from = (body: unknown) => post(body, { 'x-forwarded-for': ip });
+      for (let i = 0; i < 3; i++) assertEquals((await answer(await register(from(registration('bad-address'))))).status, 400);
+      for (let i = 0; i < 20; i++) assertEquals((await answer(await register(from(registration(uniqueEmail('rl')))))).status, 201);
+      const refused = await answer(await register(from(registration(uniqueEmail('rl-over')))));
+      assertEquals([refused.status, refused.body.error.code], [429, 'rate_limited']);
+      await withDb((db) => db.query(`delete from private.rate_limits where bucket = 'register:ip'`));
     });
 
     await t.step('bad input: weak password names the rule, terms required, bad e-mail, bad type', async () => {

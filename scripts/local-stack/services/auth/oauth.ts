@@ -30,6 +30,7 @@ import {
   type UserRow,
 } from './store.ts';
 import { isBanned, issueSession } from './tokens.ts';
+import { beforeUserCreated } from './hooks.ts';
 
 const PROVIDER_LABELS: Record<string, string> = {
   google: 'Google',
@@ -306,6 +307,7 @@ export async function callback(ctx: Ctx): Promise<void> {
         user = await findUserByEmail(db, email, true);
         if (!user) {
           if (s.disableSignup) throw new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance');
+          await beforeUserCreated(db, s, { email, app_metadata: { provider, providers: [provider] }, user_metadata: identityData });
           user = await insertUser(db, { email, encryptedPassword: '', appMetadata: { provider, providers: [provider] }, userMetadata: identityData }, ctx.now);
           await audit(db, user, 'user_signedup', ctx.ip, { provider }, ctx.now);
         }

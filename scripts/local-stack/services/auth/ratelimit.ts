@@ -30,6 +30,11 @@ export class WindowLimiter {
     return true;
   }
 
+  /** Forgets `key` (e.g. after a successful sign-in). */
+  reset(key: string): void {
+    this.windows.delete(key);
+  }
+
   private prune(t: number): void {
     for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k);
   }

@@ -22,6 +22,11 @@ export interface AuthDeps {
   /** Clock (injectable for tests). */
   now: () => Date;
   limiter: WindowLimiter;
+  /**
+   * Password sign-in attempts per account (issue 12 finding 9; window
+   * settings.rateLimits.accountWindowSeconds). Optional: createAuthHandler makes one when absent.
+   */
+  accountLimiter?: WindowLimiter;
   /** Per-address mail interval for addresses without an account (see IntervalGate). */
   unknownAddressGate: IntervalGate;
   log: (scope: string, message: string, extra?: unknown) => void;
@@ -210,6 +215,20 @@ export async function requireAdmin(ctx: Ctx): Promise<JwtClaims> {
     throw forbidden('not_admin', 'User not allowed');
   }
   return claims;
+}
+
+/**
+ * Counts a password sign-in attempt for `email` before the password is checked (parallel guesses
+ * cannot overshoot) and refuses past settings.rateLimits.signInsPerAccount per window with 429
+ * over_request_rate_limit, known and unknown addresses alike. `success` resets the count.
+ */
+export function accountAttempt(ctx: Ctx, email: string): { success: () => void } {
+  const key = `signin:${email.trim().toLowerCase()}`;
+  const limiter = ctx.deps.accountLimiter!;
+  if (!limiter.hit(key, ctx.deps.settings.rateLimits.signInsPerAccount)) {
+    throw new AuthApiError(429, 'over_request_rate_limit', 'Too many sign-in attempts for this account. Please try again later.');
+  }
+  return { success: () => limiter.reset(key) };
 }
 
 /**

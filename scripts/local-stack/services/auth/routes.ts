@@ -18,7 +18,8 @@ import {
   validateEmail,
   validatePkceParams,
 } from './flows.ts';
-import { decodeBody, isUuid, rateLimit, referrer, requireAuthentication, str, type Ctx } from './request.ts';
+import { beforeUserCreated } from './hooks.ts';
+import { accountAttempt, decodeBody, isUuid, rateLimit, referrer, requireAuthentication, str, type Ctx } from './request.ts';
 import {
   audit,
   clearOneTimeTokens,
@@ -110,6 +111,7 @@ async function signupCore(ctx: Ctx, input: SignupInput): Promise<AccessTokenResp
       };
     }
     if (!user) {
+      await beforeUserCreated(db, s, { email: input.email, app_metadata: { provider: 'email', providers: ['email'] }, user_metadata: input.data });
       user = await createEmailUser(db, { email: input.email, encryptedPassword, data: input.data, confirmed: false, now: ctx.now });
     }
     if (!s.enableConfirmations) {
@@ -138,6 +140,7 @@ async function signupAnonymously(ctx: Ctx, data: Record<string, unknown>): Promi
   rateLimit(ctx, 'signInSignUps');
   if (s.disableSignup) throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
   const token = await transaction(ctx.deps.pool, async (db) => {
+    await beforeUserCreated(db, s, { email: null, app_metadata: {}, user_metadata: data, is_anonymous: true });
     const user = await insertUser(db, { email: null, encryptedPassword: '', appMetadata: {}, userMetadata: data, isAnonymous: true }, ctx.now);
     await audit(db, user, 'user_signedup', ctx.ip, { provider: 'anonymous' }, ctx.now);
     return issueSession(db, s, user, 'anonymous', ctx);
@@ -196,10 +199,12 @@ async function passwordGrant(ctx: Ctx): Promise<void> {
   if (email === '' && phone === '') throw validationFailed('missing email or phone');
   if (phone !== '') throw unprocessable('phone_provider_disabled', 'Phone logins are disabled');
   const invalid = () => badRequest('invalid_credentials', 'Invalid login credentials');
+  const attempt = accountAttempt(ctx, email);
   const user = await findUserByEmail(ctx.deps.pool, email);
   if (!user || !user.encrypted_password) throw invalid();
   if (isBanned(user, ctx.now)) throw badRequest('user_banned', 'User is banned');
   if (!(await passwordMatches(ctx.deps.pool, password, user.encrypted_password))) throw invalid();
+  attempt.success();
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
   const token = await transaction(ctx.deps.pool, async (db) => {
     await audit(db, user, 'login', ctx.ip, { provider: 'email' }, ctx.now);

@@ -39,6 +39,13 @@ export interface RateLimitSettings {
   tokenRefresh: number;
   tokenVerifications: number;
   loopbackFactor: number;
+  /**
+   * Password sign-in attempts per account (e-mail address) per `accountWindowSeconds`, counted
+   * before the password is checked so parallel guesses cannot overshoot; a successful sign-in
+   * starts the count afresh (issue 12 finding 9). Applies to every client IP alike.
+   */
+  signInsPerAccount: number;
+  accountWindowSeconds: number;
 }
 
 export interface AuthSettings {
@@ -50,6 +57,14 @@ export interface AuthSettings {
   enableConfirmations: boolean;
   secureEmailChange: boolean;
   disableSignup: boolean;
+  /** The before_user_created hook (`[auth.hook.before_user_created]`) as `schema.function`, or null. */
+  beforeUserCreatedHook: string | null;
+  /**
+   * The custom access token hook (`[auth.hook.custom_access_token]`, uri
+   * `pg-functions://postgres/<schema>/<function>`), as `schema.function`, or null. Called before
+   * every access token is signed; an `{ error: { http_code, message } }` answer refuses it.
+   */
+  customAccessTokenHook: string | null;
   enableAnonymousSignIns: boolean;
   enableManualLinking: boolean;
   minPasswordLength: number;
@@ -107,6 +122,12 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
   const autoconfirm = bool(env.GOTRUE_MAILER_AUTOCONFIRM, false);
   const confirmationsDefault = env.GOTRUE_MAILER_AUTOCONFIRM !== undefined ? !autoconfirm : (tomlBool(email.enable_confirmations) ?? true);
   const signupEnabled = tomlBool(auth.enable_signup) ?? true;
+  const hookFn = (name: string): string | null => {
+    const hook = table(table(auth.hook)[name]);
+    const uri = tomlBool(hook.enabled) && typeof hook.uri === 'string' ? hook.uri : '';
+    const m = /^pg-functions:\/\/[a-z_]+\/([a-z_][a-z0-9_]*)\/([a-z_][a-z0-9_]*)$/.exec(uri);
+    return m ? `${m[1]}.${m[2]}` : null;
+  };
   const providers = (env.AUTH_EXTERNAL_PROVIDERS ?? 'google,linkedin_oidc,github,apple,azure,facebook')
     .split(',')
     .map((x) => x.trim())
@@ -119,6 +140,8 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     enableConfirmations: bool(env.AUTH_ENABLE_CONFIRMATIONS, confirmationsDefault),
     secureEmailChange: bool(env.AUTH_SECURE_EMAIL_CHANGE, tomlBool(email.double_confirm_changes) ?? true),
     disableSignup: bool(env.AUTH_DISABLE_SIGNUP, !signupEnabled),
+    beforeUserCreatedHook: hookFn('before_user_created'),
+    customAccessTokenHook: hookFn('custom_access_token'),
     enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, tomlBool(auth.enable_anonymous_sign_ins) ?? false),
     enableManualLinking: bool(env.AUTH_ENABLE_MANUAL_LINKING, tomlBool(auth.enable_manual_linking) ?? false),
     minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, tomlNum(auth.minimum_password_length) ?? 6),
@@ -133,6 +156,8 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
       tokenRefresh: num(env.AUTH_RATE_LIMIT_TOKEN_REFRESH, tomlNum(rate.token_refresh) ?? 150),
       tokenVerifications: num(env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS, tomlNum(rate.token_verifications) ?? 30),
       loopbackFactor: num(env.AUTH_RATE_LIMIT_LOOPBACK_FACTOR, 100),
+      signInsPerAccount: num(env.AUTH_RATE_LIMIT_SIGN_INS_PER_ACCOUNT, 10),
+      accountWindowSeconds: num(env.AUTH_RATE_LIMIT_ACCOUNT_WINDOW, 900),
     },
     smtpSender: env.AUTH_SMTP_SENDER ?? 'Teamwerk <noreply@teamwerk.local>',
     // Every provider of config.toml gets the local provider page, whether or not real

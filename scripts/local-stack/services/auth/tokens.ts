@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import { signJwt } from '../../jwt.ts';
 import { OAuthStyleError, badRequest, internalError, type AuthApiError } from './errors.ts';
+import { callHook } from './hooks.ts';
 import type { AuthSettings } from './settings.ts';
 import {
   audit,
@@ -85,8 +86,9 @@ export async function signAccessToken(
   user: UserRow,
   sessionId: string,
   amr: { method: string; timestamp: number }[],
+  hook: (claims: Record<string, unknown>) => Promise<Record<string, unknown>> = async (c) => c,
 ): Promise<{ token: string; expiresAt: number }> {
-  const claims = {
+  const base = {
     iss: settings.externalUrl,
     sub: user.id,
     aud: user.aud || 'authenticated',
@@ -100,6 +102,7 @@ export async function signAccessToken(
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
   };
+  const claims = await hook(base);
   const token = await signJwt(claims, settings.jwtSecret, settings.jwtExpirySeconds);
   const payload = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp: number };
   return { token, expiresAt: payload.exp };
@@ -113,6 +116,21 @@ async function amrFor(db: Queryable, sessionId: string): Promise<{ method: strin
   return r.rows.map((x) => ({ method: x.authentication_method, timestamp: Math.floor(x.updated_at.getTime() / 1000) }));
 }
 
+/**
+ * GoTrue's custom access token hook (Postgres function): input `{ user_id, claims,
+ * authentication_method }`, output `{ claims }` (used as the token's claims) or `{ error: {
+ * http_code, message } }`, which refuses the token with that status — before any session the
+ * caller's transaction started is committed. Without a configured hook the claims pass unchanged.
+ */
+function accessTokenHook(db: Queryable, settings: AuthSettings, userId: string, method: string | undefined) {
+  return async (claims: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    if (!settings.customAccessTokenHook) return claims;
+    const out = await callHook(db, settings.customAccessTokenHook, { user_id: userId, claims, authentication_method: method ?? 'password' });
+    if (!out.claims || typeof out.claims !== 'object') throw internalError('custom access token hook returned no claims');
+    return out.claims as Record<string, unknown>;
+  };
+}
+
 async function tokenResponse(
   db: Queryable,
   settings: AuthSettings,
@@ -122,7 +140,8 @@ async function tokenResponse(
 ): Promise<AccessTokenResponse> {
   const user = await findUserById(db, userId);
   if (!user) throw internalError('Database error finding user');
-  const { token, expiresAt } = await signAccessToken(settings, user, sessionId, await amrFor(db, sessionId));
+  const amr = await amrFor(db, sessionId);
+  const { token, expiresAt } = await signAccessToken(settings, user, sessionId, amr, accessTokenHook(db, settings, userId, amr[0]?.method));
   return {
     access_token: token,
     token_type: 'bearer',

@@ -79,6 +79,7 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   password_reset: { de: 'Neues Passwort festlegen', en: 'Set a new password' },
   newsletter_confirm: { de: 'Anmeldung bestätigen', en: 'Confirm subscription' },
   cancellation_confirm_link: { de: 'Kündigung bestätigen', en: 'Confirm cancellation' },
+  account_exists_notice: { de: 'Zur Anmeldung', en: 'Go to login' },
   subscription_duplicate_refunded: { de: 'Zu den Einstellungen', en: 'Open settings' },
 };
 

@@ -54,6 +54,11 @@ export function LoginForm({ admin = false }: { admin?: boolean }) {
         void navigate(localize(paths.passwordUpdate()), { replace: false, state: { email: email.trim() } });
         return;
       }
+      // issue 12 finding 9: too many attempts for this account or from this address
+      if (result.code === 'over_request_rate_limit') {
+        fail(intl.formatMessage({ id: 'auth.login.rateLimited' }));
+        return;
+      }
       fail(result.message || intl.formatMessage({ id: 'auth.login.genericError' }));
       return;
     }

@@ -49,6 +49,7 @@ export function RegistrationForm() {
       let message = intl.formatMessage({ id: 'auth.register.genericError' });
       if (err instanceof FunctionCallError) {
         if (err.code === 'email_exists') message = intl.formatMessage({ id: 'auth.register.emailExists' });
+        else if (err.status === 429) message = intl.formatMessage({ id: 'auth.register.rateLimited' });
         else if (err.code === 'weak_password' || err.code === 'terms_not_accepted' || err.code === 'validation_failed') message = err.message;
       }
       setErrorText(message);
