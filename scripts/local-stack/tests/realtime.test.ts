@@ -656,6 +656,8 @@ describe('postgres_changes', () => {
     await db.query(`alter table public.${table} enable row level security`);
     await db.query(`create policy own_rows on public.${table} for select to authenticated using (owner = auth.uid())`);
     await db.query(`grant select on public.${table} to anon, authenticated`);
+    // deletes carry the whole old row, so the policy can be checked for them (issue 12 finding 13)
+    await db.query(`alter table public.${table} replica identity full`);
     await db.query(`alter publication supabase_realtime add table public.${table}`);
   });
   afterAll(async () => {
@@ -704,11 +706,48 @@ describe('postgres_changes', () => {
     await inserts.count(1);
     expect(inserts.items[0]).toMatchObject({ eventType: 'INSERT', new: { id } });
 
-    // bob's RLS hides alice's row: no INSERT/UPDATE; deletes carry only the primary key and are
-    // not filtered by RLS (as on Supabase)
-    await bobInbox.until((xs) => xs.some((m) => m.eventType === 'DELETE'));
-    expect(bobInbox.items.map((m) => m.eventType)).toEqual(['DELETE']);
-    expect(bobInbox.items[0]!.old).toEqual({ id });
+    // bob's RLS hides alice's row: no INSERT, UPDATE, and (stricter than hosted Realtime, issue 12
+    // finding 13) no DELETE either: the policy is checked on the old row. A later row of bob's
+    // own arrives, so the silence before it is not a timing accident.
+    await db.query(`insert into public.${table} (owner, body) values ($1, 'Bobs Notiz')`, [bob.sub]);
+    await bobInbox.until((xs) => xs.length > 0);
+    expect(bobInbox.items.map((m) => [m.eventType, (m.new as { owner?: string }).owner])).toEqual([['INSERT', bob.sub]]);
+  });
+
+  it('sends no DELETE of an RLS table without a full replica identity, and nothing to a role that may not read the table', async () => {
+    const narrow = `rt_test_narrow_${randomUUID().slice(0, 8)}`;
+    await db.query(`create table public.${narrow} (id bigint generated always as identity primary key, owner uuid not null, secret text)`);
+    await db.query(`alter table public.${narrow} enable row level security`);
+    await db.query(`create policy own_rows on public.${narrow} for select to authenticated using (owner = auth.uid())`);
+    // Supabase's default privileges grant new tables to every API role: take them back
+    await db.query(`revoke all on public.${narrow} from anon, authenticated`);
+    await db.query(`grant select (id, owner) on public.${narrow} to authenticated`);
+    await db.query(`alter publication supabase_realtime add table public.${narrow}`);
+    try {
+      const alice = await userClient();
+      const inbox = new Inbox<Record<string, unknown>>();
+      const system = new Inbox<Record<string, unknown>>();
+      await subscribe(alice.client.channel(topicName('pg-narrow')).on('postgres_changes', { event: '*', schema: 'public', table: narrow }, inbox.push).on('system', {}, system.push));
+      const anonSystem = new Inbox<Record<string, unknown>>();
+      const anonInbox = new Inbox<Record<string, unknown>>();
+      await subscribe(rtClient({}).channel(topicName('pg-narrow-anon')).on('postgres_changes', { event: '*', schema: 'public', table: narrow }, anonInbox.push).on('system', {}, anonSystem.push));
+      await anonSystem.until((xs) => xs.length > 0);
+      // anon may not read the table: a generic refusal that names no table
+      expect(anonSystem.items[0]).toMatchObject({ extension: 'postgres_changes', status: 'error', message: 'Unable to subscribe to changes with given parameters.' });
+
+      const { rows } = await db.query<{ id: string }>(`insert into public.${narrow} (owner, secret) values ($1, 'geheim') returning id`, [alice.sub]);
+      await inbox.until((xs) => xs.length > 0);
+      // the payload holds only the columns the role may select
+      expect(inbox.items[0]!.new).toEqual({ id: Number(rows[0]!.id), owner: alice.sub });
+      await db.query(`delete from public.${narrow} where id = $1`, [rows[0]!.id]);
+      await db.query(`insert into public.${narrow} (owner, secret) values ($1, 'zwei')`, [alice.sub]);
+      await inbox.until((xs) => xs.length > 1);
+      expect(inbox.items.map((m) => m.eventType)).toEqual(['INSERT', 'INSERT']);
+      expect(anonInbox.items).toEqual([]);
+    } finally {
+      await db.query(`alter publication supabase_realtime drop table public.${narrow}`).catch(() => undefined);
+      await db.query(`drop table if exists public.${narrow}`);
+    }
   });
 
   it('applies filters eq, neq, lt, lte, gt, gte, in (and like, ilike, not., combined)', async () => {

@@ -3,13 +3,19 @@
  * (`config.postgres_changes: [{event, schema, table, filter, select}]`), their validation against
  * the `supabase_realtime` publication and the tables' columns, and delivery of row changes to
  * the matching channels. Semantics follow Realtime's `realtime.apply_rls`:
+ * - a role that may not select a table's primary key cannot subscribe to it: the join answers
+ *   the generic "Unable to subscribe to changes with given parameters." (issue 12 finding 13);
  * - INSERT/UPDATE on a table with RLS enabled reach a subscriber only if it may select the row
  *   (checked as the subscriber: `select 1 from <table> where <pk> = ...`); without RLS, all;
- * - DELETE is not filtered by RLS, but its `old_record` is cut to the primary key when RLS is on;
+ * - DELETE on a table with RLS reaches a subscriber only if the table's SELECT policies allow the
+ *   OLD row for it (the policies are evaluated as the subscriber on the old tuple, which needs
+ *   REPLICA IDENTITY FULL; with the default identity nobody gets it), and its `old_record` is cut
+ *   to the primary key. Hosted Realtime does not filter deletes by RLS; ours is stricter so a
+ *   delete tells nobody about rows they could not see (issue 12 finding 13);
  * - payloads only hold columns the subscriber's role may select (and the `select` list if given);
- * - tables without primary key give `errors: ['Error 400: Bad Request, no primary key']`, a role
- *   that cannot select the primary key `['Error 401: Unauthorized']`, records over 1 MiB
- *   `['Error 413: Payload Too Large']` (values over 64 bytes dropped).
+ * - tables without primary key give `errors: ['Error 400: Bad Request, no primary key']`; records
+ *   over 1 MiB `['Error 413: Payload Too Large']` (values over 64 bytes dropped). A subscriber
+ *   whose role lost the right to select the primary key gets nothing (no error events).
  * Payload: `{ids: [binding ids], data: {schema, table, commit_timestamp, type, columns, record,
  * old_record, errors}}`.
  */
@@ -131,16 +137,22 @@ const likeAll = (v: string) => (v === '*' ? '%' : v);
  * columns must exist, filter values must cast to the column type).
  * Returns null when all are valid, else Realtime's error message.
  */
-export async function validateBindings(pool: pg.Pool, bindings: PgBinding[]): Promise<string | null> {
+export async function validateBindings(pool: pg.Pool, bindings: PgBinding[], role = 'service_role'): Promise<string | null> {
   for (const b of bindings) {
-    const tables = await pool.query<{ oid: number }>(
-      `select format('%I.%I', schemaname, tablename)::regclass::oid as oid from pg_publication_tables
-        where pubname = $1 and schemaname like $2 escape '' and tablename like $3 escape ''`,
-      [CHANGES_PUBLICATION, likeAll(b.schema), likeAll(b.table)],
+    const tables = await pool.query<{ oid: number; readable: boolean }>(
+      `select t.oid,
+              coalesce((select bool_and(has_column_privilege($4, t.oid, a.attname, 'SELECT'))
+                          from pg_index i join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
+                         where i.indrelid = t.oid and i.indisprimary), true) as readable
+         from (select format('%I.%I', schemaname, tablename)::regclass::oid as oid from pg_publication_tables
+                where pubname = $1 and schemaname like $2 escape '' and tablename like $3 escape '') t`,
+      [CHANGES_PUBLICATION, likeAll(b.schema), likeAll(b.table), role],
     );
     if (tables.rowCount === 0) {
       return `${UNABLE} Please check Realtime is enabled for the given connect parameters: ${describe(b)}`;
     }
+    // a role that may not read the table learns nothing about it, not even which ones exist
+    if (tables.rows.some((t) => !t.readable)) return UNABLE;
     if (b.filter.length === 0 && !b.select) continue;
     for (const { oid } of tables.rows) {
       const cols = await pool.query<{ attname: string; type: string }>(
@@ -185,6 +197,8 @@ const MAX_RECORD_BYTES = 1024 * 1024;
 interface TableInfo {
   rls: boolean;
   pk: string[];
+  /** REPLICA IDENTITY FULL: deletes carry the whole old row. */
+  fullIdentity: boolean;
 }
 
 /** Delivers row changes in commit order; see module doc. */
@@ -192,6 +206,7 @@ export class PgChangesDispatcher {
   private chain: Promise<void> = Promise.resolve();
   private readonly tables = new Map<string, { at: number; info: Promise<TableInfo> }>();
   private readonly columns = new Map<string, { at: number; cols: Promise<Set<string>> }>();
+  private readonly policies = new Map<string, { at: number; quals: Promise<{ permissive: string[]; restrictive: string[] }> }>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -217,15 +232,15 @@ export class PgChangesDispatcher {
     const hit = this.tables.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
     const info = this.pool
-      .query<{ rls: boolean; pk: string[] | null }>(
-        `select c.relrowsecurity as rls,
+      .query<{ rls: boolean; pk: string[] | null; full: boolean }>(
+        `select c.relrowsecurity as rls, c.relreplident = 'f' as full,
                 (select array_agg(a.attname::text order by a.attnum) from pg_index i
                    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
                   where i.indrelid = c.oid and i.indisprimary) as pk
            from pg_class c where c.oid = (quote_ident($1) || '.' || quote_ident($2))::regclass`,
         [change.schema, change.table],
       )
-      .then((r) => ({ rls: r.rows[0]?.rls === true, pk: r.rows[0]?.pk ?? [] }));
+      .then((r) => ({ rls: r.rows[0]?.rls === true, pk: r.rows[0]?.pk ?? [], fullIdentity: r.rows[0]?.full === true }));
     this.tables.set(key, { at: Date.now(), info });
     return info;
   }
@@ -254,14 +269,15 @@ export class PgChangesDispatcher {
     for (const { sub, bindings } of targets) {
       const role = typeof sub.claims.role === 'string' ? sub.claims.role : 'anon';
       const ids = [...new Set(bindings.map((b) => b.id))];
+      const selectable = await this.selectableColumns(role, change);
+      // the role may no longer read the table (grants changed after the join): nothing, not even an error
+      if (!info.pk.every((c) => selectable.has(c))) continue;
       if (change.type !== 'DELETE' && info.pk.length === 0) {
         sub.pushPostgresChange({ ids, data: { ...base, errors: ['Error 400: Bad Request, no primary key'] } });
         continue;
       }
-      const selectable = await this.selectableColumns(role, change);
-      if (change.type !== 'DELETE' && !info.pk.every((c) => selectable.has(c))) {
-        sub.pushPostgresChange({ ids, data: { ...base, errors: ['Error 401: Unauthorized'] } });
-        continue;
+      if (info.rls && change.type === 'DELETE') {
+        if (!info.fullIdentity || !(await this.oldRowAllowed(change, role, sub.claims))) continue;
       }
       if (info.rls && change.type !== 'DELETE') {
         const key = JSON.stringify(sub.claims);
@@ -308,6 +324,54 @@ export class PgChangesDispatcher {
     if (change.type === 'UPDATE') data.old_record = pick(change.oldRecord);
     if (change.type === 'DELETE') data.old_record = pick(change.oldRecord, (n) => !info.rls || info.pk.includes(n));
     return data;
+  }
+
+  /** The USING expressions of the SELECT policies that apply to `role` on the changed table. */
+  private selectQuals(role: string, change: RowChange): Promise<{ permissive: string[]; restrictive: string[] }> {
+    const key = `${role}\u0000${change.schema}.${change.table}`;
+    const hit = this.policies.get(key);
+    if (hit && Date.now() - hit.at < CACHE_MS) return hit.quals;
+    const quals = this.pool
+      .query<{ permissive: string; qual: string | null }>(
+        `select permissive, qual from pg_policies
+          where schemaname = $1 and tablename = $2 and cmd in ('SELECT', 'ALL') and ($3 = any(roles) or 'public' = any(roles))`,
+        [change.schema, change.table, role],
+      )
+      .then((r) => ({
+        permissive: r.rows.filter((x) => x.permissive === 'PERMISSIVE').map((x) => x.qual ?? 'true'),
+        restrictive: r.rows.filter((x) => x.permissive !== 'PERMISSIVE').map((x) => x.qual ?? 'true'),
+      }))
+      .catch(() => ({ permissive: [], restrictive: [] }));
+    this.policies.set(key, { at: Date.now(), quals });
+    return quals;
+  }
+
+  /**
+   * Would the table's SELECT policies have let the subscriber see the deleted row? Evaluated as
+   * the subscriber (role and claims) on the old tuple, the table's policies combined as Postgres
+   * does (any permissive and every restrictive). No permissive policy: no.
+   */
+  private async oldRowAllowed(change: RowChange, role: string, claims: JwtClaims): Promise<boolean> {
+    const { permissive, restrictive } = await this.selectQuals(role, change);
+    if (permissive.length === 0) return false;
+    const where = `(${permissive.map((q) => `(${q})`).join(' or ')})${restrictive.map((q) => ` and (${q})`).join('')}`;
+    const table = `${ident(change.schema)}.${ident(change.table)}`;
+    try {
+      return await withClaims(
+        this.pool,
+        claims,
+        async (client) => {
+          const res = await client.query(
+            `select 1 from jsonb_populate_record(null::${table}, $1::jsonb) as ${ident(change.table)} where ${where}`,
+            [JSON.stringify(change.rawRecord)],
+          );
+          return (res.rowCount ?? 0) > 0;
+        },
+        { rollback: true },
+      );
+    } catch {
+      return false;
+    }
   }
 
   /** RLS check as the subscriber: can it select the row by primary key? */

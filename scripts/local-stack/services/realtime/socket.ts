@@ -263,7 +263,7 @@ export class Connection {
     let pgProblem: string | null = parsed.error;
     if (!pgProblem && ch.pgBindings.length > 0) {
       try {
-        pgProblem = await validateBindings(this.rt.pool, ch.pgBindings);
+        pgProblem = await validateBindings(this.rt.pool, ch.pgBindings, typeof ch.claims.role === 'string' ? ch.claims.role : 'anon');
       } catch (err) {
         pgProblem = `Unable to subscribe to changes: ${(err as Error).message}`;
       }

@@ -1,0 +1,134 @@
+/**
+ * Realtime as the product uses it (issue 12 finding 13), through supabase-js against the stack:
+ * - chat messages: members get INSERT and DELETE; a stranger subscribed to `messages` gets
+ *   nothing, not even the DELETE with the message id; anon cannot subscribe at all and the
+ *   refusal names no table;
+ * - presence: `presence:user:<id>` is readable by that user and accepted contacts (not by a
+ *   stranger or a blocked contact), and only the user may track into it; `presence:online`, which
+ *   showed every online user to everyone signed in, is gone.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import pg from 'pg';
+import { config, createFixtures, type Fixtures, type MatrixRole } from './exposure-support.ts';
+
+let db: pg.Client;
+let fx: Fixtures;
+const clients: SupabaseClient[] = [];
+
+beforeAll(async () => {
+  db = new pg.Client({ connectionString: config.dbUrl });
+  await db.connect();
+  fx = await createFixtures();
+});
+afterAll(async () => {
+  for (const c of clients) await c.removeAllChannels();
+  await fx?.close();
+  await db?.end();
+});
+
+/** A realtime client acting as `role` (its access token, or the anon key). */
+async function as(role: MatrixRole): Promise<SupabaseClient> {
+  const client = createClient(config.apiUrl, config.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
+  });
+  if (role !== 'anon') await client.realtime.setAuth(fx[role as Exclude<MatrixRole, 'anon' | 'service_role'>].token);
+  clients.push(client);
+  return client;
+}
+
+/** SUBSCRIBED → 'ok', else the status with the server's reason. */
+function join(channel: RealtimeChannel): Promise<string> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('timeout'), 8000);
+    channel.subscribe((status, err) => {
+      if (status === 'SUBSCRIBED') {
+        clearTimeout(timer);
+        resolve('ok');
+      } else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') {
+        clearTimeout(timer);
+        resolve(`${status}: ${err?.message ?? ''}`);
+      }
+    });
+  });
+}
+
+async function until<T>(items: T[], pred: (xs: T[]) => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred(items)) {
+    if (Date.now() > end) throw new Error(`timed out; got ${JSON.stringify(items).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function conversation(...members: string[]): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(`insert into public.conversations (kind, created_by) values ('direct', $1) returning id`, [members[0]]);
+  for (const m of members) await db.query(`insert into public.conversation_members (conversation_id, user_id) values ($1, $2)`, [rows[0]!.id, m]);
+  return rows[0]!.id;
+}
+
+describe('chat messages through postgres_changes', () => {
+  test('members get INSERT and DELETE; a stranger gets nothing of another conversation, not even the deleted id', async () => {
+    const conv = await conversation(fx.owner.id, fx.contact.id);
+    const strangersOwn = await conversation(fx.stranger.id, fx.owner.id);
+    const seen: Record<'contact' | 'stranger', { eventType: string; new: Record<string, unknown>; old: Record<string, unknown> }[]> = { contact: [], stranger: [] };
+    for (const who of ['contact', 'stranger'] as const) {
+      const ch = (await as(who)).channel(`pg-messages-${who}-${Date.now()}`)
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'messages' }, (m) => seen[who].push(m as never));
+      expect(await join(ch)).toBe('ok');
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const { rows } = await db.query<{ id: string }>(`insert into public.messages (conversation_id, sender_id, body) values ($1, $2, 'Streng vertraulich') returning id`, [conv, fx.owner.id]);
+    const id = Number(rows[0]!.id);
+    await until(seen.contact, (xs) => xs.length >= 1);
+    await db.query(`delete from public.messages where id = $1`, [id]);
+    await until(seen.contact, (xs) => xs.some((m) => m.eventType === 'DELETE'));
+    expect(seen.contact.map((m) => m.eventType)).toEqual(['INSERT', 'DELETE']);
+    expect(seen.contact[1]!.old).toEqual({ id });
+    // a message in the stranger's own conversation arrives: the silence before it is real
+    await db.query(`insert into public.messages (conversation_id, sender_id, body) values ($1, $2, 'Hallo')`, [strangersOwn, fx.owner.id]);
+    await until(seen.stranger, (xs) => xs.length >= 1);
+    expect(seen.stranger.map((m) => [m.eventType, m.new.conversation_id])).toEqual([['INSERT', strangersOwn]]);
+    expect(JSON.stringify(seen.stranger)).not.toContain(String(id));
+  });
+
+  test('anon cannot subscribe to messages; the refusal names no table', async () => {
+    const system: { status: string; message: string }[] = [];
+    const ch = (await as('anon')).channel(`pg-messages-anon-${Date.now()}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table: 'messages' }, () => undefined)
+      .on('system', {}, (m) => system.push(m as never));
+    await join(ch);
+    await until(system, (xs) => xs.length > 0);
+    expect(system[0]).toMatchObject({ status: 'error', message: 'Unable to subscribe to changes with given parameters.' });
+    expect(system[0]!.message).not.toContain('messages');
+  });
+});
+
+describe('presence', () => {
+  const topic = () => `presence:user:${fx.owner.id}`;
+  const privateChannel = async (who: MatrixRole, t: string) =>
+    (await as(who)).channel(t, { config: { private: true, presence: { key: who } } });
+
+  test('presence:user:<id>: the user and accepted contacts read it; a stranger and a blocked contact cannot join', async () => {
+    const owner = await privateChannel('owner', topic());
+    expect(await join(owner)).toBe('ok');
+    await owner.track({ status: 'online' });
+    const contact = await privateChannel('contact', topic());
+    const state: string[][] = [];
+    contact.on('presence', { event: 'sync' }, () => state.push(Object.keys(contact.presenceState())));
+    expect(await join(contact)).toBe('ok');
+    await until(state, (xs) => xs.some((keys) => keys.includes('owner')));
+    for (const who of ['stranger', 'blocked'] as const) {
+      expect(await join(await privateChannel(who, topic()))).toMatch(/^CHANNEL_ERROR/);
+    }
+  });
+
+  test('only the user tracks into their presence topic; presence:online is gone', async () => {
+    const contact = await privateChannel('contact', topic());
+    expect(await join(contact)).toBe('ok');
+    expect(await contact.track({ status: 'impostor' })).not.toBe('ok');
+    expect(await join(await privateChannel('stranger', 'presence:online'))).toMatch(/^CHANNEL_ERROR/);
+  });
+});
