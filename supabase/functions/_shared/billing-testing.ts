@@ -6,7 +6,8 @@
  * built in-process (unless set), like the functions runner does.
  */
 import Stripe from 'npm:stripe@^23';
-import { stack, stackConf, withDb } from './testing.ts';
+import { assertEquals } from './assert.ts';
+import { invoke, stack, stackConf, withDb } from './testing.ts';
 
 /** The local stack's sandbox key and webhook secret (generated per data folder, scripts/local-stack/secrets.ts). */
 export const SANDBOX_KEY = Deno.env.get('STRIPE_SECRET_KEY') ?? stackConf.stripeSecretKey;
@@ -151,4 +152,19 @@ export async function billingState(userId: string) {
     const p = (await db.query(`select user_role::text, stripe_customer_id from public.profiles where id = $1`, [userId])).rows[0];
     return { subs, role: p?.user_role as string, customerId: p?.stripe_customer_id as string | null };
   });
+}
+
+/**
+ * Opens a checkout session for `user` through create-checkout-session (as the SPA does).
+ * Returns the hosted page's URL and the session id. Errors: a failed assertion on a non-200 answer.
+ */
+export async function startCheckout(
+  user: { id: string; email: string; accessToken: string },
+  priceId: string,
+  planType: string,
+  locale: 'de' | 'en' = 'en',
+): Promise<{ url: string; sessionId: string }> {
+  const res = await invoke('create-checkout-session', { userId: user.id, email: user.email, name: 'Test Kunde', priceId, planType, locale }, { token: user.accessToken });
+  assertEquals(res.status, 200, JSON.stringify(res.body));
+  return res.body as { url: string; sessionId: string };
 }

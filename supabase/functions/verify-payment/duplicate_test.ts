@@ -8,15 +8,10 @@
  */
 import { assert, assertEquals } from '../_shared/assert.ts';
 import { createConfirmedUser, invoke, withDb } from '../_shared/testing.ts';
-import { CARDS, ensurePrices, eventually, payCheckout, postWebhook, sandboxStripe, signPayload } from '../_shared/billing-testing.ts';
+import { CARDS, ensurePrices, eventually, payCheckout, postWebhook, sandboxStripe, signPayload, startCheckout } from '../_shared/billing-testing.ts';
 
 const stripe = sandboxStripe();
 
-async function checkout(user: { id: string; email: string; accessToken: string }, priceId: string, planType: string) {
-  const res = await invoke('create-checkout-session', { userId: user.id, email: user.email, name: 'Doppel Kunde', priceId, planType, locale: 'de' }, { token: user.accessToken });
-  assertEquals(res.status, 200, JSON.stringify(res.body));
-  return res.body as { url: string; sessionId: string };
-}
 
 Deno.test({
   name: 'one live subscription per customer',
@@ -27,8 +22,8 @@ Deno.test({
 
     await t.step('two paid checkouts → one live subscription, the second cancelled and refunded once, one mail', async () => {
       const user = await createConfirmedUser('dup-sub');
-      const first = await checkout(user, prices.basic_monthly, 'basic');
-      const second = await checkout(user, prices.premium_monthly, 'premium');
+      const first = await startCheckout(user, prices.basic_monthly, 'basic');
+      const second = await startCheckout(user, prices.premium_monthly, 'premium');
       assertEquals((await payCheckout(first.url, CARDS.ok)).status, 303);
       const ok = await invoke('verify-payment', { sessionId: first.sessionId }, { token: user.accessToken });
       assertEquals(ok.status, 200, JSON.stringify(ok.body));

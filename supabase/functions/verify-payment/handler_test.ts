@@ -7,15 +7,10 @@
  */
 import { assert, assertEquals } from '../_shared/assert.ts';
 import { createConfirmedUser, invoke, stack, withDb } from '../_shared/testing.ts';
-import { billingState, CARDS, ensurePrices, eventually, payCheckout, sandboxCall, sandboxStripe } from '../_shared/billing-testing.ts';
+import { billingState, CARDS, ensurePrices, eventually, payCheckout, sandboxCall, sandboxStripe, startCheckout } from '../_shared/billing-testing.ts';
 
 const stripe = sandboxStripe();
 
-async function checkout(user: { id: string; email: string; accessToken: string }, priceId: string, planType: string) {
-  const res = await invoke('create-checkout-session', { userId: user.id, email: user.email, name: 'Test Kunde', priceId, planType, locale: 'en' }, { token: user.accessToken });
-  assertEquals(res.status, 200, JSON.stringify(res.body));
-  return res.body as { url: string; sessionId: string };
-}
 
 Deno.test({
   name: 'verify-payment',
@@ -26,7 +21,7 @@ Deno.test({
 
     await t.step('paid with 4242 → result fields, subscription stored, role premium; verifying again is harmless', async () => {
       const user = await createConfirmedUser('vp-paid');
-      const session = await checkout(user, prices.premium_quarterly, 'premium');
+      const session = await startCheckout(user, prices.premium_quarterly, 'premium');
       const paid = await payCheckout(session.url, CARDS.ok);
       assertEquals(paid.status, 303, paid.text.slice(0, 300));
       assertEquals(paid.location, `${stack.siteUrl}/signup?session_id=${session.sessionId}`);
@@ -75,7 +70,7 @@ Deno.test({
 
     await t.step('unpaid session → 400 Payment not completed, nothing stored', async () => {
       const user = await createConfirmedUser('vp-unpaid');
-      const session = await checkout(user, prices.basic_monthly, 'basic');
+      const session = await startCheckout(user, prices.basic_monthly, 'basic');
       const declined = await payCheckout(session.url, CARDS.declined);
       assertEquals(declined.status, 402);
       const res = await invoke('verify-payment', { sessionId: session.sessionId }, { token: user.accessToken });
@@ -102,7 +97,7 @@ Deno.test({
     await t.step("someone else's session → 403; the service role may verify", async () => {
       const owner = await createConfirmedUser('vp-owner');
       const other = await createConfirmedUser('vp-other');
-      const session = await checkout(owner, prices.basic_monthly, 'basic');
+      const session = await startCheckout(owner, prices.basic_monthly, 'basic');
       assertEquals((await payCheckout(session.url)).status, 303);
       const res = await invoke('verify-payment', { sessionId: session.sessionId }, { token: other.accessToken });
       assertEquals([res.status, res.body.error?.code], [403, 'forbidden']);
@@ -113,7 +108,7 @@ Deno.test({
 
     await t.step('Stripe down during verify-payment → 503 retryable; later verify and the webhook retry complete the sync', async () => {
       const user = await createConfirmedUser('vp-outage');
-      const session = await checkout(user, prices.enterprise_monthly, 'enterprise');
+      const session = await startCheckout(user, prices.enterprise_monthly, 'enterprise');
       const t0 = new Date();
       const outage = await sandboxCall('POST', '/_sandbox/outage', { seconds: '120', status: '503' });
       assertEquals(outage.status, 200, await outage.text());
