@@ -214,6 +214,14 @@ async function writeSubscription(
   return data as SubscriptionRow;
 }
 
+/** The stripe id of another live subscription of `userId` than `subscriptionId`, or null. */
+async function otherLiveSubscription(db: SupabaseClient, userId: string, subscriptionId: string): Promise<string | null> {
+  const { data, error } = await db.from('subscriptions').select('stripe_subscription_id').eq('user_id', userId)
+    .in('status', LIVE_STATUSES).neq('stripe_subscription_id', subscriptionId).limit(1).maybeSingle();
+  if (error) throw new SyncError(`subscription lookup: ${error.message}`, true, 'sync_failed');
+  return (data as { stripe_subscription_id: string } | null)?.stripe_subscription_id ?? null;
+}
+
 /**
  * Ends a second live subscription of an account (issue 12 finding 7): cancels it at Stripe at
  * once and refunds the payment of its latest invoice (reason duplicate), then records it
@@ -223,9 +231,7 @@ async function writeSubscription(
  * Returns the subscription as Stripe holds it afterwards (canceled).
  */
 async function settleDuplicate(stripe: Stripe, db: SupabaseClient, sub: Stripe.Subscription, userId: string): Promise<Stripe.Subscription> {
-  const kept = await db.from('subscriptions').select('stripe_subscription_id').eq('user_id', userId).in('status', LIVE_STATUSES)
-    .neq('stripe_subscription_id', sub.id).limit(1).maybeSingle();
-  if (kept.error) throw new SyncError(`subscription lookup: ${kept.error.message}`, true, 'sync_failed');
+  const kept = await otherLiveSubscription(db, userId, sub.id);
   let ended = sub;
   if (sub.status !== 'canceled' && sub.status !== 'incomplete_expired') {
     ended = await stripe.subscriptions.cancel(sub.id, { cancellation_details: { comment: 'duplicate subscription (issue 12)' } },
@@ -258,7 +264,7 @@ async function settleDuplicate(stripe: Stripe, db: SupabaseClient, sub: Stripe.S
   const recorded = await db.rpc('record_duplicate_subscription', {
     p_stripe_subscription_id: sub.id,
     p_user_id: userId,
-    p_kept_subscription_id: (kept.data as { stripe_subscription_id: string } | null)?.stripe_subscription_id ?? null,
+    p_kept_subscription_id: kept,
     p_refund_id: refundId,
     p_refunded_cents: refunded,
     p_currency: currency,
@@ -311,6 +317,13 @@ export async function syncSubscription(stripe: Stripe, db: SupabaseClient, ref: 
       rows.push(await writeSubscription(db, sub, owner, syncedAt, options.checkoutSessionId ?? null));
     } catch (err) {
       if (!(err instanceof DuplicateLiveSubscription)) throw err;
+      // Two syncs of the SAME new subscription racing (webhook and verify-payment) also meet the
+      // index (ON CONFLICT covers only the stripe id): then the other write has landed and a
+      // retry updates it. Only another live subscription makes this one a duplicate.
+      if (!(await otherLiveSubscription(db, owner, sub.id))) {
+        rows.push(await writeSubscription(db, sub, owner, syncedAt, options.checkoutSessionId ?? null));
+        continue;
+      }
       sub = await settleDuplicate(stripe, db, sub, owner);
       subs[subs.findIndex((s) => s.id === sub.id)] = sub;
       duplicates.push(sub.id);

@@ -78,6 +78,23 @@ Deno.test({
       assertEquals([third.status, third.body.error?.code], [409, 'already_subscribed']);
     });
 
+    await t.step('syncs of the same new subscription racing each other are no duplicate: nothing is refunded', async () => {
+      for (let round = 0; round < 3; round++) {
+        const user = await createConfirmedUser(`race-${round}`);
+        const session = await startCheckout(user, prices.basic_monthly, 'basic');
+        assertEquals((await payCheckout(session.url, CARDS.ok)).status, 303);
+        // the sandbox's webhooks and four verify-payment calls sync the same subscription at once
+        const answers = await Promise.all([1, 2, 3, 4].map(() => invoke('verify-payment', { sessionId: session.sessionId }, { token: user.accessToken })));
+        for (const a of answers) assertEquals(a.status, 200, JSON.stringify(a.body));
+        const sub = answers[0]!.body.subscriptionId as string;
+        assertEquals((await stripe.subscriptions.retrieve(sub)).status, 'active');
+        const invoice = (await stripe.invoices.retrieve((await stripe.subscriptions.retrieve(sub)).latest_invoice as string)) as unknown as { charge: string };
+        assertEquals((await stripe.refunds.list({ charge: invoice.charge })).data, []);
+        const rows = await withDb(async (db) => (await db.query(`select status::text from public.subscriptions where user_id = $1`, [user.id])).rows);
+        assertEquals(rows, [{ status: 'active' }]);
+      }
+    });
+
     await t.step('the database refuses a second live subscription row whatever the writer', async () => {
       const user = await createConfirmedUser('dup-db');
       const err = await withDb(async (db) => {
