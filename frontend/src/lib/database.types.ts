@@ -564,14 +564,14 @@ isOneToOne: false
                   ]
                 },"messages": {
                   Row: {
-                    "body": string,"conversation_id": string,"created_at": string,"edited_at": string | null,"id": number,"sender_id": string | null
+                    "body": string,"conversation_id": string,"created_at": string,"deleted_at": string | null,"edited_at": string | null,"id": number,"sender_id": string | null
                   }
                   ComputedFields: never
                   Insert: {
-                    "body": string,"conversation_id": string,"created_at"?: string,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
+                    "body": string,"conversation_id": string,"created_at"?: string,"deleted_at"?: string | null,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
                   }
                   Update: {
-                    "body"?: string,"conversation_id"?: string,"created_at"?: string,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
+                    "body"?: string,"conversation_id"?: string,"created_at"?: string,"deleted_at"?: string | null,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
                   }
                   Relationships: [
                     {
@@ -896,6 +896,38 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"user_settings": {
+                  Row: {
+                    "email_contact_requests": boolean,"email_messages": boolean,"show_online_status": boolean,"updated_at": string,"user_id": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "email_contact_requests"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id": string
+                  }
+                  Update: {
+                    "email_contact_requests"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "user_settings_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: true
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "user_settings_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: true
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "user_settings_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: true
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
                 }
           }
           Views: {
@@ -963,6 +995,14 @@ isOneToOne: false
 "consume_auth_token":
 { Args: { "p_expires_at": string,"p_nonce": string,"p_purpose": string,"p_user_id": string }; Returns: boolean
                            },
+"contact_request_count":
+{ Args: Record<PropertyKey, never>; Returns: number
+                           },
+"conversation_info":
+{ Args: { "p_conversation_id": string }; Returns: {
+              "can_write": boolean,"conversation_id": string,"display_name": string,"last_seen_at": string,"my_last_read_at": string,"other_last_read_at": string,"other_user_id": string,"profile_img": string,"slug": string
+            }[]
+                           },
 "custom_access_token_hook":
 { Args: { "event": Json }; Returns: Json
                            },
@@ -993,9 +1033,22 @@ isOneToOne: false
 "is_duplicate_subscription":
 { Args: { "p_stripe_subscription_id": string }; Returns: boolean
                            },
+"mark_conversation_read":
+{ Args: { "p_conversation_id": string }; Returns: string
+                           },
 "my_blocked_users":
 { Args: { "p_slug"?: string }; Returns: {
               "blocked_at": string,"display_name": string,"profile_img": string,"slug": string,"user_id": string
+            }[]
+                           },
+"my_contacts":
+{ Args: { "p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_tab"?: string }; Returns: {
+              "city": string,"contact_id": number,"display_name": string,"headline": string,"last_seen_at": string,"message": string,"profile_img": string,"since": string,"slug": string,"status": Database["public"]['Enums']["contact_status"],"total": number,"user_id": string
+            }[]
+                           },
+"my_inbox":
+{ Args: { "p_limit"?: number,"p_offset"?: number }; Returns: {
+              "conversation_id": string,"display_name": string,"last_body": string,"last_deleted": boolean,"last_message_at": string,"last_message_id": number,"last_seen_at": string,"last_sender_id": string,"other_last_read_at": string,"other_user_id": string,"profile_img": string,"slug": string,"total": number,"unread": number
             }[]
                            },
 "my_profile":
@@ -1026,6 +1079,9 @@ isOneToOne: false
                            },
 "search":
 { Args: { "category"?: string,"city"?: string,"date_from"?: string,"date_to"?: string,"page"?: number,"page_size"?: number,"q"?: string,"types"?: (string)[] }; Returns: Json
+                           },
+"send_contact_request":
+{ Args: { "p_addressee_id": string,"p_message"?: string }; Returns: Database["public"]['Enums']["contact_status"]
                            },
 "start_direct_conversation":
 { Args: { "p_other_user_id": string }; Returns: string
@@ -1061,6 +1117,12 @@ isOneToOne: false
         isOneToOne: true
         isSetofReturn: false
       } },
+"touch_presence":
+{ Args: Record<PropertyKey, never>; Returns: undefined
+                           },
+"unread_message_total":
+{ Args: Record<PropertyKey, never>; Returns: number
+                           },
 "visible_profiles_count":
 { Args: Record<PropertyKey, never>; Returns: number
                            }

@@ -171,7 +171,17 @@ function defaultLink(emailType: string, lang: EmailLang, siteUrl: string): strin
   return localizedUrl(siteUrl, lang, '/');
 }
 
-/** Placeholder values of a row: user_metadata (names) overlaid by payload (links, amounts). */
+/** A site-relative path (`/user/chat/…`) of a payload, or null for anything else (no `//host`, no scheme). */
+function sitePath(value: string | number | null | undefined): string | null {
+  return typeof value === 'string' && /^\/(?!\/)[A-Za-z0-9\-._~/?=&%]*$/.test(value) ? value : null;
+}
+
+/**
+ * Placeholder values of a row: user_metadata (names) overlaid by payload (links, amounts).
+ * Database-queued mails that cannot know the site's address carry site-relative paths instead:
+ * payload `path` becomes `{{link}}` and `<name>_path` becomes `{{<name>_link}}`, both in the
+ * row's language (e.g. `settings_path: '/user/settings'` → `https://site/de/user/settings`).
+ */
 export function templateVars(row: ClaimedEmail, siteUrl: string): TemplateVars {
   const lang: EmailLang = row.lang === 'en' ? 'en' : 'de';
   const vars: TemplateVars = {};
@@ -179,6 +189,11 @@ export function templateVars(row: ClaimedEmail, siteUrl: string): TemplateVars {
     for (const [k, v] of Object.entries(source)) {
       if (typeof v === 'string' || typeof v === 'number') vars[k] = v;
     }
+  }
+  for (const [k, v] of Object.entries(vars)) {
+    const path = sitePath(v);
+    if (k === 'path' && path && !vars.link) vars.link = localizedUrl(siteUrl, lang, path);
+    else if (k.endsWith('_path') && path) vars[`${k.slice(0, -5)}_link`] = localizedUrl(siteUrl, lang, path);
   }
   if (!vars.link) vars.link = defaultLink(row.email_type, lang, siteUrl);
   return vars;

@@ -80,6 +80,8 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   newsletter_confirm: { de: 'Anmeldung bestätigen', en: 'Confirm subscription' },
   cancellation_confirm_link: { de: 'Kündigung bestätigen', en: 'Confirm cancellation' },
   account_exists_notice: { de: 'Zur Anmeldung', en: 'Go to login' },
+  contact_request: { de: 'Anfrage ansehen', en: 'View request' },
+  chat_unread: { de: 'Nachricht lesen', en: 'Read message' },
   subscription_duplicate_refunded: { de: 'Zu den Einstellungen', en: 'Open settings' },
 };
 
@@ -114,7 +116,7 @@ function lineNodes(line: string, vars: TemplateVars, keyPrefix: string): Node[] 
     if (m.index! > last) nodes.push(line.slice(last, m.index));
     const name = m[1]!;
     const value = valueOf(vars, name);
-    if (name === 'link' && isSafeHref(value)) {
+    if ((name === 'link' || name.endsWith('_link')) && isSafeHref(value)) {
       nodes.push(h(Link, { key: `${keyPrefix}-${i++}`, href: value, style: { color: BRAND.primary } }, value));
     } else {
       nodes.push(value);
