@@ -1,10 +1,12 @@
-import { Avatar, Box, Button, Divider, Group, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Box, Button, Divider, Group, Indicator, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { signOut } from '@/features/auth/session/sign-out';
+import { unreadTotalQuery } from '@/features/chat/api/chat';
+import { LiveSession } from '@/features/chat/live/live-session';
 import { avatarUrl, type OwnProfile } from '@/features/user/api/own-profile';
 import { unwrap } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
@@ -86,19 +88,32 @@ export function AccountMenu({ userId }: { userId: string }) {
   const summary = useQuery(accountSummaryQuery(userId));
   const signOutAction = useHeaderSignOut();
   const name = summary.isPending ? '' : (summary.data?.name ?? intl.formatMessage({ id: 'nav.account.fallbackName' }));
+  const unread = useQuery(unreadTotalQuery()).data ?? 0;
+  const unreadLabel = unread > 0 ? intl.formatMessage({ id: 'nav.account.unread' }, { count: unread }) : '';
   return (
+    <>
+    <LiveSession userId={userId} />
     <Menu position="bottom-end" width={220} withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <UnstyledButton
           data-testid="account-menu"
           visibleFrom="sm"
-          aria-label={intl.formatMessage({ id: 'nav.account.menu' }, { name })}
+          aria-label={`${intl.formatMessage({ id: 'nav.account.menu' }, { name })}${unreadLabel ? `, ${unreadLabel}` : ''}`}
           px={6}
           py={2}
           style={{ borderRadius: 'var(--mantine-radius-md)' }}
         >
           <Group gap={8} wrap="nowrap">
-            <AccountAvatar summary={summary.data} size={32} />
+            <Indicator
+              disabled={unread === 0}
+              label={unread > 99 ? '99+' : unread}
+              size={18}
+              color="red"
+              offset={4}
+              data-testid="account-unread-badge"
+            >
+              <AccountAvatar summary={summary.data} size={32} />
+            </Indicator>
             <Text fw={500} size="sm" truncate maw={160} c="dark.8">
               {name}
             </Text>
@@ -108,6 +123,13 @@ export function AccountMenu({ userId }: { userId: string }) {
       <Menu.Dropdown>
         <Menu.Item component={Link} to={localize(paths.user.home)}>
           <FormattedMessage id="nav.account.myArea" />
+        </Menu.Item>
+        <Menu.Item
+          component={Link}
+          to={localize(paths.user.chat)}
+          rightSection={unread > 0 ? <Text size="xs" fw={700} c="red.8" data-testid="account-menu-unread">{unread}</Text> : null}
+        >
+          <FormattedMessage id="userNav.chat" />
         </Menu.Item>
         <Menu.Item component={Link} to={localize(paths.user.settings)}>
           <FormattedMessage id="userNav.settings" />
@@ -123,6 +145,7 @@ export function AccountMenu({ userId }: { userId: string }) {
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 
 /** Props of ConfirmDialog. */
 export interface ConfirmDialogProps {
@@ -18,8 +18,9 @@ export interface ConfirmDialogProps {
  * the cancel button has the focus first, so Enter never destroys by accident.
  */
 export function ConfirmDialog({ opened, title, message, confirmLabel, loading, onConfirm, onClose }: ConfirmDialogProps) {
+  const intl = useIntl();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered>
+    <Modal opened={opened} onClose={onClose} title={title} centered closeButtonProps={{ 'aria-label': intl.formatMessage({ id: 'common.close' }) }}>
       <Text mb="md">{message}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose} data-autofocus>

@@ -2,6 +2,7 @@ import { useIntl } from 'react-intl';
 import { LOCALES, type Locale, PRODUCT_NAME } from '@/lib/constants';
 import { stripLocale, withLocale } from '@/lib/locale';
 import type { RouteDef } from '@/lib/route-def';
+import { useTitleUnreadCount, withUnreadPrefix } from '@/lib/title-prefix';
 
 /** Public origin for canonical and hreflang links: VITE_SITE_URL, else the current origin. */
 const siteOrigin = (): string => (import.meta.env.VITE_SITE_URL || window.location.origin).replace(/\/+$/, '');
@@ -17,9 +18,10 @@ export function PageHead({ route, locale, pathname }: { route: RouteDef; locale:
   const plain = stripLocale(pathname);
   const origin = siteOrigin();
   const fullTitle = route.id === 'landing' ? title : `${title} | ${PRODUCT_NAME}`;
+  const unread = useTitleUnreadCount();
   return (
     <>
-      <title>{fullTitle}</title>
+      <title>{withUnreadPrefix(fullTitle, unread)}</title>
       <meta name="description" content={description} />
       <meta property="og:title" content={fullTitle} />
       <meta property="og:description" content={description} />

@@ -48,6 +48,7 @@ export const paths = {
   user: {
     home: '/user',
     chat: '/user/chat',
+    conversation: (id: string) => `/user/chat/${encodeURIComponent(id)}`,
     contacts: '/user/contacts',
     feedback: '/user/feedback',
     settings: '/user/settings',

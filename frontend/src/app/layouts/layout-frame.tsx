@@ -1,5 +1,5 @@
 import { Box, Container, Group, NavLink, Stack } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { CookieNotice } from '@/components/cookie-consent';
@@ -21,6 +21,10 @@ const USER_NAV = [
   { to: paths.user.feedback, id: 'userNav.feedback' },
 ] as const;
 
+// Count badges of the user area (chat, contacts) load with the signed-in code only.
+const NavCountBadge = lazy(() => import('@/features/chat/components/unread-badge'));
+const BADGES: Partial<Record<string, 'chat' | 'contacts'>> = { [paths.user.chat]: 'chat', [paths.user.contacts]: 'contacts' };
+
 const ADMIN_NAV = [
   { to: paths.admin.home, id: 'adminNav.overview' },
   { to: paths.admin.users, id: 'adminNav.users' },
@@ -38,8 +42,15 @@ function SideNav({ items, labelId }: { items: readonly { to: string; id: string 
             key={item.to}
             component={Link}
             to={localize(item.to)}
-            active={pathname === localize(item.to)}
+            active={pathname === localize(item.to) || (BADGES[item.to] !== undefined && pathname.startsWith(`${localize(item.to)}/`))}
             label={<FormattedMessage id={item.id} />}
+            rightSection={
+              BADGES[item.to] ? (
+                <Suspense fallback={null}>
+                  <NavCountBadge kind={BADGES[item.to]!} />
+                </Suspense>
+              ) : undefined
+            }
           />
         ))}
       </Stack>

@@ -1,6 +1,106 @@
-import { PagePlaceholder } from '@/components/page-placeholder';
+import { Avatar, Badge, Card, Group, Indicator, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router';
+import { ListPagination } from '@/components/list-pagination';
+import { LocalLink } from '@/components/local-link';
+import { LoadError, LoadingState } from '@/components/query-state';
+import { useLocale, useLocalizedPath } from '@/components/use-locale';
+import { useUserId } from '@/components/use-user-id';
+import { paths } from '@/config/paths';
+import { avatarUrl } from '@/features/user/api/own-profile';
+import { formatRelativeTime } from '@/lib/format';
+import { INBOX_PAGE_SIZE, inboxQuery } from '../api/chat';
+import { PresenceLabel } from '../components/presence-label';
+import { usePresence } from '../live/presence';
 
-/** /user/chat (user layout, guards: auth, payment-required): placeholder until the chat feature lands. */
+/**
+ * /user/chat (spec §2; issue 13): the inbox, most recent activity first, with the other person's
+ * presence, the last message (sender, excerpt, time) and the unread count. Live: the account's
+ * `inbox` Broadcasts refetch it. A conversation starts from a contact ("Message").
+ */
 export default function UserChatRoute() {
-  return <PagePlaceholder titleKey="page.user-chat.title" descriptionKey="page.user-chat.description" />;
+  const intl = useIntl();
+  const locale = useLocale();
+  const localize = useLocalizedPath();
+  const me = useUserId().data;
+  const [page, setPage] = useState(1);
+  const inbox = useQuery(inboxQuery(page));
+  const rows = inbox.data?.rows ?? [];
+  const presence = usePresence(rows.flatMap((r) => (r.other_user_id ? [r.other_user_id] : [])));
+
+  return (
+    <Stack>
+      <Title order={1}>
+        <FormattedMessage id="page.user-chat.title" />
+      </Title>
+      {inbox.isPending && <LoadingState messageId="chat.loading" />}
+      {inbox.isError && <LoadError messageId="chat.loadError" onRetry={() => void inbox.refetch()} />}
+      {inbox.data && rows.length === 0 && (
+        <Card withBorder data-testid="inbox-empty">
+          <Text>
+            <FormattedMessage id="chat.inboxEmpty" />
+          </Text>
+          <LocalLink to={paths.user.contacts} mt="xs">
+            <FormattedMessage id="chat.toContacts" />
+          </LocalLink>
+        </Card>
+      )}
+      {rows.length > 0 && (
+        <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} data-testid="inbox" aria-busy={inbox.isFetching}>
+          {rows.map((row) => {
+            const unread = row.unread ?? 0;
+            const mine = row.last_sender_id === me;
+            const excerpt = row.last_message_id
+              ? row.last_deleted
+                ? intl.formatMessage({ id: 'chat.deleted' })
+                : row.last_body
+              : intl.formatMessage({ id: 'chat.noMessages' });
+            return (
+              <Card component="li" key={row.conversation_id} withBorder padding={0} data-testid="inbox-entry" data-unread={unread}>
+                <UnstyledButton component={Link} to={localize(paths.user.conversation(row.conversation_id))} p="sm" style={{ display: 'block' }}>
+                  <Group wrap="nowrap" gap="sm">
+                    <Indicator
+                      disabled={presence[row.other_user_id ?? ''] !== 'online'}
+                      color="green"
+                      position="bottom-end"
+                      size={12}
+                      withBorder
+                      offset={6}
+                    >
+                      <Avatar src={avatarUrl(row.profile_img)} name={row.display_name ?? ''} alt="" radius="xl" size={48} color="blue" />
+                    </Indicator>
+                    <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
+                      <Group justify="space-between" wrap="nowrap" gap="xs">
+                        <Text fw={unread > 0 ? 700 : 600} truncate>
+                          {row.display_name}
+                        </Text>
+                        <Text size="xs" c="gray.7" style={{ flex: 'none' }}>
+                          {formatRelativeTime(row.last_message_at, locale)}
+                        </Text>
+                      </Group>
+                      <Group justify="space-between" wrap="nowrap" gap="xs">
+                        <Text size="sm" c={unread > 0 ? 'dark.9' : 'gray.7'} fw={unread > 0 ? 600 : 400} truncate data-testid="inbox-excerpt">
+                          {row.last_message_id && (mine ? `${intl.formatMessage({ id: 'chat.you' })}: ` : '')}
+                          {excerpt}
+                        </Text>
+                        {unread > 0 && (
+                          <Badge color="red" variant="filled" size="sm" aria-label={intl.formatMessage({ id: 'nav.account.unread' }, { count: unread })} data-testid="inbox-unread">
+                            {unread}
+                          </Badge>
+                        )}
+                      </Group>
+                      <PresenceLabel status={presence[row.other_user_id ?? ''] ?? 'offline'} lastSeenAt={row.last_seen_at} compact />
+                    </Stack>
+                  </Group>
+                </UnstyledButton>
+              </Card>
+            );
+          })}
+        </Stack>
+      )}
+      <ListPagination total={inbox.data?.total ?? 0} pageSize={INBOX_PAGE_SIZE} page={page} onChange={setPage} />
+    </Stack>
+  );
 }

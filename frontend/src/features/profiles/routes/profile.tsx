@@ -1,7 +1,7 @@
 import { Alert, Anchor, Avatar, Badge, Button, Card, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
@@ -14,6 +14,8 @@ import { isHttpUrl } from '@/lib/safe-url';
 import { PublicPortfolios } from '@/features/portfolios/components/public-portfolios';
 import { blockErrorMessageId } from '../api/block-errors';
 import { blockUser, profileProjectsQuery, publicProfileQuery, viewerId } from '../api/public-profile';
+
+const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
 
 /**
  * /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3,
@@ -130,9 +132,14 @@ export default function ProfileRoute({ params }: PageProps) {
           {p.display_address && <Text c="gray.7">{p.display_address}</Text>}
         </Stack>
         {canBlock && (
-          <Button variant="subtle" color="red" onClick={open}>
-            <FormattedMessage id="profile.block.button" />
-          </Button>
+          <Stack gap="xs" align="flex-end">
+            <Suspense fallback={null}>
+              <ConnectButton userId={p.id} name={p.display_name ?? ''} />
+            </Suspense>
+            <Button variant="subtle" color="red" onClick={open}>
+              <FormattedMessage id="profile.block.button" />
+            </Button>
+          </Stack>
         )}
       </Group>
       {premium?.featured_project && (

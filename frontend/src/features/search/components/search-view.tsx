@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
@@ -11,6 +11,10 @@ import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { formatDate } from '@/lib/format';
 import { CATEGORIES, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
 import { Highlight } from './highlight';
+import { useStoredSession } from '@/components/use-header-session';
+
+// "Connect" on people (issue 13) loads with supabase-js, only for signed-in visitors.
+const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
 
 const TYPE_LABEL: Record<SearchType, string> = {
   project: 'search.type.project',
@@ -62,6 +66,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
 
   const search = useSearch(params);
   const data = search.data;
+  const signedIn = useStoredSession().stored;
   const apply = (patch: Partial<SearchParams>) => onChange({ ...params, ...patch, page: patch.page ?? 1 });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -194,6 +199,11 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
                       <Text fz="sm" data-testid="search-snippet">
                         <Highlight html={r.snippet} />
                       </Text>
+                      {signedIn && r.type === 'profile' && (
+                        <Suspense fallback={null}>
+                          <ConnectButton userId={r.id} name={r.title} size="xs" />
+                        </Suspense>
+                      )}
                       <Text fz="xs" c="dimmed">
                         {[r.category && CATEGORY_LABEL[r.category] ? intl.formatMessage({ id: CATEGORY_LABEL[r.category] }) : null, r.city, r.date ? formatDate(r.date, locale) : null]
                           .filter(Boolean)

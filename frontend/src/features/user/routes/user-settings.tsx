@@ -6,6 +6,7 @@ import { AccountData } from '../components/account-data';
 import { AvatarUpload } from '../components/avatar-upload';
 import { BlockedUsers } from '../components/blocked-users';
 import { PremiumProfileSettings } from '../components/premium-profile-settings';
+import { PrivacyNotificationSettings } from '../components/privacy-notification-settings';
 import { ProfileForm } from '../components/profile-form';
 import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
 
@@ -34,6 +35,7 @@ export default function UserSettingsRoute() {
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
+          <PrivacyNotificationSettings />
           <BlockedUsers />
           <AccountData email={profile.data.email} />
         </>

@@ -1,0 +1,150 @@
+import { queryOptions } from '@tanstack/react-query';
+import { ApiError, unwrap } from '@/lib/api-error';
+import type { Database } from '@/lib/database.types';
+import { supabase } from '@/lib/supabase';
+
+/**
+ * Chat (issue 13, spec §2 /user/chat): inbox, conversation history with keyset paging, sending,
+ * editing and deleting within 15 minutes, read receipts. Rules live in the database (contacts only
+ * start a conversation, blocked members cannot write, the 15-minute window); messages arrive
+ * through Broadcast from Database on `conversation:<id>` (see use-conversation-channel.ts).
+ */
+
+/** A row of `my_inbox`. */
+export type InboxRow = Database['public']['Functions']['my_inbox']['Returns'][number];
+/** The row of `conversation_info`. */
+export type ConversationInfo = Database['public']['Functions']['conversation_info']['Returns'][number];
+
+/** A chat message as the table and the Broadcast carry it; timestamps are ISO strings. */
+export interface ChatMessage {
+  id: number;
+  conversation_id: string;
+  sender_id: string | null;
+  body: string;
+  created_at: string;
+  edited_at: string | null;
+  deleted_at: string | null;
+}
+
+/** Messages per history page (keyset by id, never offset). */
+export const MESSAGE_PAGE_SIZE = 50;
+/** Longest message (characters; the database checks the same). */
+export const MESSAGE_MAX = 5000;
+/** Own messages can be edited or deleted this long after sending (milliseconds; the database decides). */
+export const EDIT_WINDOW_MS = 15 * 60 * 1000;
+/** Conversations per inbox page. */
+export const INBOX_PAGE_SIZE = 30;
+
+/** Query key prefix of chat data (inbox, unread total, conversation info); invalidated by `inbox` Broadcasts. */
+export const CHAT_KEY = ['chat'] as const;
+
+const MESSAGE_COLUMNS = 'id, conversation_id, sender_id, body, created_at, edited_at, deleted_at';
+
+/** Query options of an inbox page: `{ rows, total }`, most recent activity first. */
+export const inboxQuery = (page: number) =>
+  queryOptions({
+    queryKey: [...CHAT_KEY, 'inbox', page],
+    queryFn: async (): Promise<{ rows: InboxRow[]; total: number }> => {
+      const rows = unwrap(await supabase.rpc('my_inbox', { p_limit: INBOX_PAGE_SIZE, p_offset: (page - 1) * INBOX_PAGE_SIZE }), 'POST');
+      return { rows, total: Number(rows[0]?.total ?? 0) };
+    },
+    placeholderData: (previous) => previous,
+  });
+
+/** Query options of the caller's unread total (header badge, navigation, tab title). */
+export const unreadTotalQuery = () =>
+  queryOptions({
+    queryKey: [...CHAT_KEY, 'unread-total'],
+    queryFn: async (): Promise<number> => unwrap(await supabase.rpc('unread_message_total'), 'POST'),
+    staleTime: 60_000,
+  });
+
+/**
+ * Query options of a conversation's header data, or null when the caller is not a member (or a
+ * block hides it).
+ */
+export const conversationInfoQuery = (conversationId: string) =>
+  queryOptions({
+    queryKey: [...CHAT_KEY, 'info', conversationId],
+    queryFn: async (): Promise<ConversationInfo | null> => {
+      const result = await supabase.rpc('conversation_info', { p_conversation_id: conversationId });
+      if (result.error?.message === 'conversation_not_found' || result.error?.code === '22P02') return null;
+      return unwrap(result, 'POST')[0] ?? null;
+    },
+  });
+
+/**
+ * One page of history: the `MESSAGE_PAGE_SIZE` messages before `beforeId` (newest page when
+ * null), returned oldest first.
+ */
+export async function fetchOlderMessages(conversationId: string, beforeId: number | null): Promise<ChatMessage[]> {
+  let query = supabase.from('messages').select(MESSAGE_COLUMNS).eq('conversation_id', conversationId);
+  if (beforeId !== null) query = query.lt('id', beforeId);
+  const rows = unwrap(await query.order('id', { ascending: false }).limit(MESSAGE_PAGE_SIZE), 'GET') as ChatMessage[];
+  return rows.reverse();
+}
+
+/** Everything after `afterId`, oldest first (catch-up after a reconnect; at most 500). */
+export async function fetchNewerMessages(conversationId: string, afterId: number): Promise<ChatMessage[]> {
+  return unwrap(
+    await supabase.from('messages').select(MESSAGE_COLUMNS).eq('conversation_id', conversationId).gt('id', afterId).order('id').limit(500),
+    'GET',
+  ) as ChatMessage[];
+}
+
+/**
+ * Sends a message as `senderId`.
+ * @returns the stored row
+ * @throws ApiError (42501 when a block or membership refuses it, PT402 payment required)
+ */
+export async function sendMessage(conversationId: string, senderId: string, body: string): Promise<ChatMessage> {
+  return unwrap(
+    await supabase.from('messages').insert({ conversation_id: conversationId, sender_id: senderId, body }).select(MESSAGE_COLUMNS).single(),
+    'POST',
+  ) as ChatMessage;
+}
+
+/** Edits an own message (within 15 minutes; PT403 edit_window_closed after). */
+export async function editMessage(id: number, body: string): Promise<ChatMessage> {
+  return unwrap(await supabase.from('messages').update({ body }).eq('id', id).select(MESSAGE_COLUMNS).single(), 'PATCH') as ChatMessage;
+}
+
+/** Deletes an own message (soft: the body is emptied and shown as deleted; within 15 minutes). */
+export async function deleteMessage(id: number): Promise<ChatMessage> {
+  return unwrap(
+    await supabase.from('messages').update({ deleted_at: new Date().toISOString() }).eq('id', id).select(MESSAGE_COLUMNS).single(),
+    'PATCH',
+  ) as ChatMessage;
+}
+
+/** Marks the conversation read up to now (read receipt for the other side). */
+export async function markConversationRead(conversationId: string): Promise<void> {
+  unwrap(await supabase.rpc('mark_conversation_read', { p_conversation_id: conversationId }), 'POST');
+}
+
+/**
+ * Opens (or reuses) the direct conversation with a contact.
+ * @returns the conversation id
+ * @throws ApiError PT403 not_a_contact, P0001 blocked, PT402 payment_required
+ */
+export async function startConversation(otherUserId: string): Promise<string> {
+  return unwrap(await supabase.rpc('start_direct_conversation', { p_other_user_id: otherUserId }), 'POST');
+}
+
+/** Message id of a failed chat action. */
+export function chatErrorMessageId(error: unknown): string {
+  const message = error instanceof ApiError ? error.message : '';
+  if (message === 'edit_window_closed') return 'chat.error.editWindow';
+  if (message === 'not_a_contact') return 'chat.error.notContact';
+  if (message === 'payment_required') return 'contacts.error.paymentRequired';
+  if (message === 'blocked' || (error instanceof ApiError && error.code === '42501')) return 'chat.error.cannotWrite';
+  return 'chat.error.generic';
+}
+
+/** Merges messages by id (later copies win: edits and deletes), sorted by id. */
+export function mergeMessages(current: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
+  const byId = new Map<number, ChatMessage>();
+  for (const m of current) byId.set(m.id, m);
+  for (const m of incoming) byId.set(m.id, m);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}

@@ -1,0 +1,177 @@
+import { Alert, Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { useLocalizedPath } from '@/components/use-locale';
+import { useUserId } from '@/components/use-user-id';
+import { paths } from '@/config/paths';
+import { chatErrorMessageId, startConversation } from '@/features/chat/api/chat';
+import { notify } from '@/lib/notify';
+import {
+  answerContactRequest,
+  CONTACT_NOTE_MAX,
+  contactErrorMessageId,
+  CONTACTS_KEY,
+  deleteContact,
+  relationQuery,
+  sendContactRequest,
+} from '../api/contacts';
+
+/**
+ * "Connect" wherever a person is shown (issue 13): sends a contact request with an optional note
+ * (≤ 500 characters); when a request is open it offers withdraw (sent) or accept/decline
+ * (received); for a contact it offers "Message". Renders nothing for visitors and on one's own
+ * profile. The database decides (30-day rule, limits, blocks, payment); its answer is shown.
+ * Default export: loaded lazily by public pages, only for signed-in viewers.
+ */
+export default function ConnectButton({ userId, name, size = 'sm' }: { userId: string; name: string; size?: 'xs' | 'sm' }) {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
+  const me = useUserId().data;
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const localize = useLocalizedPath();
+  const relation = useQuery({ ...relationQuery(me ?? '', userId), enabled: !!me && me !== userId });
+  const [open, setOpen] = useState(false);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState<'withdraw' | 'decline' | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
+
+  const send = useMutation({
+    mutationFn: () => sendContactRequest(userId, note),
+    onSuccess: (status) => {
+      notify('success', t(status === 'accepted' ? 'contacts.accept.done' : 'contacts.request.sent', { name }));
+      setOpen(false);
+      setNote('');
+      void refresh();
+    },
+    onError: (err) => {
+      const id = contactErrorMessageId(err);
+      setError(id);
+      notify('error', t(id));
+    },
+  });
+  const answer = useMutation({
+    mutationFn: ({ contactId, accept }: { contactId: number; accept: boolean }) => answerContactRequest(contactId, accept),
+    onSuccess: (_v, { accept }) => {
+      notify('success', t(accept ? 'contacts.accept.done' : 'contacts.decline.done', { name }));
+      setConfirm(null);
+      void refresh();
+    },
+    onError: (err) => notify('error', t(contactErrorMessageId(err))),
+  });
+  const withdraw = useMutation({
+    mutationFn: (contactId: number) => deleteContact(contactId),
+    onSuccess: () => {
+      notify('success', t('contacts.withdraw.done', { name }));
+      setConfirm(null);
+      void refresh();
+    },
+    onError: (err) => notify('error', t(contactErrorMessageId(err))),
+  });
+  const message = useMutation({
+    mutationFn: () => startConversation(userId),
+    onSuccess: (id) => void navigate(localize(paths.user.conversation(id))),
+    onError: (err) => notify('error', t(chatErrorMessageId(err))),
+  });
+
+  if (!me || me === userId || !relation.data) return null;
+  const r = relation.data;
+  return (
+    <>
+      <Group gap="xs" data-testid="connect-actions" data-relation={r.kind}>
+        {(r.kind === 'none' || r.kind === 'declined') && (
+          <Button size={size} onClick={() => setOpen(true)} data-testid="connect-button">
+            <FormattedMessage id="contacts.connect" />
+          </Button>
+        )}
+        {r.kind === 'sent' && (
+          <>
+            <Badge variant="light" color="gray.8" size="lg">
+              <FormattedMessage id="contacts.request.pending" />
+            </Badge>
+            <Button size={size} variant="default" onClick={() => setConfirm('withdraw')}>
+              <FormattedMessage id="contacts.withdraw" />
+            </Button>
+          </>
+        )}
+        {r.kind === 'received' && (
+          <>
+            <Button size={size} loading={answer.isPending && answer.variables?.accept} onClick={() => answer.mutate({ contactId: r.contactId, accept: true })}>
+              <FormattedMessage id="contacts.accept" />
+            </Button>
+            <Button size={size} variant="default" onClick={() => setConfirm('decline')}>
+              <FormattedMessage id="contacts.decline" />
+            </Button>
+          </>
+        )}
+        {r.kind === 'contact' && (
+          <>
+            <Badge variant="light" color="green.9" size="lg">
+              <FormattedMessage id="contacts.isContact" />
+            </Badge>
+            <Button size={size} loading={message.isPending} onClick={() => message.mutate()} data-testid="message-button">
+              <FormattedMessage id="contacts.message" />
+            </Button>
+          </>
+        )}
+      </Group>
+      <Modal
+        opened={open}
+        onClose={() => setOpen(false)}
+        title={t('contacts.request.title', { name })}
+        closeButtonProps={{ 'aria-label': t('common.close') }}
+      >
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            setError(null);
+            send.mutate();
+          }}
+        >
+          <Stack>
+            <Textarea
+              label={<FormattedMessage id="contacts.request.note" />}
+              description={t('contacts.request.noteHint', { count: String(CONTACT_NOTE_MAX - note.length) })}
+              value={note}
+              maxLength={CONTACT_NOTE_MAX}
+              autosize
+              minRows={3}
+              onChange={(e) => setNote(e.currentTarget.value)}
+              data-autofocus
+              data-testid="contact-note-input"
+            />
+            {error && (
+              <Alert color="red" role="alert">
+                <Text size="sm">{t(error)}</Text>
+              </Alert>
+            )}
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setOpen(false)}>
+                <FormattedMessage id="common.cancel" />
+              </Button>
+              <Button type="submit" loading={send.isPending} data-testid="contact-send">
+                <FormattedMessage id="contacts.request.send" />
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+      <ConfirmDialog
+        opened={confirm !== null}
+        title={t(confirm === 'decline' ? 'contacts.decline.title' : 'contacts.withdraw.title')}
+        message={t(confirm === 'decline' ? 'contacts.decline.text' : 'contacts.withdraw.text', { name })}
+        confirmLabel={t(confirm === 'decline' ? 'contacts.decline' : 'contacts.withdraw')}
+        loading={answer.isPending || withdraw.isPending}
+        onConfirm={() => {
+          if (r.kind === 'received' && confirm === 'decline') answer.mutate({ contactId: r.contactId, accept: false });
+          if (r.kind === 'sent' && confirm === 'withdraw') withdraw.mutate(r.contactId);
+        }}
+        onClose={() => setConfirm(null)}
+      />
+    </>
+  );
+}
