@@ -149,6 +149,24 @@ test('contacts and chat in English: request, presence, real-time chat, receipts,
   await expect(B.page.getByTestId('message').filter({ hasText: 'Hi Ben' })).toBeVisible();
   await expect(B.page.getByTestId('typing-indicator')).toHaveText('');
 
+  // Ben attaches a PDF: Anna gets it through a signed URL; a stranger gets no URL
+  const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+  await B.page.locator('input[type=file]').setInputFiles({ name: 'pitch deck.pdf', mimeType: 'application/pdf', buffer: pdf });
+  await expect(B.page.getByTestId('attachment-selected')).toContainText('pitch deck.pdf');
+  await B.page.getByTestId('send-message').click();
+  const file = A.page.getByTestId('attachment-file').filter({ hasText: 'pitch deck.pdf' });
+  await expect(file).toBeVisible();
+  const href = await file.getByRole('link').getAttribute('href');
+  const download = await fetch(href!);
+  expect(download.status).toBe(200);
+  expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
+  const { data: stored } = await admin.from('messages').select('attachment_path, attachment_size, attachment_type').not('attachment_path', 'is', null).eq('sender_id', ben.id).single();
+  expect(stored).toMatchObject({ attachment_size: pdf.length, attachment_type: 'application/pdf' });
+  const outsider = nodeClient(ANON_KEY);
+  await outsider.auth.signInWithPassword({ email: stranger.email, password: stranger.password });
+  const leaked = await outsider.storage.from('chat-attachments').createSignedUrl((stored as { attachment_path: string }).attachment_path, 60);
+  expect(leaked.data).toBeNull();
+
   // Anna edits, then deletes her message; Ben sees both
   const own = A.page.getByTestId('message').filter({ hasText: 'Hi Ben' });
   await own.locator('..').getByTestId('message-actions').click();

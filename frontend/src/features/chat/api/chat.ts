@@ -24,6 +24,12 @@ export interface ChatMessage {
   created_at: string;
   edited_at: string | null;
   deleted_at: string | null;
+  /** Object name in the private bucket `chat-attachments`, or null. */
+  attachment_path: string | null;
+  attachment_name: string | null;
+  /** Content type and size in bytes, taken by the database from the stored object. */
+  attachment_type: string | null;
+  attachment_size: number | null;
 }
 
 /** Messages per history page (keyset by id, never offset). */
@@ -38,7 +44,17 @@ export const INBOX_PAGE_SIZE = 30;
 /** Query key prefix of chat data (inbox, unread total, conversation info); invalidated by `inbox` Broadcasts. */
 export const CHAT_KEY = ['chat'] as const;
 
-const MESSAGE_COLUMNS = 'id, conversation_id, sender_id, body, created_at, edited_at, deleted_at';
+const MESSAGE_COLUMNS =
+  'id, conversation_id, sender_id, body, created_at, edited_at, deleted_at, attachment_path, attachment_name, attachment_type, attachment_size';
+
+/** Private bucket of chat attachments (issue 13). */
+export const ATTACHMENT_BUCKET = 'chat-attachments';
+/** Largest attachment in bytes (10 MB; the bucket enforces the same). */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+/** Accepted attachment types (the bucket enforces the same). */
+export const ATTACHMENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf'] as const;
+/** Lifetime of a signed attachment URL (seconds). */
+export const ATTACHMENT_URL_TTL_S = 3600;
 
 /** Query options of an inbox page: `{ rows, total }`, most recent activity first. */
 export const inboxQuery = (page: number) =>
@@ -92,14 +108,66 @@ export async function fetchNewerMessages(conversationId: string, afterId: number
   ) as ChatMessage[];
 }
 
+/** A file name safe for an object name: letters, digits, dot, dash and underscore, at most 80 characters. */
+export function safeFileName(name: string): string {
+  const cleaned = name.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '');
+  return (cleaned || 'file').slice(-80);
+}
+
+/** Why a file cannot be attached ('type' | 'size'), or null when it can. */
+export function attachmentProblem(file: { type: string; size: number }): 'type' | 'size' | null {
+  if (!(ATTACHMENT_TYPES as readonly string[]).includes(file.type)) return 'type';
+  if (file.size > ATTACHMENT_MAX_BYTES || file.size === 0) return 'size';
+  return null;
+}
+
 /**
- * Sends a message as `senderId`.
- * @returns the stored row
- * @throws ApiError (42501 when a block or membership refuses it, PT402 payment required)
+ * Uploads an attachment into the sender's folder of the conversation.
+ * @returns the object name to send with the message
+ * @throws ApiError when Storage refuses it (not a member, blocked, too large, wrong type)
  */
-export async function sendMessage(conversationId: string, senderId: string, body: string): Promise<ChatMessage> {
+export async function uploadAttachment(conversationId: string, senderId: string, file: File): Promise<string> {
+  const path = `${conversationId}/${senderId}/${crypto.randomUUID()}-${safeFileName(file.name)}`;
+  const { error } = await supabase.storage.from(ATTACHMENT_BUCKET).upload(path, file, { contentType: file.type, upsert: false });
+  if (error) throw new ApiError(error.message, 400, 'POST');
+  return path;
+}
+
+/** A signed URL (valid `ATTACHMENT_URL_TTL_S`) of an attachment, for members only (Storage RLS). */
+export const attachmentUrlQuery = (path: string, download?: string) =>
+  queryOptions({
+    queryKey: [...CHAT_KEY, 'attachment-url', path, download ?? ''],
+    queryFn: async (): Promise<string> => {
+      const { data, error } = await supabase.storage.from(ATTACHMENT_BUCKET).createSignedUrl(path, ATTACHMENT_URL_TTL_S, download ? { download } : undefined);
+      if (error || !data) throw new ApiError(error?.message ?? 'no signed URL', 400, 'POST');
+      return data.signedUrl;
+    },
+    staleTime: (ATTACHMENT_URL_TTL_S - 300) * 1000,
+  });
+
+/**
+ * Sends a message as `senderId`, optionally with an uploaded attachment.
+ * @returns the stored row
+ * @throws ApiError (42501 when a block or membership refuses it, PT402 payment required,
+ *   22023 invalid_attachment)
+ */
+export async function sendMessage(
+  conversationId: string,
+  senderId: string,
+  body: string,
+  attachment?: { path: string; name: string },
+): Promise<ChatMessage> {
   return unwrap(
-    await supabase.from('messages').insert({ conversation_id: conversationId, sender_id: senderId, body }).select(MESSAGE_COLUMNS).single(),
+    await supabase
+      .from('messages')
+      .insert({
+        conversation_id: conversationId,
+        sender_id: senderId,
+        body,
+        ...(attachment ? { attachment_path: attachment.path, attachment_name: attachment.name.slice(0, 200) } : {}),
+      })
+      .select(MESSAGE_COLUMNS)
+      .single(),
     'POST',
   ) as ChatMessage;
 }
@@ -109,12 +177,17 @@ export async function editMessage(id: number, body: string): Promise<ChatMessage
   return unwrap(await supabase.from('messages').update({ body }).eq('id', id).select(MESSAGE_COLUMNS).single(), 'PATCH') as ChatMessage;
 }
 
-/** Deletes an own message (soft: the body is emptied and shown as deleted; within 15 minutes). */
-export async function deleteMessage(id: number): Promise<ChatMessage> {
-  return unwrap(
-    await supabase.from('messages').update({ deleted_at: new Date().toISOString() }).eq('id', id).select(MESSAGE_COLUMNS).single(),
+/**
+ * Deletes an own message (soft: the body is emptied and shown as deleted; within 15 minutes) and
+ * then its attachment's object (a failed object removal leaves an unreferenced file, nothing more).
+ */
+export async function deleteMessage(message: Pick<ChatMessage, 'id' | 'attachment_path'>): Promise<ChatMessage> {
+  const row = unwrap(
+    await supabase.from('messages').update({ deleted_at: new Date().toISOString() }).eq('id', message.id).select(MESSAGE_COLUMNS).single(),
     'PATCH',
   ) as ChatMessage;
+  if (message.attachment_path) await supabase.storage.from(ATTACHMENT_BUCKET).remove([message.attachment_path]);
+  return row;
 }
 
 /** Marks the conversation read up to now (read receipt for the other side). */

@@ -55,7 +55,7 @@ export default function UserChatRoute() {
             const excerpt = row.last_message_id
               ? row.last_deleted
                 ? intl.formatMessage({ id: 'chat.deleted' })
-                : row.last_body
+                : row.last_body || intl.formatMessage({ id: 'chat.attachment.label' })
               : intl.formatMessage({ id: 'chat.noMessages' });
             return (
               <Card component="li" key={row.conversation_id} withBorder padding={0} data-testid="inbox-entry" data-unread={unread}>

@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Avatar, Box, Button, Divider, Group, Menu, Stack, Text, Textarea, Title } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Avatar, Box, Button, CloseButton, Divider, FileButton, Group, Menu, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -13,6 +13,8 @@ import { formatDayHeading, formatTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import {
+  ATTACHMENT_TYPES,
+  attachmentProblem,
   CHAT_KEY,
   type ChatMessage,
   chatErrorMessageId,
@@ -27,7 +29,9 @@ import {
   MESSAGE_PAGE_SIZE,
   mergeMessages,
   sendMessage,
+  uploadAttachment,
 } from '../api/chat';
+import { AttachmentView } from '../components/attachment-view';
 import { MessageText } from '../components/message-text';
 import { PresenceLabel } from '../components/presence-label';
 import { usePresence } from '../live/presence';
@@ -37,6 +41,9 @@ import { useConversationChannel } from '../live/use-conversation-channel';
 interface Outgoing {
   key: string;
   body: string;
+  file: File | null;
+  /** Object name once the file is uploaded (a retry does not upload again). */
+  uploadedPath?: string;
   createdAt: string;
   status: 'sending' | 'failed';
 }
@@ -82,6 +89,7 @@ export default function UserConversationRoute({ params }: PageProps) {
   const typingTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [draft, setDraft] = useState(() => sessionStorage.getItem(draftKey(conversationId)) ?? '');
   const [editing, setEditing] = useState<{ id: number; body: string } | null>(null);
+  const [file, setFile] = useState<File | null>(null);
   const [deleting, setDeleting] = useState<ChatMessage | null>(null);
   const [online, setOnline] = useState(() => navigator.onLine);
   const [now, setNow] = useState(() => Date.now());
@@ -205,7 +213,13 @@ export default function UserConversationRoute({ params }: PageProps) {
     if (!me) return;
     setOutgoing((list) => list.map((o) => (o.key === item.key ? { ...o, status: 'sending' } : o)));
     try {
-      const stored = await sendMessage(conversationId, me, item.body);
+      let path = item.uploadedPath;
+      if (item.file && !path) {
+        path = await uploadAttachment(conversationId, me, item.file);
+        const uploaded = path;
+        setOutgoing((list) => list.map((o) => (o.key === item.key ? { ...o, uploadedPath: uploaded } : o)));
+      }
+      const stored = await sendMessage(conversationId, me, item.body, item.file && path ? { path, name: item.file.name } : undefined);
       setMessages((current) => mergeMessages(current, [stored]));
       setOutgoing((list) => list.filter((o) => o.key !== item.key));
     } catch (error) {
@@ -216,10 +230,11 @@ export default function UserConversationRoute({ params }: PageProps) {
 
   const submit = () => {
     const body = draft.trim();
-    if (!body || body.length > MESSAGE_MAX) return;
-    const item: Outgoing = { key: crypto.randomUUID(), body, createdAt: new Date().toISOString(), status: 'sending' };
+    if ((!body && !file) || body.length > MESSAGE_MAX) return;
+    const item: Outgoing = { key: crypto.randomUUID(), body, file, createdAt: new Date().toISOString(), status: 'sending' };
     setOutgoing((list) => [...list, item]);
     setDraft('');
+    setFile(null);
     stickToBottom.current = true;
     void deliver(item);
   };
@@ -248,7 +263,7 @@ export default function UserConversationRoute({ params }: PageProps) {
   const confirmDelete = async () => {
     if (!deleting) return;
     try {
-      const stored = await deleteMessage(deleting.id);
+      const stored = await deleteMessage(deleting);
       setMessages((current) => mergeMessages(current, [stored]));
       notify('success', t('chat.delete.done'));
     } catch (error) {
@@ -428,9 +443,14 @@ export default function UserConversationRoute({ params }: PageProps) {
                         <FormattedMessage id="chat.deleted" />
                       </Text>
                     ) : (
-                      <Text size="sm" data-testid="message-body">
-                        <MessageText body={m.body} />
-                      </Text>
+                      <Stack gap={4}>
+                        {m.attachment_path && <AttachmentView message={m} />}
+                        {m.body && (
+                          <Text size="sm" data-testid="message-body">
+                            <MessageText body={m.body} />
+                          </Text>
+                        )}
+                      </Stack>
                     )}
                     <Text size="xs" c="gray.7" ta="right">
                       {formatTime(m.created_at, locale)}
@@ -461,9 +481,16 @@ export default function UserConversationRoute({ params }: PageProps) {
                   border: `1px ${o.status === 'failed' ? 'dashed var(--mantine-color-red-7)' : 'solid var(--mantine-color-blue-2)'}`,
                 }}
               >
-                <Text size="sm">
-                  <MessageText body={o.body} />
-                </Text>
+                {o.file && (
+                  <Text size="sm" c="gray.8">
+                    📎 {o.file.name}
+                  </Text>
+                )}
+                {o.body && (
+                  <Text size="sm">
+                    <MessageText body={o.body} />
+                  </Text>
+                )}
                 {o.status === 'sending' ? (
                   <Text size="xs" c="gray.7" ta="right">
                     <FormattedMessage id="chat.sending" />
@@ -502,7 +529,28 @@ export default function UserConversationRoute({ params }: PageProps) {
             submit();
           }}
         >
+          {file && (
+            <Group gap={4} mb={4} data-testid="attachment-selected">
+              <Text size="sm">📎 {file.name}</Text>
+              <CloseButton size="sm" aria-label={t('chat.attachment.remove')} onClick={() => setFile(null)} />
+            </Group>
+          )}
           <Group align="flex-end" wrap="nowrap" gap="xs">
+            <FileButton
+              accept={ATTACHMENT_TYPES.join(',')}
+              onChange={(picked) => {
+                if (!picked) return;
+                const problem = attachmentProblem(picked);
+                if (problem) notify('error', t(problem === 'type' ? 'chat.attachment.wrongType' : 'chat.attachment.tooLarge'));
+                else setFile(picked);
+              }}
+            >
+              {(props) => (
+                <ActionIcon {...props} variant="default" size={36} aria-label={t('chat.attachment.add')} data-testid="attach-file">
+                  📎
+                </ActionIcon>
+              )}
+            </FileButton>
             <Textarea
               style={{ flex: 1 }}
               aria-label={t('chat.compose', { name })}
@@ -520,7 +568,7 @@ export default function UserConversationRoute({ params }: PageProps) {
               onKeyDown={onKeyDown}
               data-testid="message-input"
             />
-            <Button type="submit" disabled={!draft.trim()} data-testid="send-message">
+            <Button type="submit" disabled={!draft.trim() && !file} data-testid="send-message">
               <FormattedMessage id="chat.send" />
             </Button>
           </Group>
