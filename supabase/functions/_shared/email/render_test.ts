@@ -35,3 +35,26 @@ Deno.test('rendering is deterministic (Resend idempotency compares request bodie
   assertEquals(a, b);
   assert(a.html.includes('Impressum') && a.html.includes('https://teamwerk.example/de/impressum'), 'branded footer with locale links');
 });
+
+Deno.test('database-queued mails: site-relative paths become links in the row language, nothing else does (issue 13)', async () => {
+  const { templateVars } = await import('./queue.ts');
+  const row = (lang: string, payload: Record<string, unknown>) =>
+    ({ id: 1, email: 'a@b.example', email_type: 'chat_unread', lang, user_metadata: { firstname: 'Anna' }, payload }) as unknown as Parameters<typeof templateVars>[0];
+  const de = templateVars(row('de', { path: '/user/chat/0b0c', settings_path: '/user/settings', count: 3 }), 'https://teamwerk.example/');
+  assertEquals(de.link, 'https://teamwerk.example/de/user/chat/0b0c');
+  assertEquals(de.settings_link, 'https://teamwerk.example/de/user/settings');
+  assertEquals(de.count, 3);
+  const en = templateVars(row('en', { path: '/user/contacts?tab=received' }), 'https://teamwerk.example');
+  assertEquals(en.link, 'https://teamwerk.example/user/contacts?tab=received');
+  // another host or a scheme is never turned into a link of ours
+  const evil = templateVars(row('en', { path: '//evil.example/x', settings_path: 'https://evil.example' }), 'https://teamwerk.example');
+  assertEquals(evil.link, 'https://teamwerk.example/');
+  assertEquals(evil.settings_link, undefined);
+
+  const mail = await renderEmail(
+    { ...base, subject: '{{sender_name}}', body: 'Neu:\n\n{{link}}\n\nAbbestellen: {{settings_link}}', vars: { ...de, sender_name: 'Ben' } },
+    'chat_unread',
+  );
+  assert(mail.html.includes('Nachricht lesen'), 'button label of chat_unread');
+  assert(mail.html.includes('href="https://teamwerk.example/de/user/settings"'), 'unsubscribe link clickable');
+});
