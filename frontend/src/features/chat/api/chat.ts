@@ -2,6 +2,12 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
+import { ATTACHMENT_BUCKET, type ChatMessage, safeFileName } from './chat-logic';
+
+export * from './chat-logic';
+
+/** Lifetime of a signed attachment URL (seconds). */
+export const ATTACHMENT_URL_TTL_S = 3600;
 
 /**
  * Chat (issue 13, spec §2 /user/chat): inbox, conversation history with keyset paging, sending,
@@ -15,22 +21,6 @@ export type InboxRow = Database['public']['Functions']['my_inbox']['Returns'][nu
 /** The row of `conversation_info`. */
 export type ConversationInfo = Database['public']['Functions']['conversation_info']['Returns'][number];
 
-/** A chat message as the table and the Broadcast carry it; timestamps are ISO strings. */
-export interface ChatMessage {
-  id: number;
-  conversation_id: string;
-  sender_id: string | null;
-  body: string;
-  created_at: string;
-  edited_at: string | null;
-  deleted_at: string | null;
-  /** Object name in the private bucket `chat-attachments`, or null. */
-  attachment_path: string | null;
-  attachment_name: string | null;
-  /** Content type and size in bytes, taken by the database from the stored object. */
-  attachment_type: string | null;
-  attachment_size: number | null;
-}
 
 /** Messages per history page (keyset by id, never offset). */
 export const MESSAGE_PAGE_SIZE = 50;
@@ -47,14 +37,7 @@ export const CHAT_KEY = ['chat'] as const;
 const MESSAGE_COLUMNS =
   'id, conversation_id, sender_id, body, created_at, edited_at, deleted_at, attachment_path, attachment_name, attachment_type, attachment_size';
 
-/** Private bucket of chat attachments (issue 13). */
-export const ATTACHMENT_BUCKET = 'chat-attachments';
-/** Largest attachment in bytes (10 MB; the bucket enforces the same). */
-export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
-/** Accepted attachment types (the bucket enforces the same). */
-export const ATTACHMENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf'] as const;
-/** Lifetime of a signed attachment URL (seconds). */
-export const ATTACHMENT_URL_TTL_S = 3600;
+
 
 /** Query options of an inbox page: `{ rows, total }`, most recent activity first. */
 export const inboxQuery = (page: number) =>
@@ -108,18 +91,7 @@ export async function fetchNewerMessages(conversationId: string, afterId: number
   ) as ChatMessage[];
 }
 
-/** A file name safe for an object name: letters, digits, dot, dash and underscore, at most 80 characters. */
-export function safeFileName(name: string): string {
-  const cleaned = name.normalize('NFKD').replace(/[^\w.-]+/g, '_').replace(/^[._]+/, '');
-  return (cleaned || 'file').slice(-80);
-}
 
-/** Why a file cannot be attached ('type' | 'size'), or null when it can. */
-export function attachmentProblem(file: { type: string; size: number }): 'type' | 'size' | null {
-  if (!(ATTACHMENT_TYPES as readonly string[]).includes(file.type)) return 'type';
-  if (file.size > ATTACHMENT_MAX_BYTES || file.size === 0) return 'size';
-  return null;
-}
 
 /**
  * Uploads an attachment into the sender's folder of the conversation.
@@ -214,10 +186,3 @@ export function chatErrorMessageId(error: unknown): string {
   return 'chat.error.generic';
 }
 
-/** Merges messages by id (later copies win: edits and deletes), sorted by id. */
-export function mergeMessages(current: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
-  const byId = new Map<number, ChatMessage>();
-  for (const m of current) byId.set(m.id, m);
-  for (const m of incoming) byId.set(m.id, m);
-  return [...byId.values()].sort((a, b) => a.id - b.id);
-}
