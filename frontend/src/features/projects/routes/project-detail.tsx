@@ -1,4 +1,5 @@
 import { Alert, Badge, Button, Card, Center, Container, Group, Image, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Navigate, useLocation } from 'react-router';
 import { LocalLink } from '@/components/local-link';
@@ -12,6 +13,10 @@ import { usePublicProject } from '../api/get-projects';
 import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, STAGE_LABEL } from '../api/project-schema';
 import { FavouriteProjectButton } from '../components/favourite-button';
 import { ProjectDescription } from '../components/project-description';
+import { useStoredSession } from '@/components/use-header-session';
+
+// "Connect" with the owner (issue 13) loads with supabase-js, only for signed-in visitors.
+const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
 
 /**
  * `/{id}-{slug}`: public project page (spec §2). Unknown ids, drafts of others and projects of
@@ -24,6 +29,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
   const localize = useLocalizedPath();
   const id = Number(params.id);
   const query = usePublicProject(id);
+  const signedIn = useStoredSession().stored;
 
   if (query.isPending) {
     return (
@@ -134,6 +140,11 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
                 <Text size="sm" c="dimmed">
                   {owner.city}
                 </Text>
+              )}
+              {signedIn && (
+                <Suspense fallback={null}>
+                  <ConnectButton userId={project.owner_id} name={`${owner.firstname} ${owner.lastname}`.trim() || owner.slug} size="xs" />
+                </Suspense>
               )}
             </Stack>
           ) : (
