@@ -58,6 +58,11 @@ const PROFILE_PUBLIC = [
   'updated_at',
 ] as const;
 
+const MESSAGE_COLUMNS = [
+  'id', 'conversation_id', 'sender_id', 'body', 'created_at', 'edited_at', 'deleted_at', 'attachment_path',
+  'attachment_name', 'attachment_type', 'attachment_size',
+] as const;
+
 const PROJECT_PUBLIC = [
   'id', 'owner_id', 'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city',
   'latitude', 'longitude', 'roles_sought', 'stage', 'images', 'status', 'published_at', 'created_at', 'updated_at',
@@ -232,7 +237,7 @@ export const relations: Record<string, RelationExposure> = {
     rows: 'participants',
     columns: ['id', 'requester_id', 'addressee_id', 'status', 'message', 'created_at', 'responded_at'],
     select: signedIn(['id', 'requester_id', 'addressee_id', 'status', 'message', 'created_at', 'responded_at']),
-    insert: signedIn(['requester_id', 'addressee_id', 'message']),
+    // requests only through send_contact_request (issue 13: 30-day rule, limits)
     update: signedIn(['status']),
     delete: ['authenticated'],
   },
@@ -332,7 +337,7 @@ export const relations: Record<string, RelationExposure> = {
     rows: 'participants',
     columns: ['id', 'kind', 'title', 'created_by', 'last_message_at', 'created_at', 'updated_at'],
     select: signedIn(['id', 'kind', 'title', 'created_by', 'last_message_at', 'created_at', 'updated_at']),
-    insert: signedIn(['kind', 'title', 'created_by']),
+    // conversations start only through start_direct_conversation (issue 13: contacts only)
     update: signedIn(['title']),
     delete: ['authenticated'],
   },
@@ -341,18 +346,26 @@ export const relations: Record<string, RelationExposure> = {
     rows: 'participants',
     columns: ['conversation_id', 'user_id', 'role', 'joined_at', 'last_read_at'],
     select: signedIn(['conversation_id', 'user_id', 'role', 'joined_at', 'last_read_at']),
-    insert: signedIn(['conversation_id', 'user_id']),
-    update: signedIn(['last_read_at']),
+    // members join through start_direct_conversation; last_read_at moves through mark_conversation_read (issue 13)
     delete: ['authenticated'],
   },
   messages: {
     kind: 'table',
     rows: 'participants',
-    columns: ['id', 'conversation_id', 'sender_id', 'body', 'created_at', 'edited_at'],
-    select: signedIn(['id', 'conversation_id', 'sender_id', 'body', 'created_at', 'edited_at']),
-    insert: signedIn(['conversation_id', 'sender_id', 'body']),
-    update: signedIn(['body']),
-    delete: ['authenticated'],
+    columns: MESSAGE_COLUMNS,
+    select: signedIn(MESSAGE_COLUMNS),
+    // attachment type and size come from the stored object (issue 13)
+    insert: signedIn(['conversation_id', 'sender_id', 'body', 'attachment_path', 'attachment_name']),
+    // edit (body) or soft delete (deleted_at) within 15 minutes; no hard delete
+    update: signedIn(['body', 'deleted_at']),
+  },
+  user_settings: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at'],
+    select: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at']),
+    insert: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages']),
+    update: signedIn(['show_online_status', 'email_contact_requests', 'email_messages']),
   },
   feedback: {
     kind: 'table',
@@ -446,6 +459,30 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'public',
   },
   'start_direct_conversation(p_other_user_id uuid)': { execute: ['authenticated'], returns: 'uuid', rows: 'none' },
+  // issue 13: contacts, presence, chat
+  'send_contact_request(p_addressee_id uuid, p_message text)': { execute: ['authenticated'], returns: 'contact_status', rows: 'none' },
+  'my_contacts(p_tab text, p_search text, p_limit integer, p_offset integer)': {
+    execute: ['authenticated'],
+    returns: ['contact_id', 'user_id', 'display_name', 'slug', 'profile_img', 'headline', 'city', 'status', 'message', 'since', 'last_seen_at', 'total'],
+    rows: 'participants',
+  },
+  'contact_request_count()': { execute: ['authenticated'], returns: 'integer', rows: 'own' },
+  'touch_presence()': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'my_inbox(p_limit integer, p_offset integer)': {
+    execute: ['authenticated'],
+    returns: [
+      'conversation_id', 'other_user_id', 'display_name', 'slug', 'profile_img', 'last_seen_at', 'last_message_id', 'last_sender_id',
+      'last_body', 'last_deleted', 'last_message_at', 'unread', 'other_last_read_at', 'total',
+    ],
+    rows: 'participants',
+  },
+  'unread_message_total()': { execute: ['authenticated'], returns: 'integer', rows: 'own' },
+  'conversation_info(p_conversation_id uuid)': {
+    execute: ['authenticated'],
+    returns: ['conversation_id', 'other_user_id', 'display_name', 'slug', 'profile_img', 'last_seen_at', 'other_last_read_at', 'my_last_read_at', 'can_write'],
+    rows: 'participants',
+  },
+  'mark_conversation_read(p_conversation_id uuid)': { execute: ['authenticated'], returns: 'timestamp with time zone', rows: 'none' },
   'submit_cancellation_request(p_name text, p_email text, p_plan_id text, p_contract text, p_reason text, p_requested_date date, p_lang text, p_account_id uuid, p_client_ip text)': {
     execute: [],
     returns: ['request_id', 'user_id', 'needs_confirmation', 'lang', 'created_at'],

@@ -318,8 +318,9 @@ revoke all on function private.notify_contact_request(public.contacts) from publ
    Returns the pair's status afterwards: 'pending', or 'accepted' when the addressee had already
    asked the caller (their request is accepted).
    Errors (HTTP status through PostgREST):
-     28000 not_authenticated (401); PT402 payment_required (spec §6);
-     P0002 user_not_found (404: self, unknown, suspended or not visible to the caller);
+     28000 not_authenticated (403); PT402 payment_required (spec §6);
+     22023 invalid_user_id | cannot_contact_self (400);
+     PT404 user_not_found (404: unknown, suspended or not visible to the caller);
      P0001 blocked (400: a block either way);
      22001 note_too_long (400: more than 500 characters);
      PT409 already_contacts | request_pending (the caller's request is open) |
@@ -344,16 +345,19 @@ begin
   if not private.caller_can_write() or not private.has_paid_access(me) then
     raise exception using errcode = 'PT402', message = 'payment_required', detail = 'Contacts need an active paid subscription (spec §6).';
   end if;
-  if p_addressee_id is null or p_addressee_id = me
-     or not exists (select 1 from public.profiles where id = p_addressee_id)
-     or private.is_suspended(p_addressee_id) then
-    raise exception using errcode = 'P0002', message = 'user_not_found';
+  if p_addressee_id is null then
+    raise exception using errcode = '22023', message = 'invalid_user_id', detail = 'p_addressee_id is required.';
+  end if;
+  if p_addressee_id = me then
+    raise exception using errcode = '22023', message = 'cannot_contact_self', detail = 'A contact request needs another person.';
   end if;
   if private.is_blocked(me, p_addressee_id) then
     raise exception using errcode = 'P0001', message = 'blocked', detail = 'No contact between blocked users.';
   end if;
-  if not private.can_see_profile(p_addressee_id) then
-    raise exception using errcode = 'P0002', message = 'user_not_found';
+  if not exists (select 1 from public.profiles where id = p_addressee_id)
+     or private.is_suspended(p_addressee_id)
+     or not private.can_see_profile(p_addressee_id) then
+    raise exception using errcode = 'PT404', message = 'user_not_found', detail = 'No such person.';
   end if;
   if char_length(coalesce(v_note, '')) > 500 then
     raise exception using errcode = '22001', message = 'note_too_long', detail = 'The note may have at most 500 characters.';
@@ -538,8 +542,10 @@ revoke update on public.conversation_members from authenticated;
 drop policy conversation_members_update on public.conversation_members;
 
 /* Opens (or reuses) the direct conversation between the caller and p_other_user_id, who must be
-   an accepted contact. Errors: 28000 not_authenticated, PT402 payment_required, P0002
-   user_not_found (unknown or suspended), P0001 blocked, PT403 not_a_contact. */
+   an accepted contact (issue 13: strangers cannot start one). Errors (HTTP through PostgREST):
+   28000 not_authenticated (403); 22023 invalid_user_id | cannot_message_self (400); PT402
+   payment_required; P0001 blocked (400); PT404 user_not_found (unknown, suspended, hidden; 404);
+   PT403 not_a_contact (403). */
 create or replace function private.start_direct_conversation(p_other_user_id uuid)
 returns uuid
 language plpgsql
@@ -553,20 +559,28 @@ begin
   if me is null or not private.caller_can_write() then
     raise exception using errcode = '28000', message = 'not_authenticated';
   end if;
-  if not private.has_paid_access(me) then
-    raise exception using errcode = 'PT402', message = 'payment_required', detail = 'Chat needs an active paid subscription (spec §6).';
+  if p_other_user_id is null then
+    raise exception using errcode = '22023', message = 'invalid_user_id', detail = 'p_other_user_id is required.';
   end if;
-  if p_other_user_id is null or p_other_user_id = me
-     or not exists (select 1 from public.profiles where id = p_other_user_id)
-     or private.is_suspended(p_other_user_id) then
-    raise exception using errcode = 'P0002', message = 'user_not_found';
+  if p_other_user_id = me then
+    raise exception using errcode = '22023', message = 'cannot_message_self', detail = 'A direct conversation needs another person.';
+  end if;
+  if not private.has_paid_access(me) then
+    raise exception using errcode = 'PT402', message = 'payment_required',
+      detail = 'An active paid subscription is required for this (spec §6).';
   end if;
   if private.is_blocked(me, p_other_user_id) then
     raise exception using errcode = 'P0001', message = 'blocked';
   end if;
+  if not exists (select 1 from public.profiles where id = p_other_user_id)
+     or private.is_suspended(p_other_user_id)
+     or not private.can_see_profile(p_other_user_id) then
+    raise exception using errcode = 'PT404', message = 'user_not_found', detail = 'No such person.';
+  end if;
   if not private.is_accepted_contact(p_other_user_id) then
     raise exception using errcode = 'PT403', message = 'not_a_contact', detail = 'Only contacts can start a conversation.';
   end if;
+  -- serialise concurrent starts for the same pair
   perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(
     least(me, p_other_user_id)::text || greatest(me, p_other_user_id)::text, 0));
   select c.id into conv
@@ -585,7 +599,7 @@ end;
 $$;
 comment on function private.start_direct_conversation(uuid) is 'Implementation of public.start_direct_conversation (contacts only, issue 13).';
 comment on function public.start_direct_conversation(uuid) is
-  'Opens or reuses the direct chat with an accepted contact; errors PT402 payment_required, PT403 not_a_contact, P0001 blocked, P0002 user_not_found, 28000 not_authenticated.';
+  'Opens or reuses the direct chat with an accepted contact; errors 28000 not_authenticated, 22023 cannot_message_self/invalid_user_id, PT402 payment_required, P0001 blocked, PT404 user_not_found, PT403 not_a_contact.';
 
 -- -----------------------------------------------------------------------------
 -- Messages: edit and delete within 15 minutes, broadcast from the database
@@ -683,7 +697,7 @@ create trigger messages_after_update after update of body, deleted_at on public.
 
 /* Marks the caller's conversation read up to now: last_read_at, Broadcast `read` (receipt) to the
    conversation and `inbox` to the caller's other tabs. Returns the new last_read_at.
-   Errors: 28000 not_authenticated, P0002 conversation_not_found (not a member). */
+   Errors: 28000 not_authenticated, PT404 conversation_not_found (not a member; 404). */
 create or replace function public.mark_conversation_read(p_conversation_id uuid)
 returns timestamptz
 language plpgsql
@@ -702,7 +716,7 @@ begin
   where conversation_id = p_conversation_id and user_id = auth.uid()
   returning last_read_at into v_at;
   if not found then
-    raise exception using errcode = 'P0002', message = 'conversation_not_found';
+    raise exception using errcode = 'PT404', message = 'conversation_not_found';
   end if;
   if not private.conversation_has_block(p_conversation_id) then
     perform private.broadcast('conversation:' || p_conversation_id::text, 'read',
@@ -794,7 +808,7 @@ grant execute on function public.unread_message_total() to authenticated, servic
 
 /* One conversation for its page: the other member's card, last seen (reciprocity), their
    last_read_at (receipts), my last_read_at, whether I can write (no block, not suspended).
-   Errors: 28000 not_authenticated, P0002 conversation_not_found (not a member, or hidden by a block). */
+   Errors: 28000 not_authenticated, PT404 conversation_not_found (not a member, or hidden by a block; 404). */
 create or replace function public.conversation_info(p_conversation_id uuid)
 returns table (
   conversation_id uuid, other_user_id uuid, display_name text, slug text, profile_img text,
@@ -825,7 +839,7 @@ begin
     where mine.user_id = me and c.id = p_conversation_id
       and (o.user_id is null or not (o.user_id = any (private.hidden_user_ids())));
   if not found then
-    raise exception using errcode = 'P0002', message = 'conversation_not_found';
+    raise exception using errcode = 'PT404', message = 'conversation_not_found';
   end if;
 end;
 $$;
