@@ -54,8 +54,11 @@ describe('finding 4: relations created by one side alone do not widen what that 
   test('nobody opens a chat with or sends a request to a profile they cannot see (404 as for an unknown id)', async () => {
     const chat = await db.as(paid, `select public.start_direct_conversation($1)`, [hidden.id]);
     expect([chat.code, chat.message]).toEqual(['PT404', 'user_not_found']);
-    const request = await db.as(paid, `insert into public.contacts (requester_id, addressee_id) values ($1, $2)`, [paid.id, hidden.id]);
-    expect(request.code).toBe('42501');
+    const request = await db.as(paid, `select public.send_contact_request($1, 'Hallo')`, [hidden.id]);
+    expect([request.code, request.message]).toEqual(['PT404', 'user_not_found']);
+    // and no direct INSERT around the function (issue 13)
+    const direct = await db.as(paid, `insert into public.contacts (requester_id, addressee_id) values ($1, $2)`, [paid.id, hidden.id]);
+    expect(direct.code).toBe('42501');
     expect(await sees(paid, hidden)).toBe(false);
   });
 });
@@ -64,12 +67,17 @@ describe('finding 5: the payment-required rule (spec §6) holds in the database'
   const writes: [string, (u: User, other: User) => [string, unknown[]]][] = [
     ['portfolio', (u) => [`insert into public.portfolios (owner_id, title) values ($1, 'Meine Mappe')`, [u.id]]],
     ['event', (u) => [`insert into public.events (organizer_id, title, status, starts_at, ends_at, city) values ($1, 'Mein Treffen', 'draft', now() + interval '3 days', now() + interval '3 days 1 hour', 'Köln')`, [u.id]]],
-    ['conversation', (u) => [`insert into public.conversations (kind, created_by) values ('group', $1)`, [u.id]]],
-    ['contact request', (u, other) => [`insert into public.contacts (requester_id, addressee_id, message) values ($1, $2, 'Hallo')`, [u.id, other.id]]],
+    ['contact request', (_u, other) => [`select public.send_contact_request($1, 'Hallo')`, [other.id]]],
     ['direct conversation', (_u, other) => [`select public.start_direct_conversation($1)`, [other.id]]],
   ];
-  test.each(writes)('a free user cannot create a %s (PT402 payment_required); a paying user and an admin can', async (_name, make) => {
+  test.each(writes)('a free user cannot create a %s (PT402 payment_required); a paying user and an admin can', async (name, make) => {
     const target = await db.user({ role: 'premium', name: 'Zora Ziel' });
+    if (name === 'direct conversation') {
+      // only contacts start a conversation (issue 13): all three are the target's contacts
+      for (const u of [free, paid, admin]) {
+        await db.sql(`insert into public.contacts (requester_id, addressee_id, status) values ($1, $2, 'accepted')`, [u.id, target.id]);
+      }
+    }
     const [sql, params] = make(free, target);
     const refused = await db.as(free, sql, params);
     expect([refused.code, refused.message]).toEqual(['PT402', 'payment_required']);

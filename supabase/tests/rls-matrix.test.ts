@@ -161,7 +161,19 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.contacts set status = 'declined' where id = ${f.contact}`,
       delete: () => `delete from public.contacts where id = ${f.contact}`,
     },
-    expect: { select: 'DAADAAA', insert: 'DAAADAA', update: 'DADDDDA', delete: 'DAADAAA' },
+    // requests only through send_contact_request (issue 13), never a direct INSERT
+    expect: { select: 'DAADAAA', insert: 'DDDDDDA', update: 'DADDDDA', delete: 'DAADAAA' },
+  },
+  user_settings: {
+    sql: {
+      select: () => `select 1 from public.user_settings where user_id = '${f.owner}'`,
+      insert: () => `insert into public.user_settings (user_id, show_online_status) values ($1, false)`,
+      update: () => `update public.user_settings set email_messages = false where user_id = '${f.owner}'`,
+      delete: () => `delete from public.user_settings where user_id = '${f.owner}'`,
+    },
+    prep: { insert: () => `delete from public.user_settings where user_id = '${f.owner}';` },
+    // only the owner (also while suspended: privacy switches stay theirs); no deletes (issue 13)
+    expect: { select: 'DADDADA', insert: 'DAAAAAA', update: 'DADDADA', delete: 'DDDDDDA' },
   },
   projects: {
     sql: {
@@ -251,7 +263,8 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.conversations set title = 'Neu' where id = '${f.conversation}'`,
       delete: () => `delete from public.conversations where id = '${f.conversation}'`,
     },
-    expect: { select: 'DAADAAA', insert: 'DAAADAA', update: 'DADDDDA', delete: 'DADDAAA' },
+    // conversations start only through start_direct_conversation (issue 13: contacts only)
+    expect: { select: 'DAADAAA', insert: 'DDDDDDA', update: 'DADDDDA', delete: 'DADDAAA' },
   },
   conversation_members: {
     sql: {
@@ -260,7 +273,8 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.conversation_members set last_read_at = now() where conversation_id = '${f.conversation}' and user_id = '${f.owner}'`,
       delete: () => `delete from public.conversation_members where conversation_id = '${f.conversation}' and user_id = '${f.owner}'`,
     },
-    expect: { select: 'DAADAAA', insert: 'DADDDDA', update: 'DADDADA', delete: 'DADDADA' },
+    // members join through start_direct_conversation, last_read_at moves through mark_conversation_read (issue 13)
+    expect: { select: 'DAADAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DADDADA' },
   },
   messages: {
     sql: {
@@ -269,7 +283,8 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.messages set body = 'Bearbeitet' where id = ${f.message}`,
       delete: () => `delete from public.messages where id = ${f.message}`,
     },
-    expect: { select: 'DAADAAA', insert: 'DAADDDA', update: 'DADDDDA', delete: 'DADDAAA' },
+    // soft delete within 15 minutes through UPDATE deleted_at; no hard DELETE for API roles (issue 13)
+    expect: { select: 'DAADAAA', insert: 'DAADDDA', update: 'DADDDDA', delete: 'DDDDDDA' },
   },
   feedback: {
     sql: {
@@ -344,6 +359,7 @@ beforeAll(async () => {
     ('matrix-job-2', 'Matrix Job Zwei', 'Firma GmbH', true, 'part_time', 'Text', 'https://jobs.example.com/2', $1)`, [admin.id]);
   await db.sql(`update public.jobs set city = 'Köln' where id = 'matrix-job-2'`);
   await db.sql(`insert into public.favourite_jobs (user_id, job_id) values ($1, 'matrix-job-1')`, [owner.id]);
+  await db.sql(`insert into public.user_settings (user_id, show_online_status) values ($1, true)`, [owner.id]);
   f.contact = await one(`insert into public.contacts (requester_id, addressee_id) values ($1, $2) returning id`, [other.id, owner.id]);
   f.conversation = await one(`insert into public.conversations (kind, created_by) values ('direct', $1) returning id`, [owner.id]);
   await db.sql(`insert into public.conversation_members (conversation_id, user_id, role) values ($1, $2, 'owner'), ($1, $3, 'member')`, [f.conversation, owner.id, other.id]);

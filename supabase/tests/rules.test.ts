@@ -244,6 +244,7 @@ describe('favourites and blocking (spec §5)', () => {
     expect((await db.as(free, `insert into public.user_blocks (blocker_id, blocked_id) values ($1, $1)`, [free.id])).code).toBe('23514');
   });
   test('after a block neither side sees the other: profile, project, contact request, chat', async () => {
+    await db.sql(`insert into public.contacts (requester_id, addressee_id, status) values ($1, $2, 'accepted')`, [premium.id, blocker.id]);
     const conv = await db.keep(premium, `select public.start_direct_conversation($1) as id`, [blocker.id]);
     expect(conv.ok, conv.message).toBe(true);
     expect((await db.keep(blocker, `insert into public.user_blocks (blocker_id, blocked_id) values ($1, $2)`, [blocker.id, premium.id])).ok).toBe(true);
@@ -252,7 +253,8 @@ describe('favourites and blocking (spec §5)', () => {
     }
     expect((await db.as(blocker, `select 1 from public.projects where id = $1`, [projectId])).rowCount).toBe(0);
     expect((await db.as(free, `select 1 from public.projects where id = $1`, [projectId])).rowCount).toBe(1);
-    expect((await db.as(premium, `insert into public.contacts (requester_id, addressee_id) values ($1, $2)`, [premium.id, blocker.id])).ok).toBe(false);
+    expect((await db.as(premium, `select 1 from public.contacts where requester_id = $1 and addressee_id = $2`, [premium.id, blocker.id])).rowCount).toBe(0);
+    expect((await db.as(premium, `select public.send_contact_request($1)`, [blocker.id])).message).toBe('blocked');
     const msg = await db.as(premium, `insert into public.messages (conversation_id, sender_id, body) values ($1, $2, 'Hallo?')`, [conv.rows[0]!.id, premium.id]);
     expect(msg.ok).toBe(false);
     const again = await db.as(premium, `select public.start_direct_conversation($1)`, [blocker.id]);
@@ -370,6 +372,7 @@ describe('data export (DSGVO Art. 20)', () => {
 
 describe('chat, realtime topics, storage folders', () => {
   test('start_direct_conversation reuses the conversation; topics are authorised for members only', async () => {
+    await db.sql(`insert into public.contacts (requester_id, addressee_id, status) values ($1, $2, 'accepted') on conflict do nothing`, [basic.id, admin.id]);
     const a = await db.keep(basic, `select public.start_direct_conversation($1) as id`, [admin.id]);
     const b = await db.keep(admin, `select public.start_direct_conversation($1) as id`, [basic.id]);
     expect(a.rows[0]!.id).toBe(b.rows[0]!.id);
