@@ -132,3 +132,23 @@ describe('presence', () => {
     expect(await join(await privateChannel('stranger', 'presence:online'))).toMatch(/^CHANNEL_ERROR/);
   });
 });
+
+describe('chat through Broadcast from Database (issue 13)', () => {
+  test('a member receives message_created on conversation:<id> and its edit; a non-member cannot join the channel', async () => {
+    const conv = await conversation(fx.owner.id, fx.contact.id);
+    const topic = `conversation:${conv}`;
+    const got: { event: string; payload: Record<string, unknown> }[] = [];
+    const member = (await as('contact')).channel(topic, { config: { private: true } })
+      .on('broadcast', { event: '*' }, (m) => got.push(m as never));
+    expect(await join(member)).toBe('ok');
+    expect(await join((await as('stranger')).channel(topic, { config: { private: true } }))).toMatch(/^CHANNEL_ERROR/);
+    const { rows } = await db.query<{ id: string }>(`insert into public.messages (conversation_id, sender_id, body) values ($1, $2, 'Live!') returning id`, [conv, fx.owner.id]);
+    await until(got, (xs) => xs.some((m) => m.event === 'message_created'));
+    await db.query(`update public.messages set body = 'Live, bearbeitet' where id = $1`, [rows[0]!.id]);
+    await until(got, (xs) => xs.some((m) => m.event === 'message_updated'));
+    expect(got.map((m) => [m.event, m.payload.id, m.payload.body])).toEqual([
+      ['message_created', Number(rows[0]!.id), 'Live!'],
+      ['message_updated', Number(rows[0]!.id), 'Live, bearbeitet'],
+    ]);
+  });
+});
