@@ -71,6 +71,10 @@ export async function startPostgres(config: StackConfig, log: (line: string) => 
       '-c', 'shared_buffers=128MB',
       '-c', 'fsync=off',
       '-c', 'synchronous_commit=off',
+      // With asynchronous commit the walsender (logical replication, i.e. Realtime's Broadcast from
+      // Database and postgres_changes) sees a commit only after the WAL writer flushed it, every
+      // wal_writer_delay (default 200 ms: chat messages then took 130-270 ms to arrive, issue 13).
+      '-c', 'wal_writer_delay=10ms',
       '-c', 'full_page_writes=off',
       '-c', 'shared_preload_libraries=pg_stat_statements',
       '-c', 'timezone=UTC',
