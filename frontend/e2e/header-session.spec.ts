@@ -64,6 +64,8 @@ for (const [locale, prefix] of [
     expect(await seriousViolations(page)).toEqual([]);
     await expect(menu.getByRole('menuitem', { name: t['nav.account.myArea']! })).toBeFocused();
     await page.keyboard.press('ArrowDown');
+    await expect(menu.getByRole('menuitem', { name: t['userNav.chat']! })).toBeFocused();
+    await page.keyboard.press('ArrowDown');
     await expect(menu.getByRole('menuitem', { name: t['userNav.settings']! })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`${prefix}/user/settings$`));

@@ -92,7 +92,8 @@ create table private.last_seen (
 comment on table private.last_seen is 'When a user last had a tab open (touch_presence, about every minute). Read only through my_contacts / my_inbox under the reciprocity rule.';
 
 /* Records that the caller is online now (the SPA calls it about once a minute while a tab is
-   open). Nothing is stored while the caller hides their online status. Returns nothing.
+   open). Nothing is stored while the caller hides their online status or has no paid access
+   (contacts are a paid feature, spec §6). Returns nothing.
    Errors: 28000 not_authenticated. */
 create or replace function public.touch_presence()
 returns void
@@ -105,7 +106,8 @@ begin
   if auth.uid() is null then
     raise exception using errcode = '28000', message = 'not_authenticated';
   end if;
-  if not private.shows_online_status(auth.uid()) then
+  -- presence belongs to contacts, a paid feature (spec §6); nothing is stored while hidden
+  if not private.shows_online_status(auth.uid()) or not private.has_paid_access(auth.uid()) then
     return;
   end if;
   insert into private.last_seen (user_id, last_seen_at) values (auth.uid(), pg_catalog.now())

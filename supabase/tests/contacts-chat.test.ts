@@ -242,6 +242,10 @@ describe('realtime topics and presence', () => {
     expect(await canWrite(b, topic)).toBe(false);
 
     expect((await db.keep(a, `select public.touch_presence()`)).ok).toBe(true);
+    // without paid access (contacts are a paid feature) nothing is stored
+    const free = await db.user({ role: 'free', name: 'Fritz Frei' });
+    expect((await db.keep(free, `select public.touch_presence()`)).ok).toBe(true);
+    expect(await db.sql(`select 1 from private.last_seen where user_id = $1`, [free.id])).toEqual([]);
     const lastSeen = async () => (await db.as(b, `select last_seen_at from public.my_contacts('contacts')`)).rows[0]!.last_seen_at;
     expect(await lastSeen()).not.toBeNull();
     expect((await db.as(c, `select 1 from public.my_contacts('contacts')`)).rowCount).toBe(0);

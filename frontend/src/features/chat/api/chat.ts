@@ -83,10 +83,20 @@ export async function fetchOlderMessages(conversationId: string, beforeId: numbe
   return rows.reverse();
 }
 
-/** Everything after `afterId`, oldest first (catch-up after a reconnect; at most 500). */
+/**
+ * Catch-up after a (re)join: every message after `afterId` plus those still inside the 15-minute
+ * edit window (so edits and deletes made while disconnected arrive too), oldest first, at most 500.
+ */
 export async function fetchNewerMessages(conversationId: string, afterId: number): Promise<ChatMessage[]> {
+  const editableSince = new Date(Date.now() - EDIT_WINDOW_MS - 60_000).toISOString();
   return unwrap(
-    await supabase.from('messages').select(MESSAGE_COLUMNS).eq('conversation_id', conversationId).gt('id', afterId).order('id').limit(500),
+    await supabase
+      .from('messages')
+      .select(MESSAGE_COLUMNS)
+      .eq('conversation_id', conversationId)
+      .or(`id.gt.${afterId},created_at.gt.${editableSince}`)
+      .order('id')
+      .limit(500),
     'GET',
   ) as ChatMessage[];
 }
