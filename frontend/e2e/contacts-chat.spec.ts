@@ -235,6 +235,27 @@ test('Kontakte und Chat auf Deutsch: Anfrage mit Notiz, Annehmen, Chat in beide 
   const mails = (await (await fetch(`${mailboxUrl}/api/messages?to=${encodeURIComponent(david.email)}`)).json()) as { subject: string }[];
   expect(mails.some((m) => m.subject === `${clara.name} möchte sich mit Ihnen vernetzen`)).toBe(true);
 
+  // one-click unsubscribe from the mail, without login: opening the link changes nothing, the button does
+  const unsubscribe = await linkFromMail(david.email, '/unsubscribe');
+  expect(unsubscribe.startsWith('/de/unsubscribe?token=')).toBe(true);
+  const visitor = await browser.newContext({ locale: 'de-DE' });
+  const page = await visitor.newPage();
+  await page.goto(unsubscribe);
+  await dismissCookies(page);
+  const setting = async () =>
+    ((await admin.from('user_settings').select('email_contact_requests').eq('user_id', david.id).maybeSingle()).data as { email_contact_requests: boolean } | null)
+      ?.email_contact_requests ?? true;
+  expect(await setting()).toBe(true);
+  await expectAccessible(page, 'Abbestellen');
+  await page.getByTestId('unsubscribe-submit').click();
+  await expect(page.getByTestId('unsubscribe-done')).toHaveText(msg('de', 'unsubscribe.done.contactRequests'));
+  expect(await setting()).toBe(false);
+  await visitor.close();
+  // the settings page shows the switch off
+  await D.page.goto(dePath('/user/settings'));
+  await expect(D.page.getByTestId('setting-email_contact_requests')).not.toBeChecked();
+  await D.page.goto(dePath('/user/contacts'));
+
   await D.page.getByTestId('contacts-tab-contacts').click();
   await D.page.getByTestId('contact-entry').filter({ hasText: clara.name }).getByRole('button', { name: msg('de', 'contacts.message') }).click();
   await expect(D.page).toHaveURL(/\/de\/user\/chat\/[0-9a-f-]{36}$/);

@@ -869,7 +869,7 @@ Sie können die Anfrage annehmen oder ablehnen:
 
 {{link}}
 
-Diese Benachrichtigungen können Sie in Ihren Einstellungen abbestellen: {{settings_link}}
+Diese Benachrichtigungen mit einem Klick abbestellen: {{unsubscribe_link}}
 
 Viele Grüße
 Ihr Teamwerk-Team$t$),
@@ -884,7 +884,7 @@ You can accept or decline the request:
 
 {{link}}
 
-You can unsubscribe from these notifications in your settings: {{settings_link}}
+Unsubscribe from these notifications with one click: {{unsubscribe_link}}
 
 Best regards
 The Teamwerk team$t$),
@@ -895,7 +895,7 @@ $t$Hallo {{firstname}},
 
 {{link}}
 
-Diese Benachrichtigungen können Sie in Ihren Einstellungen abbestellen: {{settings_link}}
+Diese Benachrichtigungen mit einem Klick abbestellen: {{unsubscribe_link}}
 
 Viele Grüße
 Ihr Teamwerk-Team$t$),
@@ -906,7 +906,7 @@ $t$Hi {{firstname}},
 
 {{link}}
 
-You can unsubscribe from these notifications in your settings: {{settings_link}}
+Unsubscribe from these notifications with one click: {{unsubscribe_link}}
 
 Best regards
 The Teamwerk team$t$)

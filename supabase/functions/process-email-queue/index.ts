@@ -26,6 +26,10 @@ Deno.serve(
         concurrency: int('EMAIL_QUEUE_CONCURRENCY', 8),
         maxAttempts: int('EMAIL_QUEUE_MAX_ATTEMPTS', 5),
         lockSeconds: int('EMAIL_QUEUE_LOCK_SECONDS', 60),
+        // one-click unsubscribe links of notification mails (issue 13); without a usable
+        // TOKEN_SECRET those mails link to the settings page instead
+        unsubscribeSecret: env('TOKEN_SECRET').length >= 32 ? env('TOKEN_SECRET') : undefined,
+        functionsUrl: env('SUPABASE_URL') ? `${env('SUPABASE_URL').replace(/\/+$/, '')}/functions/v1` : undefined,
       },
     }),
   ),

@@ -18,6 +18,7 @@ import { renderEmail, type EmailLang, type TemplateVars } from './render.ts';
 import { localizedUrl } from '../accounts.ts';
 import { env } from '../env.ts';
 import { requireSecret } from '../secrets.ts';
+import { signUnsubscribeToken, UNSUBSCRIBE_KINDS } from './unsubscribe.ts';
 
 /** A row returned by `claim_email_batch` (template already chosen for its language). */
 export interface ClaimedEmail {
@@ -53,6 +54,8 @@ export interface OutgoingEmail {
   text?: string;
   replyTo?: string;
   tags?: { name: string; value: string }[];
+  /** Extra headers, e.g. List-Unsubscribe (RFC 2369/8058). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -87,6 +90,13 @@ export interface QueueOptions {
   from?: string;
   /** SPA origin for default links and the footer. */
   siteUrl: string;
+  /**
+   * TOKEN_SECRET for one-click unsubscribe links of notification mails (issue 13). Without it
+   * those mails link to the settings page instead.
+   */
+  unsubscribeSecret?: string;
+  /** `<project>/functions/v1`: target of the List-Unsubscribe one-click POST (RFC 8058). */
+  functionsUrl?: string;
   /** Clock (ms since epoch) for the time budget. */
   now?: () => number;
 }
@@ -233,7 +243,13 @@ export async function processEmailQueue(store: QueueStore, sender: MailSender, o
     result.processed += rows.length;
     const completions = new CompletionBuffer(store);
     await pool(rows, concurrency, async (row) => {
-      const outcome = await processRow(row, store, sender, completions, { from, maxAttempts, siteUrl: options.siteUrl });
+      const outcome = await processRow(row, store, sender, completions, {
+        from,
+        maxAttempts,
+        siteUrl: options.siteUrl,
+        unsubscribeSecret: options.unsubscribeSecret,
+        functionsUrl: options.functionsUrl,
+      });
       if (outcome === 'sent') result.sent++;
       else if (outcome === 'dead') {
         result.failed++;
@@ -284,7 +300,7 @@ async function processRow(
   store: QueueStore,
   sender: MailSender,
   completions: CompletionBuffer,
-  opts: { from: string; maxAttempts: number; siteUrl: string },
+  opts: { from: string; maxAttempts: number; siteUrl: string; unsubscribeSecret?: string; functionsUrl?: string },
 ): Promise<'sent' | 'retry' | 'dead' | 'lost_claim'> {
   const recordFailure = async (message: string, permanent: boolean): Promise<'retry' | 'dead' | 'lost_claim'> => {
     // A permanent error fails the row now: max attempts = attempts already made.
@@ -295,10 +311,23 @@ async function processRow(
   try {
     if (!row.subject || !row.body) return await recordFailure(`no template for ${row.email_type}`, false);
     const lang: EmailLang = row.lang === 'en' ? 'en' : 'de';
-    const rendered = await renderEmail(
-      { subject: row.subject, body: row.body, lang, vars: templateVars(row, opts.siteUrl), siteUrl: opts.siteUrl },
-      row.email_type,
-    );
+    const vars = templateVars(row, opts.siteUrl);
+    let headers: Record<string, string> | undefined;
+    if (UNSUBSCRIBE_KINDS[row.email_type]) {
+      // notification mails: one-click unsubscribe (issue 13), else the settings page
+      vars.unsubscribe_link = vars.settings_link ?? localizedUrl(opts.siteUrl, lang, '/user/settings');
+      if (opts.unsubscribeSecret) {
+        const token = await signUnsubscribeToken(row.id, opts.unsubscribeSecret);
+        vars.unsubscribe_link = localizedUrl(opts.siteUrl, lang, '/unsubscribe', { token });
+        if (opts.functionsUrl) {
+          headers = {
+            'List-Unsubscribe': `<${opts.functionsUrl.replace(/\/+$/, '')}/unsubscribe?token=${encodeURIComponent(token)}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          };
+        }
+      }
+    }
+    const rendered = await renderEmail({ subject: row.subject, body: row.body, lang, vars, siteUrl: opts.siteUrl }, row.email_type);
     const sent = await sender.send(
       {
         from: opts.from,
@@ -307,6 +336,7 @@ async function processRow(
         html: rendered.html,
         text: rendered.text,
         tags: [{ name: 'email_type', value: row.email_type }],
+        ...(headers ? { headers } : {}),
       },
       `email_queue:${row.id}`,
     );

@@ -38,4 +38,13 @@ export const userRoutes: RouteDef[] = [
     descriptionKey: 'page.user-favorites.description',
     load: () => import('./user-favorites'),
   },
+  {
+    id: 'unsubscribe',
+    pattern: '/unsubscribe',
+    layout: 'default',
+    titleKey: 'page.unsubscribe.title',
+    descriptionKey: 'page.unsubscribe.description',
+    noindex: true,
+    load: () => import('./unsubscribe'),
+  },
 ];
