@@ -90,6 +90,9 @@ create table private.last_seen (
   last_seen_at timestamptz not null
 );
 comment on table private.last_seen is 'When a user last had a tab open (touch_presence, about every minute). Read only through my_contacts / my_inbox under the reciprocity rule.';
+-- no API role reads it: only the security-definer functions below (RLS on, no policy, as defence in depth)
+alter table private.last_seen enable row level security;
+revoke all on private.last_seen from public, anon, authenticated;
 
 /* Records that the caller is online now (the SPA calls it about once a minute while a tab is
    open). Nothing is stored while the caller hides their online status or has no paid access
@@ -604,13 +607,35 @@ comment on function public.start_direct_conversation(uuid) is
   'Opens or reuses the direct chat with an accepted contact; errors 28000 not_authenticated, 22023 cannot_message_self/invalid_user_id, PT402 payment_required, P0001 blocked, PT404 user_not_found, PT403 not_a_contact.';
 
 -- -----------------------------------------------------------------------------
--- Messages: edit and delete within 15 minutes, broadcast from the database
+-- Messages: edit and delete within 15 minutes, one optional attachment (its bucket, storage
+-- policies and checks: 20261124010100_chat_attachments), broadcast from the database
 -- -----------------------------------------------------------------------------
 alter table public.messages add column deleted_at timestamptz;
 comment on column public.messages.deleted_at is 'Set when the sender deletes the message (body emptied); shown as "deleted".';
 alter table public.messages drop constraint if exists messages_body_check;
-alter table public.messages add constraint messages_body_check
-  check ((deleted_at is not null and body = '') or (deleted_at is null and char_length(pg_catalog.btrim(body)) between 1 and 5000));
+alter table public.messages
+  add column attachment_path text check (char_length(attachment_path) <= 400),
+  add column attachment_name text check (char_length(attachment_name) between 1 and 200),
+  add column attachment_type text check (attachment_type in ('image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf')),
+  add column attachment_size integer check (attachment_size between 1 and 10485760);
+comment on column public.messages.attachment_path is 'Object name in the private bucket chat-attachments (<conversation>/<sender>/<file>), or null.';
+comment on column public.messages.attachment_name is 'File name shown to the members.';
+comment on column public.messages.attachment_type is 'Content type of the stored object (set by the database from storage).';
+comment on column public.messages.attachment_size is 'Size of the stored object in bytes (set by the database from storage).';
+
+alter table public.messages add constraint messages_body_check check (
+  (deleted_at is not null and body = '' and attachment_path is null)
+  or (deleted_at is null and char_length(body) <= 5000
+      and (char_length(pg_catalog.btrim(body)) >= 1 or (attachment_path is not null and body = '')))
+);
+alter table public.messages add constraint messages_attachment_complete check (
+  (attachment_path is null and attachment_name is null and attachment_type is null and attachment_size is null)
+  or (attachment_path is not null and attachment_name is not null and attachment_type is not null and attachment_size is not null)
+);
+
+grant select (attachment_path, attachment_name, attachment_type, attachment_size) on public.messages to authenticated;
+grant insert (attachment_path, attachment_name) on public.messages to authenticated;
+
 create index messages_created_idx on public.messages (created_at);
 create index messages_conversation_id_idx on public.messages (conversation_id, id);
 
@@ -619,9 +644,7 @@ grant update (deleted_at) on public.messages to authenticated;
 revoke delete on public.messages from authenticated;
 drop policy messages_delete on public.messages;
 
-/* BEFORE UPDATE on messages: API callers change only body or delete (deleted_at), only their own
-   message, only within 15 minutes of sending, never after deleting. Errors 42501
-   protected_column, PT403 edit_window_closed, PT409 message_deleted. */
+/* BEFORE UPDATE on messages (API callers): also keeps the attachment; a delete drops it. */
 create or replace function private.guard_message()
 returns trigger
 language plpgsql
@@ -632,7 +655,9 @@ begin
     return new;
   end if;
   if new.conversation_id <> old.conversation_id or new.sender_id is distinct from old.sender_id
-     or new.created_at <> old.created_at or new.edited_at is distinct from old.edited_at then
+     or new.created_at <> old.created_at or new.edited_at is distinct from old.edited_at
+     or new.attachment_path is distinct from old.attachment_path or new.attachment_name is distinct from old.attachment_name
+     or new.attachment_type is distinct from old.attachment_type or new.attachment_size is distinct from old.attachment_size then
     raise exception using errcode = '42501', message = 'protected_column', detail = 'Only the body of a message can be edited.';
   end if;
   if old.deleted_at is not null then
@@ -644,6 +669,10 @@ begin
   if new.deleted_at is not null then
     new.deleted_at := pg_catalog.now();
     new.body := '';
+    new.attachment_path := null;
+    new.attachment_name := null;
+    new.attachment_type := null;
+    new.attachment_size := null;
     return new;
   end if;
   if new.body <> old.body then
@@ -653,7 +682,7 @@ begin
 end;
 $$;
 comment on function private.guard_message() is
-  'BEFORE UPDATE on messages: own body edits and soft deletes within 15 minutes (issue 13).';
+  'BEFORE UPDATE on messages: own body edits and soft deletes (dropping the attachment) within 15 minutes (issue 13).';
 
 /* The message as broadcast to conversation:<id> (same shape as a row of public.messages). */
 create or replace function private.message_json(m public.messages)
@@ -663,7 +692,9 @@ immutable
 set search_path = ''
 as $$
   select pg_catalog.jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'sender_id', m.sender_id,
-    'body', m.body, 'created_at', m.created_at, 'edited_at', m.edited_at, 'deleted_at', m.deleted_at)
+    'body', m.body, 'created_at', m.created_at, 'edited_at', m.edited_at, 'deleted_at', m.deleted_at,
+    'attachment_path', m.attachment_path, 'attachment_name', m.attachment_name,
+    'attachment_type', m.attachment_type, 'attachment_size', m.attachment_size)
 $$;
 
 /* AFTER INSERT OR UPDATE on messages: last_message_at, Broadcast `message` to conversation:<id>,
@@ -919,6 +950,8 @@ create table private.chat_mail_log (
   primary key (conversation_id, user_id, sent_on)
 );
 comment on table private.chat_mail_log is 'Unread-message mails sent, one per conversation, recipient and day (issue 13).';
+alter table private.chat_mail_log enable row level security;
+revoke all on private.chat_mail_log from public, anon, authenticated;
 
 /* Queues the unread-message mails (cron every 5 minutes): for each member with messages from
    others unread for at least 15 minutes (sent in the last 2 days, not deleted, not from a blocked

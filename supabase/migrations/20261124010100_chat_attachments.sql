@@ -6,11 +6,12 @@
 -- * Storage RLS: members of the conversation (without a block) read its objects, so the SPA gets
 --   signed URLs for them; only the sender uploads into their own folder of a conversation they
 --   may write in (paid access), and deletes there.
--- * A message may carry one attachment (then the text may be empty). The database fills
---   name-independent facts from the stored object itself (size, content type) and refuses a path
---   outside the sender's folder of that conversation or an object that does not exist.
--- * Deleting a message (soft, within 15 minutes) also drops its attachment reference; the SPA
---   removes the object through the Storage API.
+-- * A message may carry one attachment (columns and constraints in 20261124010000; then the text
+--   may be empty). The database fills name-independent facts from the stored object itself
+--   (size, content type) and refuses a path outside the sender's folder of that conversation or
+--   an object that does not exist.
+-- * Deleting a message (soft, within 15 minutes; private.guard_message) also drops its attachment
+--   reference; the SPA removes the object through the Storage API.
 
 insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types) values
   ('chat-attachments', 'chat-attachments', false, 10485760,
@@ -77,29 +78,6 @@ using (bucket_id = 'chat-attachments' and pg_catalog.split_part(name, '/', 2) = 
 -- -----------------------------------------------------------------------------
 -- Messages: one optional attachment
 -- -----------------------------------------------------------------------------
-alter table public.messages
-  add column attachment_path text check (char_length(attachment_path) <= 400),
-  add column attachment_name text check (char_length(attachment_name) between 1 and 200),
-  add column attachment_type text check (attachment_type in ('image/jpeg', 'image/png', 'image/webp', 'image/gif', 'application/pdf')),
-  add column attachment_size integer check (attachment_size between 1 and 10485760);
-comment on column public.messages.attachment_path is 'Object name in the private bucket chat-attachments (<conversation>/<sender>/<file>), or null.';
-comment on column public.messages.attachment_name is 'File name shown to the members.';
-comment on column public.messages.attachment_type is 'Content type of the stored object (set by the database from storage).';
-comment on column public.messages.attachment_size is 'Size of the stored object in bytes (set by the database from storage).';
-
-alter table public.messages drop constraint messages_body_check;
-alter table public.messages add constraint messages_body_check check (
-  (deleted_at is not null and body = '' and attachment_path is null)
-  or (deleted_at is null and char_length(body) <= 5000
-      and (char_length(pg_catalog.btrim(body)) >= 1 or (attachment_path is not null and body = '')))
-);
-alter table public.messages add constraint messages_attachment_complete check (
-  (attachment_path is null and attachment_name is null and attachment_type is null and attachment_size is null)
-  or (attachment_path is not null and attachment_name is not null and attachment_type is not null and attachment_size is not null)
-);
-
-grant select (attachment_path, attachment_name, attachment_type, attachment_size) on public.messages to authenticated;
-grant insert (attachment_path, attachment_name) on public.messages to authenticated;
 
 /* BEFORE INSERT on messages: an attachment must be an existing object in the sender's folder of
    this conversation; type and size come from the stored object. Errors 22023 invalid_attachment. */
@@ -140,55 +118,4 @@ comment on function private.check_message_attachment() is 'BEFORE INSERT on mess
 create trigger messages_check_attachment before insert on public.messages
   for each row execute function private.check_message_attachment();
 
-/* BEFORE UPDATE on messages (API callers): also keeps the attachment; a delete drops it. */
-create or replace function private.guard_message()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if private.is_privileged() then
-    return new;
-  end if;
-  if new.conversation_id <> old.conversation_id or new.sender_id is distinct from old.sender_id
-     or new.created_at <> old.created_at or new.edited_at is distinct from old.edited_at
-     or new.attachment_path is distinct from old.attachment_path or new.attachment_name is distinct from old.attachment_name
-     or new.attachment_type is distinct from old.attachment_type or new.attachment_size is distinct from old.attachment_size then
-    raise exception using errcode = '42501', message = 'protected_column', detail = 'Only the body of a message can be edited.';
-  end if;
-  if old.deleted_at is not null then
-    raise exception using errcode = 'PT409', message = 'message_deleted', detail = 'A deleted message cannot change.';
-  end if;
-  if old.created_at < pg_catalog.now() - interval '15 minutes' then
-    raise exception using errcode = 'PT403', message = 'edit_window_closed', detail = 'Messages can be edited or deleted for 15 minutes.';
-  end if;
-  if new.deleted_at is not null then
-    new.deleted_at := pg_catalog.now();
-    new.body := '';
-    new.attachment_path := null;
-    new.attachment_name := null;
-    new.attachment_type := null;
-    new.attachment_size := null;
-    return new;
-  end if;
-  if new.body <> old.body then
-    new.edited_at := pg_catalog.now();
-  end if;
-  return new;
-end;
-$$;
-comment on function private.guard_message() is
-  'BEFORE UPDATE on messages: own body edits and soft deletes (dropping the attachment) within 15 minutes (issue 13).';
 
-/* The message as broadcast to conversation:<id> (same shape as a row of public.messages). */
-create or replace function private.message_json(m public.messages)
-returns jsonb
-language sql
-immutable
-set search_path = ''
-as $$
-  select pg_catalog.jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'sender_id', m.sender_id,
-    'body', m.body, 'created_at', m.created_at, 'edited_at', m.edited_at, 'deleted_at', m.deleted_at,
-    'attachment_path', m.attachment_path, 'attachment_name', m.attachment_name,
-    'attachment_type', m.attachment_type, 'attachment_size', m.attachment_size)
-$$;
