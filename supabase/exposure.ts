@@ -55,7 +55,7 @@ export interface FunctionExposure {
 const PROFILE_PUBLIC = [
   'id', 'slug', 'firstname', 'lastname', 'profile_img', 'type', 'city', 'state', 'latitude', 'longitude', 'headline',
   'bio', 'skills', 'looking_for', 'offering', 'categories', 'logo', 'gallery', 'social_links', 'listed', 'created_at',
-  'updated_at',
+  'updated_at', 'show_exact_location',
 ] as const;
 
 const MESSAGE_COLUMNS = [
@@ -123,7 +123,7 @@ export const relations: Record<string, RelationExposure> = {
       'stripe_customer_id', 'type', 'street', 'house_number', 'city', 'state', 'zipcode', 'latitude', 'longitude', 'slug',
       'headline', 'bio', 'skills', 'looking_for', 'offering', 'categories', 'logo', 'gallery', 'social_links',
       'preferred_language', 'created_at', 'updated_at', 'profile_accent', 'profile_tagline', 'featured_project_id',
-      'show_premium_badge', 'listed',
+      'show_premium_badge', 'listed', 'show_exact_location',
     ],
     personal: [
       'email', 'authenticated', 'user_role', 'profile_visibility', 'stripe_customer_id', 'street', 'house_number', 'zipcode',
@@ -134,7 +134,7 @@ export const relations: Record<string, RelationExposure> = {
       'firstname', 'lastname', 'profile_visibility', 'profile_img', 'type', 'street', 'house_number', 'city', 'state',
       'zipcode', 'latitude', 'longitude', 'slug', 'headline', 'bio', 'skills', 'looking_for', 'offering', 'categories',
       'logo', 'gallery', 'social_links', 'preferred_language', 'profile_accent',
-      'profile_tagline', 'featured_project_id', 'show_premium_badge',
+      'profile_tagline', 'featured_project_id', 'show_premium_badge', 'show_exact_location',
     ]),
     delete: ['authenticated'],
   },
@@ -191,6 +191,13 @@ export const relations: Record<string, RelationExposure> = {
     rows: 'public',
     columns: ['id', 'name', 'rank', 'project_limit', 'features_de', 'features_en', 'contact_sales', 'active'],
     select: both(['id', 'name', 'rank', 'project_limit', 'features_de', 'features_en', 'contact_sales', 'active']),
+  },
+  // issue 14: the city gazetteer (GeoNames), public reference data
+  cities: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['id', 'name', 'state', 'latitude', 'longitude', 'population'],
+    select: both(['id', 'name', 'state', 'latitude', 'longitude', 'population']),
   },
   prices: {
     kind: 'table',
@@ -454,6 +461,12 @@ export const functions: Record<string, FunctionExposure> = {
   'newsletter_unsubscribe(p_token uuid)': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'none' },
   'record_stripe_event(p_id text, p_type text, p_created_at timestamp with time zone)': { execute: [], returns: 'boolean', rows: 'none' },
   'search(q text, types text[], category text, city text, date_from date, date_to date, page integer, page_size integer)': {
+    execute: ['anon', 'authenticated'],
+    returns: 'jsonb',
+    rows: 'public',
+  },
+  // issue 14: the map (people at city level only; see the migration 20261125000100_map)
+  'map_items(west double precision, south double precision, east double precision, north double precision, zoom double precision, layers text[], category text, date_from date, date_to date, include_remote boolean, max_rows integer)': {
     execute: ['anon', 'authenticated'],
     returns: 'jsonb',
     rows: 'public',

@@ -126,6 +126,15 @@ const MATRIX: Record<string, Spec> = {
     prep: { delete: () => `delete from public.subscriptions where plan_id = 'enterprise'; delete from public.contact_messages where plan_id = 'enterprise'; delete from public.prices where plan_id = 'enterprise';` },
     expect: { select: 'AAAAAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
   },
+  cities: {
+    sql: {
+      select: () => `select 1 from public.cities where name = 'Berlin'`,
+      insert: () => `insert into public.cities (name, state, latitude, longitude, population) values ('Matrixstadt', 'Berlin', 52.5, 13.4, 1)`,
+      update: () => `update public.cities set population = population where name = 'Berlin'`,
+      delete: () => `delete from public.cities where name = 'Berlin'`,
+    },
+    expect: { select: 'AAAAAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
   prices: {
     sql: {
       select: () => `select 1 from public.prices where plan_id = 'basic' and billing_period = 'monthly'`,

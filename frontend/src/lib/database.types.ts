@@ -108,6 +108,20 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"cities": {
+                  Row: {
+                    "id": number,"latitude": number,"longitude": number,"name": string,"population": number,"state": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "id"?: never,"latitude": number,"longitude": number,"name": string,"population": number,"state": string
+                  }
+                  Update: {
+                    "id"?: never,"latitude"?: number,"longitude"?: number,"name"?: string,"population"?: number,"state"?: string
+                  }
+                  Relationships: [
+                    
+                  ]
                 },"contact_messages": {
                   Row: {
                     "created_at": string,"email": string,"id": number,"lang": string,"message": string,"name": string,"plan_id": string | null,"status": Database["public"]['Enums']["feedback_status"],"subject": string,"topic": Database["public"]['Enums']["contact_topic"],"user_id": string | null
@@ -738,14 +752,14 @@ isOneToOne: false
                   ]
                 },"profiles": {
                   Row: {
-                    "authenticated": number,"bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"email": string,"featured_project_id": number | null,"firstname": string,"gallery": (string)[],"headline": string | null,"house_number": string | null,"id": string,"lastname": string,"latitude": number | null,"listed": boolean | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"preferred_language": string,"profile_accent": string | null,"profile_img": string | null,"profile_tagline": string | null,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"street": string | null,"stripe_customer_id": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string | null
+                    "authenticated": number,"bio": string | null,"categories": (Database["public"]['Enums']["project_category"])[],"city": string | null,"created_at": string,"email": string,"featured_project_id": number | null,"firstname": string,"gallery": (string)[],"headline": string | null,"house_number": string | null,"id": string,"lastname": string,"latitude": number | null,"listed": boolean | null,"logo": string | null,"longitude": number | null,"looking_for": string | null,"offering": string | null,"preferred_language": string,"profile_accent": string | null,"profile_img": string | null,"profile_tagline": string | null,"profile_visibility": number,"show_exact_location": boolean,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": NonNullable<Json>,"state": string | null,"street": string | null,"stripe_customer_id": string | null,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string | null
                   }
                   ComputedFields: never
                   Insert: {
-                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email": string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id": string,"lastname"?: string,"latitude"?: number | null,"listed"?: never,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug": string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
+                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email": string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id": string,"lastname"?: string,"latitude"?: number | null,"listed"?: never,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_exact_location"?: boolean,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug": string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
                   }
                   Update: {
-                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email"?: string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id"?: string,"lastname"?: string,"latitude"?: number | null,"listed"?: never,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug"?: string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
+                    "authenticated"?: number,"bio"?: string | null,"categories"?: (Database["public"]['Enums']["project_category"])[],"city"?: string | null,"created_at"?: string,"email"?: string,"featured_project_id"?: number | null,"firstname"?: string,"gallery"?: (string)[],"headline"?: string | null,"house_number"?: string | null,"id"?: string,"lastname"?: string,"latitude"?: number | null,"listed"?: never,"logo"?: string | null,"longitude"?: number | null,"looking_for"?: string | null,"offering"?: string | null,"preferred_language"?: string,"profile_accent"?: string | null,"profile_img"?: string | null,"profile_tagline"?: string | null,"profile_visibility"?: number,"show_exact_location"?: boolean,"show_premium_badge"?: boolean,"skills"?: (string)[],"slug"?: string,"social_links"?: NonNullable<Json>,"state"?: string | null,"street"?: string | null,"stripe_customer_id"?: string | null,"type"?: Database["public"]['Enums']["profile_type"],"updated_at"?: string,"user_role"?: Database["public"]['Enums']["user_role"],"zipcode"?: string | null
                   }
                   Relationships: [
                     {
@@ -1032,6 +1046,9 @@ isOneToOne: true
                            },
 "is_duplicate_subscription":
 { Args: { "p_stripe_subscription_id": string }; Returns: boolean
+                           },
+"map_items":
+{ Args: { "category"?: string,"date_from"?: string,"date_to"?: string,"east": number,"include_remote"?: boolean,"layers"?: (string)[],"max_rows"?: number,"north": number,"south": number,"west": number,"zoom"?: number }; Returns: Json
                            },
 "mark_conversation_read":
 { Args: { "p_conversation_id": string }; Returns: string
