@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
+import { basemapPlugin } from './vite/basemap/basemap-plugin.ts';
 import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
 import { stackConfig } from '../scripts/local-stack/config.ts';
@@ -35,6 +36,7 @@ export default defineConfig(({ mode }) => {
     plugins: [
       precompileMessagesPlugin(PRODUCT_NAME),
       react(),
+      basemapPlugin(),
       sitemapPlugin({
         supabaseUrl,
         anonKey,
@@ -49,6 +51,7 @@ export default defineConfig(({ mode }) => {
     },
     server: { host: '127.0.0.1', port, strictPort: true },
     preview: { host: '127.0.0.1', port, strictPort: true },
-    build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 600 },
+    // maplibre-gl (about 1 MB minified) is its own chunk, loaded only where a map shows (issue 14)
+    build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 1100 },
   };
 });

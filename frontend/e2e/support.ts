@@ -53,6 +53,7 @@ export const PUBLIC_PAGES: PublicPage[] = [
   { path: '/payment/success', titleKey: 'page.payment-success.title' },
   { path: '/cancel-subscription', titleKey: 'page.cancel-subscription.title' },
   { path: '/events', titleKey: 'page.events.title' },
+  { path: '/map', titleKey: 'page.map.title' },
   { path: '/events/networking-evening-for-creatives-berlin-12', titleKey: 'page.event.title' },
   { path: '/jobs', titleKey: 'page.jobs.title' },
   { path: '/jobs/lab-technician-biotech-gruenfeld-237', titleKey: 'page.job.title' },

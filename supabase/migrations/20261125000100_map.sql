@@ -6,6 +6,7 @@
 --   trigger overwrites whatever latitude/longitude a client writes on a profile. A city that is
 --   not in the gazetteer keeps the written position rounded to 0.1° (about 11 × 7 km). Business
 --   profiles (spec §3: their display address is public) may opt in to exact coordinates.
+-- * The triggers run as definer: they read the gazetteer for whoever writes (users, service role).
 -- * Projects, events and jobs get their city's coordinates when the client gives none (or
 --   changes the city but not the coordinates); events with a venue may carry exact ones.
 -- * public.map_items(bounds, zoom, filters) returns the visible items of the requested layers,
@@ -53,6 +54,7 @@ comment on function private.city_point(text) is 'point(longitude, latitude) of a
 create or replace function private.profile_map_position()
 returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 declare
@@ -91,6 +93,7 @@ create trigger profiles_map_position
 create or replace function private.content_map_position()
 returns trigger
 language plpgsql
+security definer
 set search_path = ''
 as $$
 declare

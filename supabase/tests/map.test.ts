@@ -116,6 +116,18 @@ describe('coordinates from the city gazetteer', () => {
     expect(unknown.rows[0]).toEqual({ latitude: null, longitude: null });
   });
 
+  test('every writer gets coordinates on a fresh connection (no plan cached by the owner)', async () => {
+    const fresh = await TestDb.open();
+    try {
+      const out = await fresh.as({ kind: 'service_role' }, `insert into public.jobs (id, title, company, city, remote, employment_type, category, description, apply_url)
+        values ('map-test-fresh', 'Frische Verbindung', 'Kartenfirma GmbH', $1, false, 'full_time', 'art', 'x', 'https://example.org/job')
+        returning latitude, longitude`, [a.name]);
+      expect(out).toMatchObject({ ok: true, rows: [{ latitude: a.latitude, longitude: a.longitude }] });
+    } finally {
+      await fresh.close();
+    }
+  });
+
   test('a person is always at their city\'s coordinates, whatever they write', async () => {
     const exact = await db.as(users.person!, `update public.profiles set latitude = $2, longitude = $3 where id = $1 returning latitude, longitude`,
       [users.person!.id, a.latitude + 0.01234, a.longitude - 0.00987]);

@@ -8,6 +8,7 @@ import { newsletterRoutes } from '@/features/newsletter/routes';
 import { aboutRoutes } from '@/features/about/routes';
 import { jobsRoutes } from '@/features/jobs/routes';
 import { eventsRoutes } from '@/features/events/routes';
+import { mapRoutes } from '@/features/map/routes';
 import { profilesRoutes } from '@/features/profiles/routes';
 import { projectsRoutes } from '@/features/projects/routes';
 import { portfoliosRoutes } from '@/features/portfolios/routes';
@@ -30,6 +31,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...aboutRoutes,
   ...jobsRoutes,
   ...eventsRoutes,
+  ...mapRoutes,
   ...profilesRoutes,
   ...projectsRoutes,
   ...portfoliosRoutes,

@@ -15,6 +15,7 @@ const NAV = [
   { to: paths.prices, id: 'nav.prices' },
   { to: paths.remoteJobs, id: 'nav.remoteJobs' },
   { to: paths.events, id: 'nav.events' },
+  { to: paths.map, id: 'nav.map' },
   { to: paths.search, id: 'nav.search' },
   { to: paths.about, id: 'nav.about' },
 ] as const;

@@ -34,6 +34,7 @@ export const paths = {
   cancelSubscription: '/cancel-subscription',
   dashboard: '/dashboard',
   events: '/events',
+  map: '/map',
   event: (slug: string) => `/events/${encodeURIComponent(slug)}`,
   jobs: '/jobs',
   job: (id: string | number) => `/jobs/${encodeURIComponent(String(id))}`,

@@ -36,6 +36,7 @@ export const PUBLIC_PAGE_PATHS: readonly string[] = [
   '/ueber-teamwerk',
   '/working-remote-jobs',
   '/events',
+  '/map',
   '/jobs',
   '/login',
   '/registration',

@@ -4,8 +4,9 @@ import { createEventSchema, parseEventFilters, toEventSearch } from '../api/even
 describe('/events URL filters', () => {
   it('round-trips and drops malformed values', () => {
     const f = parseEventFilters(new URLSearchParams('city=K%C3%B6ln&from=2026-12-01&to=bad&price=paid&category=art&page=3'));
-    expect(f).toEqual({ city: 'Köln', from: '2026-12-01', to: '', price: 'paid', category: 'art', page: 3 });
+    expect(f).toEqual({ city: 'Köln', from: '2026-12-01', to: '', price: 'paid', category: 'art', page: 3, view: 'list' });
     expect(toEventSearch(f).toString()).toBe('city=K%C3%B6ln&from=2026-12-01&price=paid&category=art&page=3');
+    expect(toEventSearch({ ...f, view: 'map' }).toString()).toBe('city=K%C3%B6ln&from=2026-12-01&price=paid&category=art&page=3&view=map');
     expect(parseEventFilters(new URLSearchParams('price=cheap&page=0&category=nope'))).toMatchObject({ price: '', page: 1, category: '' });
   });
 });

@@ -29,6 +29,8 @@ export interface EventFilters {
   price: '' | 'free' | 'paid';
   category: string;
   page: number;
+  /** List or map view (issue 14). */
+  view: 'list' | 'map';
 }
 
 /** Reads the /events filters from the URL query, dropping malformed values. */
@@ -43,6 +45,7 @@ export function parseEventFilters(search: URLSearchParams): EventFilters {
     price: price === 'free' || price === 'paid' ? price : '',
     category: CATEGORY_VALUES.includes(search.get('category') ?? '') ? search.get('category')! : '',
     page: Number.isFinite(page) && page > 0 ? page : 1,
+    view: search.get('view') === 'map' ? 'map' : 'list',
   };
 }
 
@@ -51,11 +54,12 @@ export function toEventSearch(f: EventFilters): URLSearchParams {
   const out = new URLSearchParams();
   for (const key of ['city', 'from', 'to', 'price', 'category'] as const) if (f[key]) out.set(key, f[key].trim());
   if (f.page > 1) out.set('page', String(f.page));
+  if (f.view === 'map') out.set('view', 'map');
   return out;
 }
 
 /** Listed event row as shown in lists. */
-export type EventListItem = Pick<EventRow, 'id' | 'slug' | 'title' | 'summary' | 'category' | 'status' | 'is_paid' | 'price_cents' | 'starts_at' | 'ends_at' | 'is_online' | 'city' | 'capacity' | 'going_count'>;
+export type EventListItem = Pick<EventRow, 'id' | 'slug' | 'title' | 'summary' | 'category' | 'status' | 'is_paid' | 'price_cents' | 'starts_at' | 'ends_at' | 'is_online' | 'city' | 'capacity' | 'going_count' | 'venue_name'> & { latitude: number | null; longitude: number | null };
 
 /**
  * Lists public events that have not ended, soonest first (spec §2 /events), with filters.
@@ -67,7 +71,7 @@ export async function listEvents(f: EventFilters): Promise<{ rows: EventListItem
   const { supabase } = await import('@/lib/supabase');
   let query = supabase
     .from('events')
-    .select('id, slug, title, summary, category, status, is_paid, price_cents, starts_at, ends_at, is_online, city, capacity, going_count', { count: 'exact' })
+    .select('id, slug, title, summary, category, status, is_paid, price_cents, starts_at, ends_at, is_online, city, capacity, going_count, venue_name, latitude, longitude', { count: 'exact' })
     .in('status', LISTED_STATUSES)
     .gte('ends_at', new Date().toISOString());
   if (f.city.trim()) query = query.ilike('city', f.city.trim().replace(/[%_\\]/g, (c) => `\\${c}`));
@@ -89,7 +93,7 @@ export async function listEvents(f: EventFilters): Promise<{ rows: EventListItem
 
 /** Query options for an /events page. */
 export const eventsQueryOptions = (f: EventFilters) =>
-  queryOptions({ queryKey: ['events', 'list', toEventSearch(f).toString()], queryFn: () => listEvents(f), placeholderData: keepPreviousData });
+  queryOptions({ queryKey: ['events', 'list', toEventSearch({ ...f, view: 'list' }).toString()], queryFn: () => listEvents(f), placeholderData: keepPreviousData });
 
 /** Hook for an /events page. */
 export function useEvents(f: EventFilters) {

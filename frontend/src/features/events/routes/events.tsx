@@ -9,6 +9,9 @@ import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/events';
 import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
+import type { MapItem } from '@/features/map/api/map';
+import { ResultsMap } from '@/features/map/components/results-map';
+import { ViewSwitch } from '@/features/map/components/view-switch';
 
 /** `/events`: upcoming public events, soonest first, with city/date/price/category filters in the URL and pagination (spec §2). */
 export default function EventsRoute({ locale }: PageProps) {
@@ -24,6 +27,15 @@ export default function EventsRoute({ locale }: PageProps) {
     setCity(filters.city);
   }
   const events = useEvents(filters);
+  const placed = useMemo(
+    () =>
+      (events.data?.rows ?? []).flatMap((ev): MapItem[] =>
+        ev.latitude !== null && ev.longitude !== null
+          ? [{ layer: 'events', id: String(ev.id), slug: ev.slug, title: ev.title, subtitle: ev.venue_name, category: ev.category, city: ev.city, lat: ev.latitude, lon: ev.longitude, image: null, starts_at: ev.starts_at, ends_at: ev.ends_at }]
+          : [],
+      ),
+    [events.data],
+  );
   const apply = (patch: Partial<EventFilters>) => setSearchParams(toEventSearch({ ...filters, ...patch, page: patch.page ?? 1 }));
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -75,6 +87,14 @@ export default function EventsRoute({ locale }: PageProps) {
           </Alert>
         )}
         {events.data && events.data.rows.length > 0 && (
+          <Group justify="flex-end">
+            <ViewSwitch value={filters.view} onChange={(view) => setSearchParams(toEventSearch({ ...filters, view }))} />
+          </Group>
+        )}
+        {events.data && events.data.rows.length > 0 && filters.view === 'map' && (
+          <ResultsMap items={placed} unplaced={events.data.rows.length - placed.length} locale={locale} />
+        )}
+        {events.data && events.data.rows.length > 0 && filters.view === 'list' && (
           <SimpleGrid component="ul" cols={{ base: 1, sm: 2, md: 3 }} p={0} style={{ listStyle: 'none' }} data-testid="events-list" aria-busy={events.isFetching}>
             {events.data.rows.map((ev) => (
               <Card component="li" key={ev.id} withBorder padding="md">

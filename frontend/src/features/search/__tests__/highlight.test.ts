@@ -22,9 +22,10 @@ describe('splitHighlight', () => {
 
 describe('search URL parameters', () => {
   it('round-trips and drops invalid values', () => {
-    const p = parseSearchParams(new URLSearchParams('q=Gr%C3%BCnder&type=event,bogus,event&category=art&city=K%C3%B6ln&from=2026-01-01&to=x&page=2'));
-    expect(p).toEqual({ q: 'Gründer', types: ['event'], category: 'art', city: 'Köln', from: '2026-01-01', to: '', page: 2 });
-    expect(toSearchParams(p).toString()).toBe('q=Gr%C3%BCnder&type=event&category=art&city=K%C3%B6ln&from=2026-01-01&page=2');
+    const p = parseSearchParams(new URLSearchParams('q=Gr%C3%BCnder&type=event,bogus,event&category=art&city=K%C3%B6ln&from=2026-01-01&to=x&page=2&view=map'));
+    expect(p).toEqual({ q: 'Gründer', types: ['event'], category: 'art', city: 'Köln', from: '2026-01-01', to: '', page: 2, view: 'map' });
+    expect(toSearchParams(p).toString()).toBe('q=Gr%C3%BCnder&type=event&category=art&city=K%C3%B6ln&from=2026-01-01&page=2&view=map');
+    expect(parseSearchParams(new URLSearchParams('view=globe')).view).toBe('list');
     expect(parseSearchParams(new URLSearchParams('category=nope&page=-3')).page).toBe(1);
   });
 });

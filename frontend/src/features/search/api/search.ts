@@ -22,6 +22,8 @@ export interface SearchParams {
   from: string;
   to: string;
   page: number;
+  /** List or map view of the results (issue 14). */
+  view: 'list' | 'map';
 }
 
 const isoDate = /^\d{4}-\d{2}-\d{2}$/;
@@ -45,6 +47,7 @@ export function parseSearchParams(search: URLSearchParams): SearchParams {
     from: date(search.get('from')),
     to: date(search.get('to')),
     page: Number.isFinite(page) && page > 0 ? Math.min(page, 1000) : 1,
+    view: search.get('view') === 'map' ? 'map' : 'list',
   };
 }
 
@@ -58,6 +61,7 @@ export function toSearchParams(p: SearchParams): URLSearchParams {
   if (p.from) out.set('from', p.from);
   if (p.to) out.set('to', p.to);
   if (p.page > 1) out.set('page', String(p.page));
+  if (p.view === 'map') out.set('view', 'map');
   return out;
 }
 
@@ -115,7 +119,7 @@ export async function searchContent(p: SearchParams): Promise<SearchResponse> {
 
 /** Query options for a search; the key is the normalised URL query so shared URLs hit the cache. */
 export const searchQueryOptions = (p: SearchParams) =>
-  queryOptions({ queryKey: ['search', toSearchParams(p).toString()], queryFn: () => searchContent(p), placeholderData: keepPreviousData });
+  queryOptions({ queryKey: ['search', toSearchParams({ ...p, view: 'list' }).toString()], queryFn: () => searchContent(p), placeholderData: keepPreviousData });
 
 /** Hook for search results (keeps the previous page visible while the next one loads). */
 export function useSearch(p: SearchParams, enabled = true) {

@@ -11,6 +11,8 @@ import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { formatDate } from '@/lib/format';
 import { CATEGORIES, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
 import { Highlight } from './highlight';
+import { SearchResultsMap } from './search-results-map';
+import { ViewSwitch } from '@/features/map/components/view-switch';
 import { useStoredSession } from '@/components/use-header-session';
 
 // "Connect" on people (issue 13) loads with supabase-js, only for signed-in visitors.
@@ -68,6 +70,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
   const data = search.data;
   const signedIn = useStoredSession().stored;
   const apply = (patch: Partial<SearchParams>) => onChange({ ...params, ...patch, page: patch.page ?? 1 });
+  const showMap = params.view === 'map';
   const submit = (e: FormEvent) => {
     e.preventDefault();
     apply({ q, city });
@@ -160,10 +163,14 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
       {search.isError && <LoadError messageId="search.error" onRetry={() => void search.refetch()} testId="search-error" />}
       {data && (
         <Stack aria-busy={search.isFetching} data-testid="search-results-region">
-          <Text role="status" aria-live="polite" data-testid="search-total">
-            <FormattedMessage id={data.total_capped ? 'search.totalCapped' : 'search.total'} values={{ count: data.total }} />
-          </Text>
-          {data.results.length === 0 ? (
+          <Group justify="space-between">
+            <Text role="status" aria-live="polite" data-testid="search-total">
+              <FormattedMessage id={data.total_capped ? 'search.totalCapped' : 'search.total'} values={{ count: data.total }} />
+            </Text>
+            <ViewSwitch value={params.view} onChange={(view) => onChange({ ...params, view })} />
+          </Group>
+          {showMap && data.results.length > 0 && <SearchResultsMap results={data.results} locale={locale} />}
+          {showMap && data.results.length > 0 ? null : data.results.length === 0 ? (
             <Alert color="blue" data-testid="search-empty">
               <FormattedMessage id="search.empty" />
             </Alert>

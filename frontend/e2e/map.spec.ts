@@ -1,0 +1,205 @@
+import { expect, type Page, test } from '@playwright/test';
+import { admin, createUser, insertEvent, token, type TestUser } from './content-events-support';
+import { apiUrl, collectErrors, expectAccessible, expectStackUp } from './support';
+
+/**
+ * The map (issue 14) in a real browser: it renders from the app's own files, clusters over
+ * Germany, zooms on a cluster click, opens popups linking to detail pages, toggles layers,
+ * narrows to the visible area, lists the same items, and never requests another host.
+ */
+test.describe.configure({ mode: 'serial' });
+
+interface City { name: string; latitude: number; longitude: number }
+
+const tok = token();
+let owner: TestUser;
+let city: City;
+let projectTitle: string;
+let projectPath: string;
+
+/** Bounds around the fixture city (w,s,e,n) for `bbox=` URLs. */
+const bboxAround = (c: City, d = 0.08) => [c.longitude - d, c.latitude - d, c.longitude + d, c.latitude + d].map((x) => x.toFixed(5)).join(',');
+
+/** Records every request that leaves the app's origin and the API (blob: and data: are the page's own). */
+function foreignRequests(page: Page, appOrigin: string): string[] {
+  const allowed = new Set([appOrigin, new URL(apiUrl).origin]);
+  const out: string[] = [];
+  page.on('request', (r) => {
+    const url = r.url();
+    if (url.startsWith('blob:') || url.startsWith('data:')) return;
+    if (!allowed.has(new URL(url).origin)) out.push(url);
+  });
+  return out;
+}
+
+/** Waits for the map's first markers or clusters. */
+async function mapReady(page: Page) {
+  await expect(page.getByTestId('map')).toHaveAttribute('data-markers-ready', 'true', { timeout: 30_000 });
+}
+
+/** Sum of what the map shows: single markers plus the counts of clusters. */
+async function shownOnMap(page: Page): Promise<number> {
+  const counts = await page.getByTestId('map-cluster').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))));
+  return counts.reduce((a, b) => a + b, 0) + (await page.getByTestId('map-marker').count());
+}
+
+test.beforeAll(async () => {
+  await expectStackUp();
+  const service = admin();
+  // a small gazetteer city the demo data and other tests leave empty, so the fixture stands alone
+  const { data: cities } = await service.from('cities').select('name, latitude, longitude').gte('population', 10000).lte('population', 10400).order('name');
+  const used = new Set(((await service.from('projects').select('city')).data ?? []).map((r) => (r.city ?? '').toLowerCase()));
+  const free = (cities ?? []).filter((c) => !used.has(c.name.toLowerCase()));
+  city = free[Math.floor(Math.random() * free.length)]!;
+  owner = await createUser('premium', 'Marta');
+  await service.from('profiles').update({ city: city.name }).eq('id', owner.id);
+  projectTitle = `Kartenprojekt ${tok}`;
+  const created = await service
+    .from('projects')
+    .insert({ owner_id: owner.id, title: projectTitle, slug: `kartenprojekt-${tok}`, summary: 'Ein Projekt auf der Karte', description: 'x', category: 'science', city: city.name, status: 'published' })
+    .select('id, slug')
+    .single();
+  expect(created.error).toBeNull();
+  projectPath = `/${created.data!.id}-${created.data!.slug}`;
+  await insertEvent(owner.id, { title: `Kartentreffen ${tok}`, city: city.name, category: 'science' });
+});
+
+test('renders Germany from local files, clusters, zooms on a cluster, axe passes (en)', async ({ page, baseURL }) => {
+  const errors = collectErrors(page);
+  const foreign = foreignRequests(page, new URL(baseURL!).origin);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/map');
+  await expect(page).toHaveTitle(/^Map \|/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Map' })).toBeVisible();
+  await mapReady(page);
+  const clusters = page.getByTestId('map-cluster');
+  expect(await clusters.count()).toBeGreaterThan(3);
+
+  // the canvas is drawn: water and land in several colours, not a blank area
+  const shot = await page.locator('canvas.maplibregl-canvas').screenshot();
+  const colours = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width;
+    c.height = img.height;
+    const ctx = c.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set<number>();
+    for (let i = 0; i < d.length; i += 4 * 97) seen.add((d[i]! << 16) | (d[i + 1]! << 8) | d[i + 2]!);
+    return seen.size;
+  }, shot.toString('base64'));
+  expect(colours, 'distinct colours on the map canvas').toBeGreaterThan(3);
+  await expect(page.locator('.maplibregl-ctrl-attrib')).toContainText('Natural Earth');
+
+  // the list beside the map holds what the map shows
+  const total = Number((await page.getByTestId('map-total').textContent())!.replace(/\D/g, ''));
+  expect(total).toBeGreaterThan(50);
+  expect(await shownOnMap(page)).toBe(total);
+
+  // a cluster click zooms in (at once: reduced motion)
+  const zoom = Number(await page.getByTestId('map').getAttribute('data-zoom'));
+  const big = clusters.first();
+  await big.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => Number(await page.getByTestId('map').getAttribute('data-zoom'))).toBeGreaterThan(zoom);
+
+  await expectAccessible(page, '/map');
+  expect(foreign, 'requests outside the app and the API').toEqual([]);
+  expect(errors).toEqual([]);
+});
+
+test('items at one place share a cluster; layers toggle; the list shows the same items; a popup links to the detail page (en)', async ({ page }) => {
+  await page.goto(`/map?bbox=${bboxAround(city)}`);
+  await mapReady(page);
+  // person, project and event sit at the city's coordinates: one cluster that lists them
+  const cluster = page.getByTestId('map-cluster');
+  await expect(cluster).toHaveCount(1);
+  await expect(cluster).toHaveAttribute('data-count', '3');
+  await expect(page.getByTestId('map-list-item')).toHaveCount(await shownOnMap(page));
+  await expect(page.getByTestId('map-list')).toContainText(projectTitle);
+  await expect(page.getByTestId('map-list')).toContainText(`Kartentreffen ${tok}`);
+  await expect(page.getByTestId('map-list')).toContainText('Marta Tester');
+
+  // switching the projects layer off hides its items on the map and in the list
+  await page.getByTestId('map-layer-projects').click();
+  await expect(page).toHaveURL(/layers=people%2Cevents%2Cjobs/);
+  await expect(cluster).toHaveAttribute('data-count', '2');
+  await expect(page.getByTestId('map-list')).not.toContainText(projectTitle);
+  await page.getByTestId('map-layer-projects').click();
+  await expect(cluster).toHaveAttribute('data-count', '3');
+
+  // the cluster cannot split (one place): its popup lists the three cards
+  await cluster.click();
+  const popup = page.getByTestId('map-popup');
+  await expect(popup.getByTestId('map-popup-item')).toHaveCount(3);
+  await expect(popup).toContainText('3 results at this place');
+  const card = popup.getByTestId('map-popup-item').filter({ hasText: projectTitle });
+  await expect(card).toContainText(city.name);
+  await expect(card).toContainText('Science');
+  await card.getByRole('link', { name: projectTitle }).click();
+  await expect(page).toHaveURL(new RegExp(`${projectPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  await expect(page.getByRole('heading', { level: 1, name: projectTitle })).toBeVisible();
+});
+
+test('"Search this area" narrows the results to the visible bounds (en)', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.goto('/map');
+  // the cookie notice covers the lower part of the page; the user answers it first
+  await page.getByRole('button', { name: 'Necessary only' }).click();
+  await mapReady(page);
+  const before = Number((await page.getByTestId('map-total').textContent())!.replace(/\D/g, ''));
+  await expect(page.getByTestId('map-search-area')).toHaveCount(0);
+  // the user zooms in with the wheel over the map
+  const box = (await page.locator('canvas.maplibregl-canvas').boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.35, box.y + box.height * 0.4);
+  for (let i = 0; i < 6; i += 1) {
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(150);
+  }
+  await page.getByTestId('map-search-area').click();
+  await expect(page).toHaveURL(/bbox=/);
+  await expect.poll(async () => Number((await page.getByTestId('map-total').textContent())!.replace(/\D/g, ''))).toBeLessThan(before);
+  const after = Number((await page.getByTestId('map-total').textContent())!.replace(/\D/g, ''));
+  expect(after).toBeGreaterThan(0);
+  await expect(page.getByTestId('map-search-area')).toHaveCount(0);
+  await page.getByTestId('map-all-germany').click();
+  await expect(page).not.toHaveURL(/bbox=/);
+});
+
+test('Karte auf Deutsch, und „Liste | Karte“ bei Suche und Events (de)', async ({ page, baseURL }) => {
+  const errors = collectErrors(page);
+  const foreign = foreignRequests(page, new URL(baseURL!).origin);
+  await page.goto(`/de/map?layers=projects&category=science&bbox=${bboxAround(city)}`);
+  await expect(page).toHaveTitle(/^Karte \|/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Karte' })).toBeVisible();
+  await mapReady(page);
+  await expect(page.getByLabel('Projekte (1)')).toBeChecked();
+  await expect(page.getByLabel(/^Personen/)).not.toBeChecked();
+  await page.getByRole('button', { name: `Projekt: ${projectTitle}, ${city.name}` }).click();
+  await expect(page.getByTestId('map-popup')).toContainText('Wissenschaft');
+  await page.keyboard.press('Escape');
+
+  // the search page shows its current results on the map
+  await page.goto(`/de/search?q=${encodeURIComponent(projectTitle)}`);
+  await expect(page.getByTestId('search-total')).toHaveText('1 Ergebnis');
+  await page.getByTestId('view-switch').getByText('Karte').click();
+  await expect(page).toHaveURL(/view=map/);
+  await expect(page.getByTestId('results-map')).toBeVisible();
+  await mapReady(page);
+  await expect(page.getByTestId('map-marker')).toHaveCount(1);
+  await expect(page.getByTestId('map-list')).toContainText(projectTitle);
+
+  // the events page too, with the same filters in the URL
+  await page.goto(`/de/events?city=${encodeURIComponent(city.name)}&view=map`);
+  await mapReady(page);
+  await expect(page.getByTestId('map-list')).toContainText(`Kartentreffen ${tok}`);
+  await page.getByTestId('view-switch').getByText('Liste').click();
+  await expect(page).not.toHaveURL(/view=map/);
+  await expect(page.getByTestId('events-list')).toContainText(`Kartentreffen ${tok}`);
+
+  expect(foreign).toEqual([]);
+  expect(errors).toEqual([]);
+});

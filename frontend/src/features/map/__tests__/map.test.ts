@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { GERMANY, type MapItem, parseBounds, parseMapParams, toMapSearch, zoomForBounds } from '../api/map';
+import { declutter, inBounds, ItemClusters } from '../lib/clusters';
+import { boundsAround } from '../components/results-map';
+
+const item = (id: string, lon: number, lat: number, layer: MapItem['layer'] = 'projects'): MapItem => ({
+  layer, id, slug: `s-${id}`, title: `T ${id}`, subtitle: null, category: null, city: null, lon, lat, image: null,
+});
+
+describe('map URL state', () => {
+  it('round-trips and drops malformed values', () => {
+    const p = parseMapParams(new URLSearchParams('layers=events,bogus,people&category=art&from=2026-12-01&to=bad&remote=0&bbox=6.1,50.2,7.3,51.4'));
+    expect(p).toEqual({ layers: ['people', 'events'], category: 'art', from: '2026-12-01', to: '', remote: false, bbox: [6.1, 50.2, 7.3, 51.4] });
+    expect(toMapSearch(p).toString()).toBe('layers=people%2Cevents&category=art&from=2026-12-01&remote=0&bbox=6.1%2C50.2%2C7.3%2C51.4');
+    expect(parseMapParams(new URLSearchParams(''))).toMatchObject({ layers: ['people', 'projects', 'events', 'jobs'], remote: true, bbox: null });
+    expect(parseMapParams(new URLSearchParams('layers='))).toMatchObject({ layers: [] });
+  });
+
+  it('accepts only real bounds', () => {
+    for (const bad of ['1,2,3', '7,50,6,51', '6,51,7,50', '-200,50,7,51', '6,50,7,95', 'a,b,c,d', '6,50,7,Infinity']) expect(parseBounds(bad), bad).toBeNull();
+    expect(parseBounds('-10.5,40,20,60')).toEqual([-10.5, 40, 20, 60]);
+  });
+
+  it('derives the zoom from the bounds width', () => {
+    expect(zoomForBounds(GERMANY)).toBeGreaterThan(5);
+    expect(zoomForBounds(GERMANY)).toBeLessThan(7);
+    expect(zoomForBounds([6.9, 50.9, 7.0, 51.0])).toBeGreaterThan(zoomForBounds(GERMANY) + 5);
+  });
+});
+
+describe('clusters', () => {
+  const items = [item('a', 6.96, 50.94), item('b', 6.97, 50.95), item('c', 13.4, 52.52, 'events'), item('d', 11.58, 48.14, 'people')];
+
+  it('merges near points at low zoom and splits them when zooming in', () => {
+    const clusters = new ItemClusters(items);
+    const low = clusters.markers(GERMANY, 5);
+    const cluster = low.find((m) => m.kind === 'cluster');
+    expect(cluster).toMatchObject({ kind: 'cluster', count: 2, layers: ['projects'] });
+    expect(low.filter((m) => m.kind === 'item').map((m) => (m.kind === 'item' ? m.item.id : '')).sort()).toEqual(['c', 'd']);
+    if (cluster?.kind !== 'cluster') throw new Error('no cluster');
+    expect(cluster.expansionZoom).toBeGreaterThan(5);
+    const high = clusters.markers(GERMANY, cluster.expansionZoom);
+    expect(high.filter((m) => m.kind === 'item')).toHaveLength(4);
+    expect(clusters.clusterItems(cluster.key).map((i) => i.id).sort()).toEqual(['a', 'b']);
+  });
+
+  it('keeps only what lies in the bounds', () => {
+    const clusters = new ItemClusters(items);
+    const berlin = clusters.markers([13, 52, 14, 53], 10);
+    expect(berlin).toHaveLength(1);
+    expect(inBounds(13.4, 52.52, [13, 52, 14, 53])).toBe(true);
+    expect(inBounds(12.9, 52.52, [13, 52, 14, 53])).toBe(false);
+  });
+});
+
+describe('labels and fitting', () => {
+  it('drops labels that would overlap a more important one', () => {
+    const cities = [{ name: 'Köln', lon: 6.95, lat: 50.93 }, { name: 'Leverkusen', lon: 6.98, lat: 51.03 }, { name: 'Berlin', lon: 13.4, lat: 52.52 }];
+    expect(declutter(cities, 5).map((c) => c.name)).toEqual(['Köln', 'Berlin']);
+    expect(declutter(cities, 11).map((c) => c.name)).toEqual(['Köln', 'Leverkusen', 'Berlin']);
+  });
+
+  it('fits bounds around results with a margin', () => {
+    expect(boundsAround([])).toBeNull();
+    const [w, s, e, n] = boundsAround([{ lon: 6.95, lat: 50.93 }, { lon: 13.4, lat: 52.52 }])!;
+    expect(w).toBeLessThan(6.95);
+    expect(e).toBeGreaterThan(13.4);
+    expect(s).toBeLessThan(50.93);
+    expect(n).toBeGreaterThan(52.52);
+    expect(boundsAround([{ lon: 7, lat: 50 }])).toEqual([6.8, 49.8, 7.2, 50.2]);
+  });
+});

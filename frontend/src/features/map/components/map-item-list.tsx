@@ -1,0 +1,68 @@
+import { Badge, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { ListPagination } from '@/components/list-pagination';
+import { LocalLink } from '@/components/local-link';
+import type { Locale } from '@/lib/constants';
+import { formatEventRange } from '@/features/events/components/labels';
+import type { MapItem } from '../api/map';
+import { categoryLabel, itemPath, LAYER_META } from './layer-meta';
+
+/** Items per page of the list beside the map. */
+export const MAP_LIST_PAGE_SIZE = 20;
+
+/**
+ * The map's items as a list (issue 14: keyboard and screen reader users get the same results):
+ * kind, title linking to the detail page, category, city and date, paged.
+ */
+export function MapItemList({ items, locale, label }: { items: readonly MapItem[]; locale: Locale; label: string }) {
+  const intl = useIntl();
+  const [page, setPage] = useState(1);
+  const pages = Math.max(1, Math.ceil(items.length / MAP_LIST_PAGE_SIZE));
+  const current = Math.min(page, pages);
+  const shown = items.slice((current - 1) * MAP_LIST_PAGE_SIZE, current * MAP_LIST_PAGE_SIZE);
+  if (items.length === 0) {
+    return (
+      <Text c="dimmed" data-testid="map-list-empty">
+        <FormattedMessage id="map.list.empty" />
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="sm">
+      <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} aria-label={label} data-testid="map-list">
+        {shown.map((item) => {
+          const to = itemPath(item);
+          const meta = LAYER_META[item.layer];
+          const category = categoryLabel(item.category);
+          return (
+            <li key={`${item.layer}-${item.id}`} data-testid="map-list-item" data-layer={item.layer}>
+              <Stack gap={0}>
+                <Group gap={6} wrap="nowrap">
+                  <Badge size="xs" variant="outline" styles={{ root: { color: meta.color, borderColor: meta.color, flexShrink: 0 } }}>
+                    <FormattedMessage id={meta.one} />
+                  </Badge>
+                  {to ? (
+                    <LocalLink to={to} fz="sm" fw={600} lineClamp={1}>
+                      {item.title}
+                    </LocalLink>
+                  ) : (
+                    <Text fz="sm" fw={600} lineClamp={1}>
+                      {item.title}
+                    </Text>
+                  )}
+                </Group>
+                <Text fz="xs" c="dimmed">
+                  {[category ? intl.formatMessage({ id: category }) : null, item.city, item.starts_at && item.ends_at ? formatEventRange(item.starts_at, item.ends_at, locale, 'medium') : null]
+                    .filter(Boolean)
+                    .join(' · ')}
+                </Text>
+              </Stack>
+            </li>
+          );
+        })}
+      </Stack>
+      <ListPagination total={items.length} pageSize={MAP_LIST_PAGE_SIZE} page={current} onChange={setPage} />
+    </Stack>
+  );
+}
