@@ -468,7 +468,7 @@ export const functions: Record<string, FunctionExposure> = {
   // issue 14: the map (people at city level only; see the migration 20261125000100_map)
   'map_items(west double precision, south double precision, east double precision, north double precision, zoom double precision, layers text[], category text, date_from date, date_to date, include_remote boolean, max_rows integer)': {
     execute: ['anon', 'authenticated'],
-    returns: 'jsonb',
+    returns: 'json',
     rows: 'public',
   },
   'start_direct_conversation(p_other_user_id uuid)': { execute: ['authenticated'], returns: 'uuid', rows: 'none' },

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { admin, createUser, insertEvent, token, type TestUser } from './content-events-support';
-import { apiUrl, collectErrors, expectAccessible, expectStackUp } from './support';
+import { admin, createUser, field, insertEvent, token, type TestUser, useSession } from './content-events-support';
+import { ANON_KEY, apiUrl, collectErrors, expectAccessible, expectStackUp, nodeClient } from './support';
 
 /**
  * The map (issue 14) in a real browser: it renders from the app's own files, clusters over
@@ -202,4 +202,29 @@ test('Karte auf Deutsch, und „Liste | Karte“ bei Suche und Events (de)', asy
 
   expect(foreign).toEqual([]);
   expect(errors).toEqual([]);
+});
+
+test('a business opts in to its exact address on the map in the settings; people stay at their city (en)', async ({ page }) => {
+  const anon = nodeClient(ANON_KEY);
+  const box = bboxAround(city).split(',').map(Number);
+  const where = async () => {
+    const { data, error } = await anon.rpc('map_items', { west: box[0]!, south: box[1]!, east: box[2]!, north: box[3]!, layers: ['people'] });
+    expect(error).toBeNull();
+    return (data as { items: { people: { id: string; lat: number; lon: number }[] } }).items.people.find((i) => i.id === owner.id);
+  };
+  expect(await where()).toMatchObject({ lat: city.latitude, lon: city.longitude });
+
+  await admin().from('profiles').update({ type: 'business' }).eq('id', owner.id);
+  await useSession(page, owner);
+  await page.goto('/user/settings');
+  await page.getByTestId('business-exact-location').check();
+  await field(page, 'Latitude (e.g. 50.93752)').fill((city.latitude + 0.01234).toFixed(5));
+  await field(page, 'Longitude (e.g. 6.96037)').fill((city.longitude - 0.00567).toFixed(5));
+  await page.getByRole('button', { name: 'Save map location' }).click();
+  await expect(page.getByText('Your changes have been saved.').first()).toBeVisible();
+  await expect.poll(where).toMatchObject({ lat: Number((city.latitude + 0.01234).toFixed(5)), lon: Number((city.longitude - 0.00567).toFixed(5)) });
+
+  // as a person again, the database puts them back at the city, whatever was written
+  await admin().from('profiles').update({ type: 'other' }).eq('id', owner.id);
+  expect(await where()).toMatchObject({ lat: city.latitude, lon: city.longitude });
 });

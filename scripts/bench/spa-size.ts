@@ -11,7 +11,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -19,7 +19,7 @@ const FRONTEND = path.join(ROOT, 'frontend');
 const DIST = path.join(FRONTEND, 'dist');
 const TARGET_KB = 180;
 
-interface ManifestChunk {
+export interface ManifestChunk {
   file: string;
   src?: string;
   isEntry?: boolean;
@@ -27,7 +27,7 @@ interface ManifestChunk {
   dynamicImports?: string[];
   css?: string[];
 }
-type Manifest = Record<string, ManifestChunk>;
+export type Manifest = Record<string, ManifestChunk>;
 
 /** Files (relative to dist) the landing page loads: entry graph + landing route + en messages. */
 export function landingFiles(manifest: Manifest): string[] {
@@ -142,4 +142,5 @@ async function main(): Promise<void> {
   if (args.has('--lighthouse')) await lighthouseScores();
 }
 
-await main();
+// run only as a script (scripts/bench/map.ts imports landingFiles)
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

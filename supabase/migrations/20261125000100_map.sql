@@ -162,16 +162,26 @@ create index jobs_map_idx on public.jobs using gist (point(longitude, latitude))
  * time; default: not yet ended); include_remote (false drops remote jobs); max_rows 1..1000 per
  * layer (default 500).
  *
- * Output: { "items": [{ layer, id, slug, title, subtitle, category, city, lat, lon, image,
- * starts_at, ends_at, remote }], "capped": boolean, "capped_layers": [layer], "cities":
- * [{ name, lat, lon, count }] }: per layer the max_rows items nearest to the centre of the bounds;
- * capped = some layer had more ("zoom in to see more"); cities = gazetteer labels for the cities
- * the items are in, most populous first.
+ * Output (json): { "items": { "people": [item], "projects": [item], "events": [item + starts_at,
+ * ends_at], "jobs": [item without slug + remote] } with item = { id, slug, title, subtitle,
+ * category, city, lat, lon }, "capped": boolean, "capped_layers": [layer], "cities": [{ name,
+ * lat, lon, count }] }. The bounds are cut into a 4 × 4 grid; per layer each cell returns its
+ * ceil(max_rows / 16) items nearest to the cell's centre, so a layer returns at most about
+ * max_rows items spread over the whole area.
+ * capped = some cell of some layer had more ("zoom in to see more"); cities = gazetteer labels
+ * for the cities the items are in, most populous first. subtitle: headline, summary, venue or
+ * company, at most 160 characters.
  *
  * Visibility as search: people listed (confirmed and visible), content published by listed
  * owners, events not drafts/cancelled/finished, jobs not expired; nobody in
  * private.hidden_user_ids() (blocks either way, suspended accounts). People's coordinates are
  * city-level (trigger private.profile_map_position).
+ *
+ * Plan: each cell of each layer reads its partial GiST index with the cell as index condition and
+ * the distance to the cell's centre as index order, so it stops after its share + 1 rows. The planner cannot estimate
+ * a point-in-box condition (it assumes 0.1 %) and would otherwise collect every row in the box
+ * and sort them (130 ms instead of 3 ms for Germany on the benchmark data), hence bitmap scans and
+ * sorts are made unattractive for this function's statements.
  *
  * Errors (22023, HTTP 400): invalid_bounds, invalid_zoom, invalid_layer, invalid_category,
  * invalid_limit, invalid_date_range.
@@ -189,11 +199,13 @@ create or replace function public.map_items(
   include_remote boolean default true,
   max_rows integer default 500
 )
-returns jsonb
+returns json
 language plpgsql
 stable
 security definer
 set search_path = ''
+set enable_bitmapscan = off
+set enable_sort = off
 as $$
 declare
   v_all constant text[] := array['people', 'projects', 'events', 'jobs'];
@@ -205,12 +217,11 @@ declare
   v_hidden uuid[] := private.hidden_user_ids();
   v_from timestamptz;
   v_to timestamptz;
-  v_items jsonb := '[]'::jsonb;
-  v_capped text[] := '{}';
-  v_part jsonb;
-  v_n integer;
+  v_remote boolean := coalesce(include_remote, true);
   v_labels integer;
-  v_cities jsonb;
+  v_dx double precision := (east - west) / 4;
+  v_dy double precision := (north - south) / 4;
+  v_tile_limit integer;
 begin
   if west is null or south is null or east is null or north is null
      or not (west between -180 and 180) or not (east between -180 and 180)
@@ -243,124 +254,119 @@ begin
   v_center := pg_catalog.point((west + east) / 2, (south + north) / 2);
   v_from := coalesce(date_from::timestamp at time zone 'Europe/Berlin', pg_catalog.now());
   v_to := (date_to + 1)::timestamp at time zone 'Europe/Berlin';
+  v_tile_limit := pg_catalog.ceil(v_limit / 16.0)::integer;
+  v_labels := case when coalesce(zoom, 6) < 5 then 8 when coalesce(zoom, 6) < 7 then 20 when zoom < 9 then 60 else 150 end;
 
-  if 'people' = any (v_layers) then
-    select coalesce(pg_catalog.jsonb_agg(x.item order by x.rn) filter (where x.rn <= v_limit), '[]'), count(*)
-      into v_part, v_n
-    from (
-      select pg_catalog.jsonb_build_object(
-               'layer', 'people', 'id', p.id::text, 'slug', p.slug,
-               'title', private.public_display_name(p.firstname, p.lastname, p.slug),
-               'subtitle', p.headline, 'category', p.categories[1], 'city', p.city,
-               'lat', p.latitude, 'lon', p.longitude, 'image', p.profile_img) as item,
-             row_number() over (order by p.d) as rn
-      from (
-        select p.*, pg_catalog.point(p.longitude, p.latitude) <-> v_center as d from public.profiles p
-        where p.listed and p.latitude is not null and p.longitude is not null
-          and pg_catalog.point(p.longitude, p.latitude) <@ v_box
+  return (
+    with tiles as (
+      -- a 4 × 4 grid over the bounds: each cell gets its share of the rows, so a capped answer is
+      -- spread over the whole area instead of piling up around the centre
+      select g as tile, pg_catalog.box(pg_catalog.point(west + (g % 4) * v_dx, south + (g / 4) * v_dy),
+                                       pg_catalog.point(west + (g % 4 + 1) * v_dx, south + (g / 4 + 1) * v_dy)) as b,
+             pg_catalog.point(west + (g % 4 + 0.5) * v_dx, south + (g / 4 + 0.5) * v_dy) as c,
+             case when g % 4 = 3 then 181 else west + (g % 4 + 1) * v_dx end as e,
+             case when g / 4 = 3 then 91 else south + (g / 4 + 1) * v_dy end as n
+      from pg_catalog.generate_series(0, 15) g
+    ),
+    found as (
+      select 1 as layer_no, 'people' as layer, t.tile, x.*
+      from tiles t cross join lateral (
+        select p.id::text as id, p.slug, private.public_display_name(p.firstname, p.lastname, p.slug) as title,
+               p.headline as subtitle, p.categories[1]::text as category, p.city, p.latitude as lat, p.longitude as lon,
+               null::timestamptz as starts_at, null::timestamptz as ends_at, null::boolean as remote,
+               pg_catalog.point(p.longitude, p.latitude) <-> t.c as d
+        from public.profiles p
+        where 'people' = any (v_layers)
+          and p.listed and p.latitude is not null and p.longitude is not null
+          and pg_catalog.point(p.longitude, p.latitude) <@ t.b and p.longitude < t.e and p.latitude < t.n
           and (v_cat is null or v_cat = any (p.categories))
           and not (p.id = any (v_hidden))
         order by d
-        limit v_limit + 1
-      ) p
-    ) x;
-    v_items := v_items || v_part;
-    if v_n > v_limit then v_capped := pg_catalog.array_append(v_capped, 'people'); end if;
-  end if;
-
-  if 'projects' = any (v_layers) then
-    select coalesce(pg_catalog.jsonb_agg(x.item order by x.rn) filter (where x.rn <= v_limit), '[]'), count(*)
-      into v_part, v_n
-    from (
-      select pg_catalog.jsonb_build_object(
-               'layer', 'projects', 'id', p.id::text, 'slug', p.slug, 'title', p.title, 'subtitle', p.summary,
-               'category', coalesce(p.category::text, p.private_category::text), 'city', p.city,
-               'lat', p.latitude, 'lon', p.longitude, 'image', p.images[1]) as item,
-             row_number() over (order by p.d) as rn
-      from (
-        select p.*, pg_catalog.point(p.longitude, p.latitude) <-> v_center as d from public.projects p
-        where p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null
-          and pg_catalog.point(p.longitude, p.latitude) <@ v_box
+        limit v_tile_limit + 1) x
+      union all
+      select 2, 'projects', t.tile, x.*
+      from tiles t cross join lateral (
+        select p.id::text, p.slug, p.title, p.summary, coalesce(p.category::text, p.private_category::text), p.city,
+               p.latitude, p.longitude, null::timestamptz, null::timestamptz, null::boolean,
+               pg_catalog.point(p.longitude, p.latitude) <-> t.c as d
+        from public.projects p
+        where 'projects' = any (v_layers)
+          and p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null
+          and pg_catalog.point(p.longitude, p.latitude) <@ t.b and p.longitude < t.e and p.latitude < t.n
           and (v_cat is null or p.category = v_cat)
           and not (p.owner_id = any (v_hidden))
         order by d
-        limit v_limit + 1
-      ) p
-    ) x;
-    v_items := v_items || v_part;
-    if v_n > v_limit then v_capped := pg_catalog.array_append(v_capped, 'projects'); end if;
-  end if;
-
-  if 'events' = any (v_layers) then
-    select coalesce(pg_catalog.jsonb_agg(x.item order by x.rn) filter (where x.rn <= v_limit), '[]'), count(*)
-      into v_part, v_n
-    from (
-      select pg_catalog.jsonb_build_object(
-               'layer', 'events', 'id', e.id::text, 'slug', e.slug, 'title', e.title, 'subtitle', e.venue_name,
-               'category', e.category, 'city', e.city, 'lat', e.latitude, 'lon', e.longitude, 'image', e.image,
-               'starts_at', e.starts_at, 'ends_at', e.ends_at) as item,
-             row_number() over (order by e.d) as rn
-      from (
-        select e.*, pg_catalog.point(e.longitude, e.latitude) <-> v_center as d from public.events e
-        where e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
+        limit v_tile_limit + 1) x
+      union all
+      select 3, 'events', t.tile, x.*
+      from tiles t cross join lateral (
+        select e.id::text, e.slug, e.title, e.venue_name, e.category::text, e.city, e.latitude, e.longitude,
+               e.starts_at, e.ends_at, null::boolean, pg_catalog.point(e.longitude, e.latitude) <-> t.c as d
+        from public.events e
+        where 'events' = any (v_layers)
+          and e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
           and e.latitude is not null and e.longitude is not null
-          and pg_catalog.point(e.longitude, e.latitude) <@ v_box
+          and pg_catalog.point(e.longitude, e.latitude) <@ t.b and e.longitude < t.e and e.latitude < t.n
           and e.ends_at >= v_from and (v_to is null or e.starts_at < v_to)
           and (v_cat is null or e.category = v_cat)
           and not (e.organizer_id = any (v_hidden))
         order by d
-        limit v_limit + 1
-      ) e
-    ) x;
-    v_items := v_items || v_part;
-    if v_n > v_limit then v_capped := pg_catalog.array_append(v_capped, 'events'); end if;
-  end if;
-
-  if 'jobs' = any (v_layers) then
-    select coalesce(pg_catalog.jsonb_agg(x.item order by x.rn) filter (where x.rn <= v_limit), '[]'), count(*)
-      into v_part, v_n
-    from (
-      select pg_catalog.jsonb_build_object(
-               'layer', 'jobs', 'id', j.id, 'slug', null, 'title', j.title, 'subtitle', j.company,
-               'category', j.category, 'city', j.city, 'lat', j.latitude, 'lon', j.longitude,
-               'image', j.company_logo, 'remote', j.remote) as item,
-             row_number() over (order by j.d) as rn
-      from (
-        select j.*, pg_catalog.point(j.longitude, j.latitude) <-> v_center as d from public.jobs j
-        where j.latitude is not null and j.longitude is not null
-          and pg_catalog.point(j.longitude, j.latitude) <@ v_box
+        limit v_tile_limit + 1) x
+      union all
+      select 4, 'jobs', t.tile, x.*
+      from tiles t cross join lateral (
+        select j.id, null::text, j.title, j.company, j.category::text, j.city, j.latitude, j.longitude,
+               null::timestamptz, null::timestamptz, j.remote, pg_catalog.point(j.longitude, j.latitude) <-> t.c as d
+        from public.jobs j
+        where 'jobs' = any (v_layers)
+          and j.latitude is not null and j.longitude is not null
+          and pg_catalog.point(j.longitude, j.latitude) <@ t.b and j.longitude < t.e and j.latitude < t.n
           and (j.expires_at is null or j.expires_at > pg_catalog.now())
-          and (coalesce(include_remote, true) or not j.remote)
+          and (v_remote or not j.remote)
           and (v_cat is null or j.category = v_cat)
         order by d
-        limit v_limit + 1
-      ) j
-    ) x;
-    v_items := v_items || v_part;
-    if v_n > v_limit then v_capped := pg_catalog.array_append(v_capped, 'jobs'); end if;
-  end if;
-
-  -- city labels: the gazetteer cities the items are in, more of them as the user zooms in
-  v_labels := case when coalesce(zoom, 6) < 5 then 8 when coalesce(zoom, 6) < 7 then 20 when zoom < 9 then 60 else 150 end;
-  select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('name', c.name, 'lat', c.latitude, 'lon', c.longitude, 'count', c.n)
-                                      order by c.population desc), '[]')
-    into v_cities
-  from (
-    select ci.name, ci.latitude, ci.longitude, ci.population, n.n
-    from (
-      select pg_catalog.lower(i ->> 'city') as city, count(*) as n
-      from pg_catalog.jsonb_array_elements(v_items) i
-      where i ->> 'city' is not null
-      group by 1
-    ) n
-    join public.cities ci on pg_catalog.lower(ci.name) = n.city
-    where pg_catalog.point(ci.longitude, ci.latitude) <@ v_box
-    order by ci.population desc
-    limit v_labels
-  ) c;
-
-  return pg_catalog.jsonb_build_object('items', v_items, 'capped', pg_catalog.cardinality(v_capped) > 0,
-                                       'capped_layers', pg_catalog.to_jsonb(v_capped), 'cities', v_cities);
+        limit v_tile_limit + 1) x
+    ),
+    ranked as (
+      select f.*, row_number() over (partition by f.layer_no, f.tile order by f.d) as rn from found f
+    ),
+    shown as (
+      select r.layer_no, r.tile, r.rn, r.layer, r.id, r.slug, r.title, pg_catalog.left(r.subtitle, 160) as subtitle, r.category,
+             r.city, r.lat, r.lon, r.starts_at, r.ends_at, r.remote
+      from ranked r where r.rn <= v_tile_limit
+    ),
+    labels as (
+      -- by name through cities_name_key (a few dozen names), not by scanning the box
+      select ci.name, ci.latitude as lat, ci.longitude as lon, n.n as count
+      from (select pg_catalog.lower(s.city) as city, count(*) as n from shown s where s.city is not null group by 1) n
+      cross join lateral (
+        select c.name, c.latitude, c.longitude, c.population from public.cities c
+        where pg_catalog.lower(c.name) = n.city and pg_catalog.point(c.longitude, c.latitude) <@ v_box
+      ) ci
+      order by ci.population desc
+      limit v_labels
+    )
+    select pg_catalog.json_build_object(
+      -- per layer only its own fields (json_agg of rows: a third cheaper than json_build_object per
+      -- item; no layer name and no empty fields repeated in every item)
+      'items', pg_catalog.json_build_object(
+        'people', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon
+                    from shown s where s.layer_no = 1 order by s.tile, s.rn) i), '[]'::json),
+        'projects', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon
+                    from shown s where s.layer_no = 2 order by s.tile, s.rn) i), '[]'::json),
+        'events', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.starts_at, s.ends_at
+                    from shown s where s.layer_no = 3 order by s.tile, s.rn) i), '[]'::json),
+        'jobs', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.remote
+                    from shown s where s.layer_no = 4 order by s.tile, s.rn) i), '[]'::json)),
+      'capped', exists (select 1 from ranked r where r.rn > v_tile_limit),
+      'capped_layers', coalesce((select pg_catalog.json_agg(c.layer order by c.layer_no) from (
+                 select distinct r.layer_no, r.layer from ranked r where r.rn > v_tile_limit) c), '[]'::json),
+      'cities', coalesce((select pg_catalog.json_agg(l) from labels l), '[]'::json))
+  );
 end;
 $$;
 comment on function public.map_items(double precision, double precision, double precision, double precision, double precision, text[], text, date, date, boolean, integer) is

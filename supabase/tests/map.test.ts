@@ -8,10 +8,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anon, TestDb, type Actor } from './support.ts';
 
 interface Item {
-  layer: string; id: string; slug: string | null; title: string; subtitle: string | null; category: string | null;
-  city: string | null; lat: number; lon: number; image: string | null; starts_at?: string; ends_at?: string; remote?: boolean;
+  layer: string; id: string; slug?: string | null; title: string; subtitle: string | null; category: string | null;
+  city: string | null; lat: number; lon: number; starts_at?: string; ends_at?: string; remote?: boolean;
 }
-interface MapResult { items: Item[]; capped: boolean; capped_layers: string[]; cities: { name: string; lat: number; lon: number; count: number }[] }
+const LAYERS = ['people', 'projects', 'events', 'jobs'] as const;
+interface Answer { items: Record<(typeof LAYERS)[number], Omit<Item, 'layer'>[]>; capped: boolean; capped_layers: string[]; cities: { name: string; lat: number; lon: number; count: number }[] }
+/** The answer with the per-layer lists flattened into one list of items carrying their layer. */
+interface MapResult extends Omit<Answer, 'items'> { items: Item[]; raw: Answer }
 interface City { name: string; latitude: number; longitude: number }
 
 let db: TestDb;
@@ -31,7 +34,8 @@ const call = async (as: Actor, args: Record<string, unknown>) => {
 const map = async (as: Actor, args: Record<string, unknown>): Promise<MapResult> => {
   const out = await call(as, args);
   if (!out.ok) throw new Error(`${out.code} ${out.message}`);
-  return out.rows[0]!.r as MapResult;
+  const raw = out.rows[0]!.r as Answer;
+  return { ...raw, raw, items: LAYERS.flatMap((layer) => raw.items[layer].map((i) => ({ ...i, layer }))) };
 };
 const idsOf = (r: MapResult, layer: string) => r.items.filter((i) => i.layer === layer).map((i) => i.id).sort();
 
@@ -188,8 +192,12 @@ describe('map_items()', () => {
     const people = r.items.filter((i) => i.id !== users.business!.id);
     expect(people.length).toBeGreaterThan(3);
     for (const p of people) expect({ lat: p.lat, lon: p.lon }).toEqual({ lat: a.latitude, lon: a.longitude });
-    const allowed = new Set(['layer', 'id', 'slug', 'title', 'subtitle', 'category', 'city', 'lat', 'lon', 'image', 'starts_at', 'ends_at', 'remote']);
-    for (const item of (await map(anon, around(a))).items) for (const key of Object.keys(item)) expect(allowed).toContain(key);
+    const fields = ['id', 'slug', 'title', 'subtitle', 'category', 'city', 'lat', 'lon'];
+    const all = (await map(anon, around(a))).raw;
+    expect(Object.keys(all.items).sort()).toEqual([...LAYERS].sort());
+    for (const p of [...all.items.people, ...all.items.projects]) expect(Object.keys(p).sort()).toEqual([...fields].sort());
+    for (const e of all.items.events) expect(Object.keys(e).sort()).toEqual([...fields, 'starts_at', 'ends_at'].sort());
+    for (const j of all.items.jobs) expect(Object.keys(j).sort()).toEqual([...fields.filter((f) => f !== 'slug'), 'remote'].sort());
     expect(JSON.stringify(r)).not.toMatch(/@tests\.teamwerk\.test/);
   });
 
@@ -231,18 +239,25 @@ describe('map_items()', () => {
     expect(idsOf(await map(anon, { ...around(a), layers: ['jobs'], include_remote: false }), 'jobs')).toEqual([ids.onsite]);
   });
 
-  test('the row cap: nearest to the centre first, with a "zoom in" signal', async () => {
-    for (let i = 0; i < 3; i += 1) {
+  test('the row cap: each cell of a 4 × 4 grid gets its share, nearest its centre, with a "zoom in" signal', async () => {
+    // bounds of ±0.04° around c: cells of 0.02°; three projects in the cell north-east of c, one in the cell south-west
+    const box = { west: c.longitude - 0.04, south: c.latitude - 0.04, east: c.longitude + 0.04, north: c.latitude + 0.04 };
+    const at = [[0.002, 0.002], [0.01, 0.01], [0.018, 0.018], [-0.01, -0.01]] as const;
+    for (const [i, [dx, dy]] of at.entries()) {
       await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, latitude, longitude, status)
-        values ($1, $2, 'x', 'x', 'art', $3, $4, $5, 'published')`, [users.owner!.id, `Kappung ${i}`, c.name, c.latitude, c.longitude + i * 0.01]);
+        values ($1, $2, 'x', 'x', 'art', $3, $4, $5, 'published')`, [users.owner!.id, `Kappung ${i}`, c.name, c.latitude + dy, c.longitude + dx]);
     }
-    const box = { west: c.longitude - 0.05, south: c.latitude - 0.05, east: c.longitude + 0.05, north: c.latitude + 0.05 };
-    const capped = await map(anon, { ...box, layers: ['projects'], max_rows: 2 });
-    expect(capped.items.map((i) => i.title)).toEqual(['Kappung 0', 'Kappung 1']);
+    // 16 rows = one per cell: the crowded cell gives the project nearest its centre, the other cell its only one
+    const capped = await map(anon, { ...box, layers: ['projects'], max_rows: 16 });
+    expect(capped.items.map((i) => i.title).sort()).toEqual(['Kappung 1', 'Kappung 3']);
     expect(capped).toMatchObject({ capped: true, capped_layers: ['projects'] });
-    const all = await map(anon, { ...box, layers: ['projects'], max_rows: 3 });
+    const all = await map(anon, { ...box, layers: ['projects'], max_rows: 48 });
     expect(all).toMatchObject({ capped: false, capped_layers: [] });
-    expect(all.items).toHaveLength(3);
+    expect(all.items.map((i) => i.title).sort()).toEqual(['Kappung 0', 'Kappung 1', 'Kappung 2', 'Kappung 3']);
+    // a point on a cell border belongs to one cell only
+    await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, latitude, longitude, status)
+      values ($1, 'Kappung Rand', 'x', 'x', 'art', $2, $3, $4, 'published')`, [users.owner!.id, c.name, c.latitude, c.longitude]);
+    expect((await map(anon, { ...box, layers: ['projects'], max_rows: 1000 })).items.filter((i) => i.title === 'Kappung Rand')).toHaveLength(1);
   });
 
   test('bad input: 22023 with a reason, nothing else', async () => {

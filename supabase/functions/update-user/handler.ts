@@ -4,7 +4,7 @@
  * POST `{ userId: uuid, updates: { …fields } }` with the caller's access token (or the
  * service_role key). Rights:
  * - a signed-in user on themselves: profile fields (SELF_FIELDS: names, headline, bio, skills,
- *   looking_for, offering, categories, type, address, coordinates, visibility, images, social
+ *   looking_for, offering, categories, type, address, coordinates and the business map opt-in, visibility, images, social
  *   links, language, slug) — written with the caller's token, so row-level security and the
  *   profile guard trigger decide as well (e.g. a suspended user cannot write). Own e-mail and
  *   password change through Auth (`supabase.auth.updateUser`), not here;
@@ -44,6 +44,8 @@ export const SELF_FIELDS = {
   zipcode: text(20),
   latitude: z.number().min(-90).max(90).nullable(),
   longitude: z.number().min(-180).max(180).nullable(),
+  /** Business profiles: the map shows the written coordinates (issue 14); the database ignores it for others. */
+  show_exact_location: z.boolean(),
   profile_visibility: z.union([z.literal(0), z.literal(1)]),
   profile_img: url.nullable(),
   logo: url.nullable(),

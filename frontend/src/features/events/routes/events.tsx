@@ -31,7 +31,7 @@ export default function EventsRoute({ locale }: PageProps) {
     () =>
       (events.data?.rows ?? []).flatMap((ev): MapItem[] =>
         ev.latitude !== null && ev.longitude !== null
-          ? [{ layer: 'events', id: String(ev.id), slug: ev.slug, title: ev.title, subtitle: ev.venue_name, category: ev.category, city: ev.city, lat: ev.latitude, lon: ev.longitude, image: null, starts_at: ev.starts_at, ends_at: ev.ends_at }]
+          ? [{ layer: 'events', id: String(ev.id), slug: ev.slug, title: ev.title, subtitle: ev.venue_name, category: ev.category, city: ev.city, lat: ev.latitude, lon: ev.longitude, starts_at: ev.starts_at, ends_at: ev.ends_at }]
           : [],
       ),
     [events.data],

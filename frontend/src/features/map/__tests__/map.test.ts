@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { GERMANY, type MapItem, parseBounds, parseMapParams, toMapSearch, zoomForBounds } from '../api/map';
+import { GERMANY, type MapItem, parseBounds, parseMapParams, toMapResponse, toMapSearch, zoomForBounds } from '../api/map';
 import { declutter, inBounds, ItemClusters } from '../lib/clusters';
 import { boundsAround } from '../components/results-map';
 
 const item = (id: string, lon: number, lat: number, layer: MapItem['layer'] = 'projects'): MapItem => ({
-  layer, id, slug: `s-${id}`, title: `T ${id}`, subtitle: null, category: null, city: null, lon, lat, image: null,
+  layer, id, slug: `s-${id}`, title: `T ${id}`, subtitle: null, category: null, city: null, lon, lat,
 });
 
 describe('map URL state', () => {
@@ -68,5 +68,25 @@ describe('labels and fitting', () => {
     expect(s).toBeLessThan(50.93);
     expect(n).toBeGreaterThan(52.52);
     expect(boundsAround([{ lon: 7, lat: 50 }])).toEqual([6.8, 49.8, 7.2, 50.2]);
+  });
+});
+
+describe('the RPC answer', () => {
+  it('flattens the per-layer lists in layer order and fills the missing slug of jobs', () => {
+    const base = { subtitle: null, category: 'art', city: 'Köln', lat: 50.9, lon: 6.9 };
+    const flat = toMapResponse({
+      items: {
+        people: [{ ...base, id: 'p', slug: 'anna', title: 'Anna' }],
+        projects: [],
+        events: [{ ...base, id: '7', slug: 'treffen-7', title: 'Treffen', starts_at: '2027-01-01T18:00:00+00:00', ends_at: '2027-01-01T20:00:00+00:00' }],
+        jobs: [{ ...base, id: 'dev-1', title: 'Dev', remote: true }],
+      },
+      capped: true,
+      capped_layers: ['people'],
+      cities: [],
+    });
+    expect(flat.items.map((i) => [i.layer, i.id, i.slug])).toEqual([['people', 'p', 'anna'], ['events', '7', 'treffen-7'], ['jobs', 'dev-1', null]]);
+    expect(flat.items[2]!.remote).toBe(true);
+    expect(flat).toMatchObject({ capped: true, capped_layers: ['people'] });
   });
 });

@@ -13,8 +13,8 @@ export type Bounds = readonly [number, number, number, number];
 /** Germany with a margin: the map's first view (issue 14). */
 export const GERMANY: Bounds = [5.5, 47.2, 15.5, 55.1];
 
-/** Items per layer the map asks for (public.map_items allows 1..1000). */
-export const MAP_MAX_ROWS = 500;
+/** Items per layer the map asks for (public.map_items allows 1..1000; 200 keeps a Germany-wide answer near 20 ms and 150 KB, scripts/bench/map.ts). */
+export const MAP_MAX_ROWS = 200;
 
 /** Map state as it lives in the URL: `/map?layers=people,events&category=art&from=…&to=…&remote=0&bbox=w,s,e,n`. */
 export interface MapParams {
@@ -71,35 +71,65 @@ export function toMapSearch(p: MapParams): URLSearchParams {
   return out;
 }
 
-const itemSchema = z.object({
-  layer: z.enum(MAP_LAYERS),
+const itemFields = {
   id: z.string(),
-  slug: z.nullable(z.string()),
+  slug: z.optional(z.nullable(z.string())),
   title: z.string(),
   subtitle: z.nullable(z.string()),
   category: z.nullable(z.string()),
   city: z.nullable(z.string()),
   lat: z.number(),
   lon: z.number(),
-  image: z.nullable(z.string()),
-  starts_at: z.optional(z.string()),
-  ends_at: z.optional(z.string()),
-  remote: z.optional(z.boolean()),
-});
+};
 
 const responseSchema = z.object({
-  items: z.array(itemSchema),
+  items: z.object({
+    people: z.array(z.object(itemFields)),
+    projects: z.array(z.object(itemFields)),
+    events: z.array(z.object({ ...itemFields, starts_at: z.string(), ends_at: z.string() })),
+    jobs: z.array(z.object({ ...itemFields, remote: z.boolean() })),
+  }),
   capped: z.boolean(),
   capped_layers: z.array(z.string()),
   cities: z.array(z.object({ name: z.string(), lat: z.number(), lon: z.number(), count: z.number() })),
 });
 
 /** One item on the map: a person (city-level), project, event or job (public.map_items). */
-export type MapItem = z.infer<typeof itemSchema>;
+export interface MapItem {
+  layer: MapLayer;
+  id: string;
+  slug: string | null;
+  title: string;
+  subtitle: string | null;
+  category: string | null;
+  city: string | null;
+  /** WGS84 degrees. */
+  lat: number;
+  lon: number;
+  /** Events: start and end (ISO). */
+  starts_at?: string;
+  ends_at?: string;
+  /** Jobs: remote work possible. */
+  remote?: boolean;
+}
+
 /** A city label: gazetteer coordinates and the number of loaded items there. */
-export type CityLabel = MapResponse['cities'][number];
-/** Answer of public.map_items. */
-export type MapResponse = z.infer<typeof responseSchema>;
+export type CityLabel = z.infer<typeof responseSchema>['cities'][number];
+
+/** The map's answer: every layer's items in one list (people, projects, events, jobs), the cap signal and city labels. */
+export interface MapResponse {
+  items: MapItem[];
+  capped: boolean;
+  capped_layers: string[];
+  cities: CityLabel[];
+}
+
+/** Flattens public.map_items' per-layer answer into one list of items with their layer. */
+export function toMapResponse(raw: z.infer<typeof responseSchema>): MapResponse {
+  const items: MapItem[] = [];
+  for (const layer of MAP_LAYERS) for (const item of raw.items[layer]) items.push({ ...item, slug: item.slug ?? null, layer });
+  return { items, capped: raw.capped, capped_layers: raw.capped_layers, cities: raw.cities };
+}
 
 /**
  * The zoom at which bounds fill a map about 1000 px wide (maplibre zoom: a 512 px world at zoom 0): what the
@@ -112,8 +142,8 @@ export function zoomForBounds([west, , east]: Bounds): number {
 
 /**
  * Calls `map_items` (POST /rest/v1/rpc/map_items) for the URL state.
- * @returns items of the visible layers (at most MAP_MAX_ROWS per layer, nearest the centre first),
- *   `capped` when some layer had more, city labels
+ * @returns items of the visible layers (at most about MAP_MAX_ROWS per layer, spread over the
+ *   area), `capped` when some layer had more, city labels
  * @throws ApiError (22023 for bad bounds, layers, category or dates)
  */
 export async function fetchMapItems(p: MapParams): Promise<MapResponse> {
@@ -136,7 +166,7 @@ export async function fetchMapItems(p: MapParams): Promise<MapResponse> {
       max_rows: MAP_MAX_ROWS,
     })
     .retry(false);
-  return responseSchema.parse(unwrap(result, 'POST'));
+  return toMapResponse(responseSchema.parse(unwrap(result, 'POST')));
 }
 
 /** Query options for the map; keyed by the normalised URL state. */

@@ -1,4 +1,5 @@
-import { Alert, Box, Button, Checkbox, Container, Grid, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Collapse, Container, Grid, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
@@ -32,6 +33,10 @@ export default function MapRoute({ locale }: PageProps) {
   const query = useMapItems(params);
   const [moved, setMoved] = useState<Bounds | null>(null);
   const [initialBounds] = useState<Bounds>(() => params.bbox ?? GERMANY);
+  // on phones the filters fold away so the map is on the first screen
+  const wide = useMediaQuery('(min-width: 62em)');
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const activeFilters = [params.category, params.from, params.to, params.remote ? '' : 'remote'].filter(Boolean).length + (params.layers.length < MAP_LAYERS.length ? 1 : 0);
 
   const apply = (patch: Partial<MapParams>) => setSearchParams(toMapSearch({ ...params, ...patch }));
   const toggleLayer = (layer: MapLayer, on: boolean) =>
@@ -56,62 +61,69 @@ export default function MapRoute({ locale }: PageProps) {
             <FormattedMessage id="map.intro" />
           </Text>
         </div>
-        <form onSubmit={(e) => e.preventDefault()} aria-label={intl.formatMessage({ id: 'map.filters' })}>
-          <Stack gap="sm">
-            <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
-              <legend>
-                <Text fw={600} fz="sm">
-                  <FormattedMessage id="map.layers" />
-                </Text>
-              </legend>
-              <Group gap="lg">
-                {MAP_LAYERS.map((layer) => (
-                  <Checkbox
-                    key={layer}
-                    checked={params.layers.includes(layer)}
-                    onChange={(e) => toggleLayer(layer, e.currentTarget.checked)}
-                    data-testid={`map-layer-${layer}`}
-                    label={
-                      <Group gap={6} wrap="nowrap">
-                        <span style={{ display: 'inline-flex', transform: 'scale(0.6)', margin: '-8px -4px' }}>
-                          <MarkerPin layer={layer} />
-                        </span>
-                        <span>
-                          <FormattedMessage id={LAYER_META[layer].label} />
-                          {params.layers.includes(layer) && query.data && ` (${counts[layer] ?? 0})`}
-                        </span>
-                      </Group>
-                    }
-                  />
-                ))}
-              </Group>
-            </fieldset>
-            <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} style={{ alignItems: 'end' }}>
-              <NativeSelect
-                label={<FormattedMessage id="map.filter.category" />}
-                value={params.category}
-                onChange={(e) => apply({ category: e.currentTarget.value })}
-                data={[
-                  { value: '', label: intl.formatMessage({ id: 'search.any' }) },
-                  ...CATEGORIES.map((c) => ({ value: c, label: intl.formatMessage({ id: CATEGORY_LABEL[c]! }) })),
-                ]}
-              />
-              <TextInput type="date" label={<FormattedMessage id="map.filter.from" />} value={params.from} max={params.to || undefined} onChange={(e) => apply({ from: e.currentTarget.value })} />
-              <TextInput type="date" label={<FormattedMessage id="map.filter.to" />} value={params.to} min={params.from || undefined} onChange={(e) => apply({ to: e.currentTarget.value })} />
-              <Switch
-                label={<FormattedMessage id="map.filter.remote" />}
-                checked={params.remote}
-                onChange={(e) => apply({ remote: e.currentTarget.checked })}
-                data-testid="map-remote"
-                pb={8}
-              />
-            </SimpleGrid>
-          </Stack>
-        </form>
+        {!wide && (
+          <Button variant="light" onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen} aria-controls="map-filters" style={{ alignSelf: 'flex-start' }} data-testid="map-filters-toggle">
+            <FormattedMessage id="map.filters.toggle" values={{ count: activeFilters }} />
+          </Button>
+        )}
+        <Collapse expanded={wide || filtersOpen} id="map-filters">
+          <form onSubmit={(e) => e.preventDefault()} aria-label={intl.formatMessage({ id: 'map.filters' })}>
+            <Stack gap="sm">
+              <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
+                <legend>
+                  <Text fw={600} fz="sm">
+                    <FormattedMessage id="map.layers" />
+                  </Text>
+                </legend>
+                <Group gap="lg">
+                  {MAP_LAYERS.map((layer) => (
+                    <Checkbox
+                      key={layer}
+                      checked={params.layers.includes(layer)}
+                      onChange={(e) => toggleLayer(layer, e.currentTarget.checked)}
+                      data-testid={`map-layer-${layer}`}
+                      label={
+                        <Group gap={6} wrap="nowrap">
+                          <span style={{ display: 'inline-flex', transform: 'scale(0.6)', margin: '-8px -4px' }}>
+                            <MarkerPin layer={layer} />
+                          </span>
+                          <span>
+                            <FormattedMessage id={LAYER_META[layer].label} />
+                            {params.layers.includes(layer) && query.data && ` (${counts[layer] ?? 0})`}
+                          </span>
+                        </Group>
+                      }
+                    />
+                  ))}
+                </Group>
+              </fieldset>
+              <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} style={{ alignItems: 'end' }}>
+                <NativeSelect
+                  label={<FormattedMessage id="map.filter.category" />}
+                  value={params.category}
+                  onChange={(e) => apply({ category: e.currentTarget.value })}
+                  data={[
+                    { value: '', label: intl.formatMessage({ id: 'search.any' }) },
+                    ...CATEGORIES.map((c) => ({ value: c, label: intl.formatMessage({ id: CATEGORY_LABEL[c]! }) })),
+                  ]}
+                />
+                <TextInput type="date" label={<FormattedMessage id="map.filter.from" />} value={params.from} max={params.to || undefined} onChange={(e) => apply({ from: e.currentTarget.value })} />
+                <TextInput type="date" label={<FormattedMessage id="map.filter.to" />} value={params.to} min={params.from || undefined} onChange={(e) => apply({ to: e.currentTarget.value })} />
+                <Switch
+                  label={<FormattedMessage id="map.filter.remote" />}
+                  checked={params.remote}
+                  onChange={(e) => apply({ remote: e.currentTarget.checked })}
+                  data-testid="map-remote"
+                  pb={8}
+                />
+              </SimpleGrid>
+            </Stack>
+          </form>
+        </Collapse>
 
         {query.isError && <LoadError messageId="map.error" onRetry={() => void query.refetch()} />}
         {query.data?.capped && (
-          <Alert color="yellow.9" variant="light" data-testid="map-capped">
+          <Alert color="blue" variant="light" data-testid="map-capped">
             <FormattedMessage id="map.capped" />
           </Alert>
         )}

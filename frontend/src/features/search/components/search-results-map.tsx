@@ -19,7 +19,7 @@ export function SearchResultsMap({ results, locale }: { results: readonly Search
       const layer = LAYER[r.type];
       const pos = r.city ? positions.data?.get(r.city.trim().toLowerCase()) : undefined;
       if (!layer || !pos) continue;
-      out.push({ layer, id: r.id, slug: r.slug, title: r.title, subtitle: null, category: r.category, city: r.city, lon: pos[0], lat: pos[1], image: null });
+      out.push({ layer, id: r.id, slug: r.slug, title: r.title, subtitle: null, category: r.category, city: r.city, lon: pos[0], lat: pos[1] });
     }
     return out;
   }, [results, positions.data]);

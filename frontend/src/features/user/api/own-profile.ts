@@ -35,6 +35,16 @@ export function useOwnProfile() {
   return useQuery(ownProfileQuery());
 }
 
+/**
+ * The map placement of the signed-in user's profile (issue 14): the stored coordinates (the
+ * city's, or the business address's with the opt-in) and the opt-in itself. Public columns of
+ * the own row. @throws ApiError
+ */
+export async function fetchOwnMapPlacement(): Promise<{ latitude: number | null; longitude: number | null; show_exact_location: boolean }> {
+  const id = await currentUserId();
+  return unwrap(await supabase.from('profiles').select('latitude, longitude, show_exact_location').eq('id', id).single(), 'GET');
+}
+
 /** Profile fields a user may change on themselves through `update-user` (its SELF_FIELDS). */
 export type ProfileUpdates = Partial<
   Pick<
@@ -53,6 +63,9 @@ export type ProfileUpdates = Partial<
     | 'city'
     | 'state'
     | 'zipcode'
+    | 'latitude'
+    | 'longitude'
+    | 'show_exact_location'
     | 'profile_visibility'
     | 'profile_img'
     | 'social_links'

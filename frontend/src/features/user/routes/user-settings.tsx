@@ -5,6 +5,7 @@ import { AccountCredentials } from '../components/account-credentials';
 import { AccountData } from '../components/account-data';
 import { AvatarUpload } from '../components/avatar-upload';
 import { BlockedUsers } from '../components/blocked-users';
+import { BusinessMapLocation } from '../components/business-map-location';
 import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { PrivacyNotificationSettings } from '../components/privacy-notification-settings';
 import { ProfileForm } from '../components/profile-form';
@@ -32,6 +33,7 @@ export default function UserSettingsRoute() {
         <>
           <AvatarUpload path={profile.data.profile_img} />
           <ProfileForm key={profile.data.updated_at} profile={profile.data} />
+          {profile.data.type === 'business' && <BusinessMapLocation />}
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />

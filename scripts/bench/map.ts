@@ -1,0 +1,217 @@
+/**
+ * Benchmark of the map (issue 14; not part of `npm test`). Prints
+ * 1. the latency of public.map_items through PostgREST (the gateway, anon key or a user JWT) on the
+ *    large data set of db-queries (scripts/bench/large-data.ts) for typical views: p50/p95 in ms
+ *    and the answer's size; target p95 ≤ 20 ms on 2 cores;
+ * 2. the gzip size of the JavaScript the /map route loads beyond the landing page's, of the
+ *    basemap file, and whether the landing page's JavaScript holds any of maplibre;
+ * 3. the time to the first markers on /map in Debian Chromium with 4× CPU throttling (DevTools
+ *    Emulation.setCPUThrottlingRate; network not throttled, caches cold), median of 5 runs.
+ *
+ * Usage: `npx tsx scripts/bench/map.ts [--keep] [--reuse] [--no-browser]`
+ * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder) unless
+ * --reuse finds it running with the data set; stops it at the end unless --keep.
+ */
+import type { Manifest } from './spa-size.ts';
+
+process.env.TEAMWERK_STACK_OFFSET ??= '6100';
+const { stackConfig } = await import('../local-stack/config.ts');
+const { startStack, stopStack } = await import('../local-stack/cli.ts');
+const { signJwt } = await import('../local-stack/jwt.ts');
+const { LOAD_SQL } = await import('./large-data.ts');
+const { landingFiles } = await import('./spa-size.ts');
+const { default: pg } = await import('pg');
+const { default: fs } = await import('node:fs');
+const { default: os } = await import('node:os');
+const { default: path } = await import('node:path');
+const { spawn, spawnSync } = await import('node:child_process');
+const { gzipSync } = await import('node:zlib');
+
+let config = stackConfig();
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const keep = process.argv.includes('--keep');
+const reuse = process.argv.includes('--reuse');
+const browser = !process.argv.includes('--no-browser');
+const FRONTEND = path.join(config.dataDir, '../../frontend');
+const outDir = () => path.join(config.dataDir, 'bench-map-dist');
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+interface View { name: string; as: 'anon' | 'user'; body: Record<string, unknown> }
+
+/** Rows per layer the SPA asks for (frontend/src/features/map/api/map.ts MAP_MAX_ROWS). */
+const SPA_ROWS = 200;
+const GERMANY = { west: 5.5, south: 47.2, east: 15.5, north: 55.1, zoom: 6 };
+
+/** Typical map requests as the SPA sends them: Germany, a region, a city, filtered and single-layer views. */
+const VIEWS: View[] = [
+  { name: 'Germany, all layers (zoom 6)', as: 'anon', body: { ...GERMANY, max_rows: SPA_ROWS } },
+  { name: 'Germany, all layers, signed in (blocks)', as: 'user', body: { ...GERMANY, max_rows: SPA_ROWS } },
+  { name: 'Germany, projects of one category', as: 'anon', body: { ...GERMANY, layers: ['projects'], category: 'science', max_rows: SPA_ROWS } },
+  { name: 'Germany, events in the next 30 days', as: 'anon', body: { ...GERMANY, layers: ['events'], date_from: new Date().toISOString().slice(0, 10), date_to: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10), max_rows: SPA_ROWS } },
+  { name: 'North Rhine-Westphalia (zoom 8)', as: 'anon', body: { west: 5.8, south: 50.3, east: 9.5, north: 52.6, zoom: 8, max_rows: SPA_ROWS } },
+  { name: 'Köln, city view (zoom 12)', as: 'anon', body: { west: 6.85, south: 50.88, east: 7.05, north: 51.0, zoom: 12, max_rows: SPA_ROWS } },
+  { name: 'a small town, nothing much (zoom 13)', as: 'anon', body: { west: 9.6, south: 49.6, east: 9.65, north: 49.63, zoom: 13, max_rows: SPA_ROWS } },
+  { name: 'Germany, all layers, 500 rows (for comparison)', as: 'anon', body: { ...GERMANY, max_rows: 500 } },
+];
+
+async function prepare(): Promise<{ user: { id: string; email: string } }> {
+  if (!reuse && fs.existsSync(config.dataDir)) {
+    await stopStack(config).catch(() => undefined);
+    fs.rmSync(config.dataDir, { recursive: true, force: true });
+    config = stackConfig(); // new data folder, new secrets
+  }
+  console.log(`starting ${reuse ? 'the' : 'a fresh'} stack at offset ${config.offset} ...`);
+  await startStack(config);
+  const admin = new pg.Client({ connectionString: config.dbUrl });
+  await admin.connect();
+  try {
+    const t0 = Date.now();
+    const loaded = Number((await admin.query(`select count(*) as n from public.profiles where email like 'bench%'`)).rows[0].n) >= 50000;
+    if (!loaded) await admin.query(LOAD_SQL);
+    const counts = (await admin.query(`select (select count(*) from public.profiles where listed and latitude is not null) people,
+      (select count(*) from public.projects where status = 'published' and latitude is not null) projects,
+      (select count(*) from public.events where latitude is not null) events, (select count(*) from public.jobs where latitude is not null) jobs`)).rows[0];
+    console.log(`data set ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; on the map:`, counts);
+    const user = (await admin.query(`select id, email from public.profiles where user_role = 'premium' and email like 'bench%' order by id limit 1`)).rows[0] as { id: string; email: string };
+    // the signed-in caller blocks a few people and is blocked by a few (hidden_user_ids is not empty)
+    await admin.query(`insert into public.user_blocks (blocker_id, blocked_id)
+      select $1, id from public.profiles where email like 'bench%' and id <> $1 order by id limit 5 on conflict do nothing`, [user.id]);
+    return { user };
+  } finally {
+    await admin.end();
+  }
+}
+
+async function latency(user: { id: string; email: string }): Promise<void> {
+  const userJwt = await signJwt({ sub: user.id, role: 'authenticated', aud: 'authenticated', email: user.email }, config.jwtSecret, 3600);
+  const rows: string[] = [];
+  let worst = 0;
+  for (const v of VIEWS) {
+    const headers = { apikey: config.anonKey, Authorization: `Bearer ${v.as === 'user' ? userJwt : config.anonKey}`, 'Content-Type': 'application/json' };
+    let bytes = 0;
+    let items = 0;
+    let capped = false;
+    const run = async () => {
+      const t = performance.now();
+      const res = await fetch(`${config.apiUrl}/rest/v1/rpc/map_items`, { method: 'POST', headers, body: JSON.stringify(v.body) });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${v.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
+      const ms = performance.now() - t;
+      const body = JSON.parse(text) as { items: Record<string, unknown[]>; capped: boolean };
+      bytes = text.length;
+      items = Object.values(body.items).reduce((n, list) => n + list.length, 0);
+      capped = body.capped;
+      return ms;
+    };
+    for (let i = 0; i < 5; i++) await run();
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) times.push(await run());
+    times.sort((a, b) => a - b);
+    const p95 = percentile(times, 95);
+    worst = Math.max(worst, p95);
+    rows.push(`${v.name.padEnd(48)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   ${String(items).padStart(4)} items${capped ? ' (capped)' : '          '}  ${(bytes / 1024).toFixed(0).padStart(4)} KB`);
+  }
+  console.log(`\n=== map_items through PostgREST (${RUNS} runs each, sequential; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores) ===`);
+  console.log(rows.join('\n'));
+  console.log(`worst p95: ${worst.toFixed(1)} ms (target <= 20 ms) -> ${worst <= 20 ? 'OK' : 'OVER TARGET'}`);
+}
+
+/** Files (relative to the build) the /map route loads: its chunk, the lazy map chunk and their static imports. */
+function mapFiles(manifest: Manifest): string[] {
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  visit('src/features/map/routes/map.tsx');
+  visit('src/features/map/components/map-canvas.tsx');
+  // react-map-gl loads maplibre-gl with a dynamic import
+  for (const chunk of Object.values(manifest)) {
+    if (files.has(chunk.file)) for (const dyn of chunk.dynamicImports ?? []) if (/maplibre-gl/.test(dyn)) visit(dyn);
+  }
+  const css = [...files].flatMap((f) => Object.values(manifest).find((c) => c.file === f)?.css ?? []);
+  return [...files, ...css].filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+}
+
+function sizes(): void {
+  const build = spawnSync('npx', ['vite', 'build', '--manifest', '--outDir', outDir(), '--emptyOutDir'], { cwd: FRONTEND, stdio: 'ignore', env: process.env });
+  if (build.status !== 0) throw new Error('vite build failed');
+  const manifest = JSON.parse(fs.readFileSync(path.join(outDir(), '.vite/manifest.json'), 'utf8')) as Manifest;
+  const gz = (file: string) => gzipSync(fs.readFileSync(path.join(outDir(), file)), { level: 9 }).length;
+  const landing = new Set(landingFiles(manifest));
+  const map = mapFiles(manifest).filter((f) => !landing.has(f));
+  console.log('\n=== /map route beyond the landing page (gzip) ===');
+  let total = 0;
+  for (const f of map) {
+    const size = gz(f);
+    total += size;
+    console.log(`${(size / 1024).toFixed(1).padStart(8)} KB  ${f}`);
+  }
+  console.log(`map route JavaScript and CSS beyond the landing page: ${(total / 1024).toFixed(1)} KB gzip`);
+  console.log(`basemap (map/basemap.json): ${(gz('map/basemap.json') / 1024).toFixed(1)} KB gzip, ${(fs.statSync(path.join(outDir(), 'map/basemap.json')).size / 1024).toFixed(0)} KB raw`);
+  const maplibreInLanding = [...landing].some((f) => /maplibre|WebGL2RenderingContext/.test(fs.readFileSync(path.join(outDir(), f), 'utf8')));
+  console.log(`landing page JavaScript contains maplibre: ${maplibreInLanding ? 'YES (regression)' : 'no'}`);
+}
+
+async function firstMarkers(): Promise<void> {
+  const { chromium } = await import('playwright-core');
+  const port = 5173 + config.offset;
+  const viteBin = path.join(FRONTEND, '../node_modules/vite/bin/vite.js');
+  const preview = spawn(process.execPath, [viteBin, 'preview', '--strictPort', '--outDir', outDir()], { cwd: FRONTEND, stdio: 'ignore', env: process.env });
+  const chrome = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 60; i++) {
+      try {
+        if ((await fetch(base)).ok) break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    const times: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const context = await chrome.newContext({ viewport: { width: 412, height: 915 }, locale: 'de-DE' });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      // record the moment the map reports its first markers (no polling delay)
+      await page.addInitScript(() => {
+        new MutationObserver((_, observer) => {
+          if (document.querySelector('[data-markers-ready="true"]')) {
+            (window as unknown as { __firstMarkers: number }).__firstMarkers = performance.now();
+            observer.disconnect();
+          }
+        }).observe(document, { subtree: true, attributes: true, childList: true });
+      });
+      await page.goto(`${base}/de/map`);
+      await page.waitForFunction(() => (window as unknown as { __firstMarkers?: number }).__firstMarkers !== undefined, null, { timeout: 60_000 });
+      times.push(await page.evaluate(() => (window as unknown as { __firstMarkers: number }).__firstMarkers));
+      await context.close();
+    }
+    console.log(`\n=== time to first markers on /de/map, Chromium, 4x CPU throttling, 412 x 915, cold cache ===`);
+    console.log(`median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(' / ')} ms)`);
+  } finally {
+    await chrome.close();
+    preview.kill();
+  }
+}
+
+async function main(): Promise<void> {
+  const { user } = await prepare();
+  try {
+    await latency(user);
+    sizes();
+    if (browser) await firstMarkers();
+  } finally {
+    if (!keep) await stopStack(config);
+  }
+}
+
+await main();
