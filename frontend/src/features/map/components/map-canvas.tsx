@@ -147,6 +147,9 @@ export default function MapCanvas({ items, cities = [], initialBounds, fitTo, lo
         attributionControl={false}
         dragRotate={false}
         touchPitch={false}
+        // the style is inline, so its first styledata comes before the basemap file has loaded:
+        // markers show without waiting for the land and borders
+        onStyleData={() => view === null && sync(false)}
         onLoad={() => sync(false)}
         onMoveEnd={(e: ViewStateChangeEvent) => sync(!!e.originalEvent)}
         style={{ width: '100%', height: '100%' }}
