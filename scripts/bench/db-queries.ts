@@ -15,12 +15,11 @@
  */
 process.env.TEAMWERK_STACK_OFFSET ??= '6100';
 const { stackConfig } = await import('../local-stack/config.ts');
-const { startStack, stopStack } = await import('../local-stack/cli.ts');
+const { stopStack } = await import('../local-stack/cli.ts');
 const { signJwt } = await import('../local-stack/jwt.ts');
 const { default: pg } = await import('pg');
-const { default: fs } = await import('node:fs');
 const { default: os } = await import('node:os');
-const { LOAD_SQL } = await import('./large-data.ts');
+const { startWithLargeDataSet } = await import('./large-data.ts');
 
 let config = stackConfig();
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
@@ -95,23 +94,13 @@ async function explainSearch(q: BenchQuery, user: { id: string; email: string })
 }
 
 async function main(): Promise<void> {
-  const stateDir = config.dataDir;
-  if (!reuse && fs.existsSync(stateDir)) {
-    await stopStack(config).catch(() => undefined);
-    fs.rmSync(stateDir, { recursive: true, force: true });
-    config = stackConfig(); // new data folder, new secrets
-  }
-  console.log(`starting ${reuse ? 'the' : 'a fresh'} stack at offset ${config.offset} ...`);
-  await startStack(config);
-  const admin = new pg.Client({ connectionString: config.dbUrl });
-  await admin.connect();
+  const started = await startWithLargeDataSet(reuse);
+  config = started.config;
+  const admin = started.admin;
   try {
-    const t0 = Date.now();
-    const loaded = Number((await admin.query(`select count(*) as n from public.profiles where email like 'bench%'`)).rows[0].n) >= 50000;
-    if (!loaded) await admin.query(LOAD_SQL);
     const counts = (await admin.query(`select (select count(*) from public.profiles) profiles, (select count(*) from public.projects) projects,
       (select count(*) from public.portfolios) portfolios, (select count(*) from public.events) events`)).rows[0];
-    console.log(`loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s:`, counts);
+    console.log(`loaded in ${started.seconds.toFixed(1)} s:`, counts);
 
     const user = (await admin.query(`select id, email from public.profiles where user_role = 'premium' and email like 'bench%' order by id limit 1`)).rows[0] as { id: string; email: string };
     const userJwt = await signJwt({ sub: user.id, role: 'authenticated', aud: 'authenticated', email: user.email }, config.jwtSecret, 3600);
@@ -131,7 +120,7 @@ async function main(): Promise<void> {
         sql: `select ${cols} from public.projects where status = 'published' and city = 'Leipzig' order by published_at desc limit 20` },
       { name: 'projects: page 50 (offset 1000)', as: 'anon', path: `/projects?select=${cols}&status=eq.published&order=published_at.desc&limit=20&offset=1000`,
         sql: `select ${cols} from public.projects where status = 'published' order by published_at desc limit 20 offset 1000` },
-      { name: 'projects: detail by id', as: 'anon', path: `/projects?select=*,owner:profiles!projects_owner_id_fkey(slug,firstname,lastname,profile_img)&id=eq.${projectId}`,
+      { name: 'projects: detail by id', as: 'anon', path: `/projects?select=${cols},description,roles_sought,stage,images,status,owner:profiles!projects_owner_id_fkey(slug,firstname,lastname,profile_img)&id=eq.${projectId}`,
         sql: `select p.*, (select row(o.slug, o.firstname, o.lastname) from public.profiles o where o.id = p.owner_id) from public.projects p where id = ${projectId}` },
       { name: 'projects: my projects (user)', as: 'user', path: `/projects?select=${cols},status&owner_id=eq.${user.id}&order=created_at.desc`,
         sql: `select ${cols}, status from public.projects where owner_id = '${user.id}' order by created_at desc` },
@@ -155,8 +144,8 @@ async function main(): Promise<void> {
         sql: `select id,slug,display_name,headline,city from public.visible_profiles order by created_at desc limit 20` },
       { name: 'visible users: by city', as: 'user', path: `/visible_profiles?select=id,slug,display_name,city&city=eq.Leipzig&order=created_at.desc&limit=20`,
         sql: `select id,slug,display_name,city from public.visible_profiles where city = 'Leipzig' order by created_at desc limit 20` },
-      { name: 'profile by slug', as: 'anon', path: `/profiles?select=id,slug,firstname,lastname,headline,bio,city,display_name,display_address&slug=eq.${encodeURIComponent(slug)}`,
-        sql: `select id,slug,firstname,lastname,headline,bio,city,public.display_name(p),public.display_address(p) from public.profiles p where slug = '${slug}'` },
+      { name: 'profile by slug', as: 'anon', path: `/public_profiles?select=id,slug,firstname,lastname,headline,bio,city,display_name,display_address&slug=eq.${encodeURIComponent(slug)}`,
+        sql: `select id,slug,firstname,lastname,headline,bio,city,display_name,display_address from public.public_profiles where slug = '${slug}'` },
       { name: 'favourites (user)', as: 'user', path: `/favourite_projects?select=project_id,created_at,projects(id,title,slug)&user_id=eq.${user.id}&order=created_at.desc`,
         sql: `select f.project_id, f.created_at from public.favourite_projects f where user_id = '${user.id}' order by created_at desc` },
       { name: 'rpc visible_profiles_count', as: 'anon', path: `/rpc/visible_profiles_count`, method: 'POST', body: {},

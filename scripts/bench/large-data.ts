@@ -5,6 +5,11 @@
  * cities; coordinates from the city, issue 14), 30k portfolios and 10k events. Deterministic (no
  * random()); run as postgres.
  */
+import fs from 'node:fs';
+import pg from 'pg';
+import { stopStack, startStack } from '../local-stack/cli.ts';
+import { stackConfig, type StackConfig } from '../local-stack/config.ts';
+
 export const LOAD_SQL = `
 set statement_timeout = 0;
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
@@ -78,3 +83,26 @@ join bench_owners o on o.n = 1 + (g * 13) % (select count(*) from bench_owners);
 
 analyze;
 `;
+
+/**
+ * Starts the benchmark stack (TEAMWERK_STACK_OFFSET) with the large data set: wipes its data
+ * folder first unless `reuse`, then loads LOAD_SQL unless the data set is already there.
+ * @returns the stack's config (new secrets after a wipe), a connected postgres client (the caller
+ *   ends it) and the seconds the load took (about 0 when it was there)
+ */
+export async function startWithLargeDataSet(reuse: boolean): Promise<{ config: StackConfig; admin: pg.Client; seconds: number }> {
+  let config = stackConfig();
+  if (!reuse && fs.existsSync(config.dataDir)) {
+    await stopStack(config).catch(() => undefined);
+    fs.rmSync(config.dataDir, { recursive: true, force: true });
+    config = stackConfig(); // new data folder, new secrets
+  }
+  console.log(`starting ${reuse ? 'the' : 'a fresh'} stack at offset ${config.offset} ...`);
+  await startStack(config);
+  const admin = new pg.Client({ connectionString: config.dbUrl });
+  await admin.connect();
+  const t0 = Date.now();
+  const loaded = Number((await admin.query(`select count(*) as n from public.profiles where email like 'bench%'`)).rows[0].n) >= 50000;
+  if (!loaded) await admin.query(LOAD_SQL);
+  return { config, admin, seconds: (Date.now() - t0) / 1000 };
+}

@@ -16,11 +16,10 @@ import type { Manifest } from './spa-size.ts';
 
 process.env.TEAMWERK_STACK_OFFSET ??= '6100';
 const { stackConfig } = await import('../local-stack/config.ts');
-const { startStack, stopStack } = await import('../local-stack/cli.ts');
+const { stopStack } = await import('../local-stack/cli.ts');
 const { signJwt } = await import('../local-stack/jwt.ts');
-const { LOAD_SQL } = await import('./large-data.ts');
-const { landingFiles } = await import('./spa-size.ts');
-const { default: pg } = await import('pg');
+const { startWithLargeDataSet } = await import('./large-data.ts');
+const { chunkFiles, landingFiles } = await import('./spa-size.ts');
 const { default: fs } = await import('node:fs');
 const { default: os } = await import('node:os');
 const { default: path } = await import('node:path');
@@ -57,23 +56,14 @@ const VIEWS: View[] = [
 ];
 
 async function prepare(): Promise<{ user: { id: string; email: string } }> {
-  if (!reuse && fs.existsSync(config.dataDir)) {
-    await stopStack(config).catch(() => undefined);
-    fs.rmSync(config.dataDir, { recursive: true, force: true });
-    config = stackConfig(); // new data folder, new secrets
-  }
-  console.log(`starting ${reuse ? 'the' : 'a fresh'} stack at offset ${config.offset} ...`);
-  await startStack(config);
-  const admin = new pg.Client({ connectionString: config.dbUrl });
-  await admin.connect();
+  const started = await startWithLargeDataSet(reuse);
+  config = started.config;
+  const admin = started.admin;
   try {
-    const t0 = Date.now();
-    const loaded = Number((await admin.query(`select count(*) as n from public.profiles where email like 'bench%'`)).rows[0].n) >= 50000;
-    if (!loaded) await admin.query(LOAD_SQL);
     const counts = (await admin.query(`select (select count(*) from public.profiles where listed and latitude is not null) people,
       (select count(*) from public.projects where status = 'published' and latitude is not null) projects,
       (select count(*) from public.events where latitude is not null) events, (select count(*) from public.jobs where latitude is not null) jobs`)).rows[0];
-    console.log(`data set ready in ${((Date.now() - t0) / 1000).toFixed(1)} s; on the map:`, counts);
+    console.log(`data set ready in ${started.seconds.toFixed(1)} s; on the map:`, counts);
     const user = (await admin.query(`select id, email from public.profiles where user_role = 'premium' and email like 'bench%' order by id limit 1`)).rows[0] as { id: string; email: string };
     // the signed-in caller blocks a few people and is blocked by a few (hidden_user_ids is not empty)
     await admin.query(`insert into public.user_blocks (blocker_id, blocked_id)
@@ -118,22 +108,15 @@ async function latency(user: { id: string; email: string }): Promise<void> {
   console.log(`worst p95: ${worst.toFixed(1)} ms (target <= 20 ms) -> ${worst <= 20 ? 'OK' : 'OVER TARGET'}`);
 }
 
-/** Files (relative to the build) the /map route loads: its chunk, the lazy map chunk and their static imports. */
+/** Files (relative to the build) the /map route loads: its chunk, the lazy map chunk, maplibre (react-map-gl imports it dynamically) and their stylesheets. */
 function mapFiles(manifest: Manifest): string[] {
-  const files = new Set<string>();
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk || files.has(chunk.file)) return;
-    files.add(chunk.file);
-    for (const dep of chunk.imports ?? []) visit(dep);
-  };
-  visit('src/features/map/routes/map.tsx');
-  visit('src/features/map/components/map-canvas.tsx');
-  // react-map-gl loads maplibre-gl with a dynamic import
-  for (const chunk of Object.values(manifest)) {
-    if (files.has(chunk.file)) for (const dyn of chunk.dynamicImports ?? []) if (/maplibre-gl/.test(dyn)) visit(dyn);
-  }
-  const css = [...files].flatMap((f) => Object.values(manifest).find((c) => c.file === f)?.css ?? []);
+  const keys = ['src/features/map/routes/map.tsx', 'src/features/map/components/map-canvas.tsx'];
+  const base = chunkFiles(manifest, keys);
+  const maplibre = Object.values(manifest)
+    .filter((chunk) => base.has(chunk.file))
+    .flatMap((chunk) => (chunk.dynamicImports ?? []).filter((dyn) => /maplibre-gl/.test(dyn)));
+  const files = chunkFiles(manifest, [...keys, ...maplibre]);
+  const css = Object.values(manifest).filter((chunk) => files.has(chunk.file)).flatMap((chunk) => chunk.css ?? []);
   return [...files, ...css].filter((f) => f.endsWith('.js') || f.endsWith('.css'));
 }
 

@@ -29,8 +29,11 @@ export interface ManifestChunk {
 }
 export type Manifest = Record<string, ManifestChunk>;
 
-/** Files (relative to dist) the landing page loads: entry graph + landing route + en messages. */
-export function landingFiles(manifest: Manifest): string[] {
+/**
+ * Files (relative to dist) that the given manifest entries load: their chunks and, transitively,
+ * the chunks they import statically.
+ */
+export function chunkFiles(manifest: Manifest, keys: readonly string[]): Set<string> {
   const files = new Set<string>();
   const visit = (key: string) => {
     const chunk = manifest[key];
@@ -38,12 +41,16 @@ export function landingFiles(manifest: Manifest): string[] {
     files.add(chunk.file);
     for (const dep of chunk.imports ?? []) visit(dep);
   };
-  visit('index.html');
-  visit('src/features/landing/routes/landing.tsx');
+  for (const key of keys) visit(key);
+  return files;
+}
+
+/** Files (relative to dist) the landing page loads: entry graph + landing route + en messages. */
+export function landingFiles(manifest: Manifest): string[] {
   // the English messages the landing page loads: the shell catalogue since issue 5's split
   // (src/i18n/shell.ts), the whole catalogue before it
-  visit(manifest['src/i18n/en.json?shell'] ? 'src/i18n/en.json?shell' : 'src/i18n/en.json');
-  return [...files].filter((f) => f.endsWith('.js'));
+  const messages = manifest['src/i18n/en.json?shell'] ? 'src/i18n/en.json?shell' : 'src/i18n/en.json';
+  return [...chunkFiles(manifest, ['index.html', 'src/features/landing/routes/landing.tsx', messages])].filter((f) => f.endsWith('.js'));
 }
 
 /** The slice of the lighthouse / chrome-launcher APIs this script uses. */

@@ -1,4 +1,7 @@
+import type { IntlShape } from 'react-intl';
 import { CATEGORY_LABEL } from '@/lib/category-labels';
+import type { Locale } from '@/lib/constants';
+import { formatEventRange } from '@/features/events/components/labels';
 import { paths } from '@/config/paths';
 import { PRIVATE_CATEGORY_LABEL } from '@/features/projects/api/project-schema';
 import type { MapItem, MapLayer } from '../api/map';
@@ -33,4 +36,12 @@ export function itemPath(item: MapItem): string | null {
 export function categoryLabel(category: string | null): string | null {
   if (!category) return null;
   return CATEGORY_LABEL[category] ?? (PRIVATE_CATEGORY_LABEL as Record<string, string>)[category] ?? null;
+}
+
+/** The facts line of an item in a popup or the list: category, city and, for events, the dates. */
+export function itemFacts(item: MapItem, intl: IntlShape, locale: Locale): string {
+  const category = categoryLabel(item.category);
+  return [category ? intl.formatMessage({ id: category }) : null, item.city, item.starts_at && item.ends_at ? formatEventRange(item.starts_at, item.ends_at, locale, 'medium') : null]
+    .filter(Boolean)
+    .join(' · ');
 }

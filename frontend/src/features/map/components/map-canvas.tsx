@@ -6,11 +6,10 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import MapGL, { AttributionControl, Marker, NavigationControl, Popup, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { LocalLink } from '@/components/local-link';
 import type { Locale } from '@/lib/constants';
-import { formatEventRange } from '@/features/events/components/labels';
 import type { Bounds, CityLabel, MapItem } from '../api/map';
 import { declutter, ItemClusters, type MapMarker } from '../lib/clusters';
 import { MARKER_HEIGHT, MAX_ZOOM, mapStyle } from '../lib/map-style';
-import { categoryLabel, itemPath, LAYER_META } from './layer-meta';
+import { itemFacts, itemPath, LAYER_META } from './layer-meta';
 import { MarkerPin } from './marker-pin';
 import classes from './map-canvas.module.css';
 
@@ -42,7 +41,6 @@ const boundsOf = (map: MapRef): Bounds => {
 function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
   const intl = useIntl();
   const to = itemPath(item);
-  const category = categoryLabel(item.category);
   const meta = LAYER_META[item.layer];
   return (
     <Stack gap={2} data-testid="map-popup-item">
@@ -71,9 +69,7 @@ function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
         </Text>
       )}
       <Text fz="xs" c="dimmed">
-        {[category ? intl.formatMessage({ id: category }) : null, item.city, item.starts_at && item.ends_at ? formatEventRange(item.starts_at, item.ends_at, locale, 'medium') : null]
-          .filter(Boolean)
-          .join(' · ')}
+        {itemFacts(item, intl, locale)}
       </Text>
     </Stack>
   );

@@ -4,9 +4,8 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
 import type { Locale } from '@/lib/constants';
-import { formatEventRange } from '@/features/events/components/labels';
 import type { MapItem } from '../api/map';
-import { categoryLabel, itemPath, LAYER_META } from './layer-meta';
+import { itemFacts, itemPath, LAYER_META } from './layer-meta';
 
 /** Items per page of the list beside the map. */
 export const MAP_LIST_PAGE_SIZE = 20;
@@ -34,8 +33,7 @@ export function MapItemList({ items, locale, label }: { items: readonly MapItem[
         {shown.map((item) => {
           const to = itemPath(item);
           const meta = LAYER_META[item.layer];
-          const category = categoryLabel(item.category);
-          return (
+                  return (
             <li key={`${item.layer}-${item.id}`} data-testid="map-list-item" data-layer={item.layer}>
               <Stack gap={0}>
                 <Group gap={6} wrap="nowrap">
@@ -53,9 +51,7 @@ export function MapItemList({ items, locale, label }: { items: readonly MapItem[
                   )}
                 </Group>
                 <Text fz="xs" c="dimmed">
-                  {[category ? intl.formatMessage({ id: category }) : null, item.city, item.starts_at && item.ends_at ? formatEventRange(item.starts_at, item.ends_at, locale, 'medium') : null]
-                    .filter(Boolean)
-                    .join(' · ')}
+                  {itemFacts(item, intl, locale)}
                 </Text>
               </Stack>
             </li>
