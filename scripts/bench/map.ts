@@ -19,11 +19,11 @@ const { stackConfig } = await import('../local-stack/config.ts');
 const { stopStack } = await import('../local-stack/cli.ts');
 const { signJwt } = await import('../local-stack/jwt.ts');
 const { startWithLargeDataSet } = await import('./large-data.ts');
-const { chunkFiles, landingFiles } = await import('./spa-size.ts');
+const { chunkFiles, landingFiles, startPreview } = await import('./spa-size.ts');
 const { default: fs } = await import('node:fs');
 const { default: os } = await import('node:os');
 const { default: path } = await import('node:path');
-const { spawn, spawnSync } = await import('node:child_process');
+const { spawnSync } = await import('node:child_process');
 const { gzipSync } = await import('node:zlib');
 
 let config = stackConfig();
@@ -143,22 +143,12 @@ function sizes(): void {
 
 async function firstMarkers(): Promise<void> {
   const { chromium } = await import('playwright-core');
-  const port = 5173 + config.offset;
-  const viteBin = path.join(FRONTEND, '../node_modules/vite/bin/vite.js');
-  const preview = spawn(process.execPath, [viteBin, 'preview', '--strictPort', '--outDir', outDir()], { cwd: FRONTEND, stdio: 'ignore', env: process.env });
+  const { base, preview } = await startPreview(outDir());
   const chrome = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
   });
   try {
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 60; i++) {
-      try {
-        if ((await fetch(base)).ok) break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 500));
-      }
-    }
     const times: number[] = [];
     for (let run = 0; run < 5; run++) {
       const context = await chrome.newContext({ viewport: { width: 412, height: 915 }, locale: 'de-DE' });

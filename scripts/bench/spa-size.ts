@@ -8,7 +8,7 @@
  * Usage: npx tsx scripts/bench/spa-size.ts [--no-build] [--lighthouse]
  * Env: TEAMWERK_STACK_OFFSET shifts the preview port (5173 + offset).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,21 +70,32 @@ function build(): void {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-async function lighthouseScores(): Promise<void> {
+/**
+ * Serves a build with `vite preview` on 127.0.0.1:(5173 + TEAMWERK_STACK_OFFSET) and waits up to
+ * 30 s until it answers.
+ * @param outDir the build folder (default frontend/dist)
+ * @returns the base URL and the server process (the caller kills it)
+ */
+export async function startPreview(outDir?: string): Promise<{ base: string; preview: ChildProcess }> {
   const offset = Number.parseInt(process.env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
-  const port = 5173 + offset;
   // run vite's own entry with node (not through npx) so kill() reaches the server itself
   const viteBin = path.join(ROOT, 'node_modules/vite/bin/vite.js');
-  const preview = spawn(process.execPath, [viteBin, 'preview', '--strictPort'], { cwd: FRONTEND, stdio: 'ignore' });
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 60; i++) {
-      try {
-        if ((await fetch(base)).ok) break;
-      } catch {
-        await new Promise((r) => setTimeout(r, 500));
-      }
+  const args = [viteBin, 'preview', '--strictPort', ...(outDir ? ['--outDir', outDir] : [])];
+  const preview = spawn(process.execPath, args, { cwd: FRONTEND, stdio: 'ignore', env: process.env });
+  const base = `http://127.0.0.1:${5173 + offset}`;
+  for (let i = 0; i < 60; i++) {
+    try {
+      if ((await fetch(base)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
     }
+  }
+  return { base, preview };
+}
+
+async function lighthouseScores(): Promise<void> {
+  const { base, preview } = await startPreview();
+  try {
     // lighthouse is optional (large, not a project dependency): imported by name only when asked for
     const lighthouseName = 'lighthouse';
     const launcherName = 'chrome-launcher';
