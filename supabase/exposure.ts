@@ -434,6 +434,7 @@ export const functions: Record<string, FunctionExposure> = {
     returns: 'boolean',
     rows: 'none',
   },
+  'health_report()': { execute: [], returns: 'jsonb', rows: 'none' },
   'before_user_created_hook(event jsonb)': { execute: [], returns: 'jsonb', rows: 'none' },
   'custom_access_token_hook(event jsonb)': { execute: [], returns: 'jsonb', rows: 'none' },
   'queue_account_exists_notice(p_email text, p_link text)': { execute: [], returns: 'void', rows: 'none' },

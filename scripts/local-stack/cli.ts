@@ -64,6 +64,38 @@ function logTail(config: StackConfig, lines = 40): string {
 }
 
 /**
+ * The product's health as `/functions/v1/health` reports it (issue 17), with the service role's
+ * details: one line per check, and the jobs that missed their runs. Never throws.
+ */
+export async function healthText(config: StackConfig): Promise<string> {
+  try {
+    const response = await fetch(`${config.apiUrl}/functions/v1/health`, {
+      headers: { Authorization: `Bearer ${config.serviceRoleKey}` },
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await response.json()) as {
+      status: string;
+      checks: {
+        database: { ok: boolean; latency_ms?: number; error?: string };
+        queue: { ok: boolean; pending?: number; oldest_due_seconds?: number; processing_expired?: number; failed_24h?: number };
+        cron: { ok: boolean; last_success_at: string | null; jobs?: { job: string | null; ok: boolean; missed_runs: number }[] };
+      };
+    };
+    const { database, queue, cron } = body.checks;
+    const mark = (ok: boolean) => (ok ? 'ok   ' : 'STUCK');
+    const stuckJobs = (cron.jobs ?? []).filter((j) => !j.ok).map((j) => `${j.job} (${j.missed_runs} runs missed)`);
+    return [
+      `         Health: ${body.status} (HTTP ${response.status}, /functions/v1/health)`,
+      `       database: ${mark(database.ok)} ${database.ok ? `${database.latency_ms ?? '?'} ms` : (database.error ?? '')}`,
+      `    email queue: ${mark(queue.ok)} ${queue.pending ?? '?'} pending, oldest due ${queue.oldest_due_seconds ?? '?'} s, ${queue.processing_expired ?? '?'} expired claims, ${queue.failed_24h ?? '?'} failed in 24 h`,
+      `           cron: ${mark(cron.ok)} last success ${cron.last_success_at ?? 'never'}${stuckJobs.length ? `; stuck: ${stuckJobs.join(', ')}` : ''}`,
+    ].join('\n');
+  } catch (err) {
+    return `         Health: unknown (${(err as Error).message})`;
+  }
+}
+
+/**
  * Starts the stack unless it runs; resolves when healthy.
  * Errors: throws with the log tail when the daemon fails or does not get ready in `timeoutMs`;
  * throws at once when `config` holds other secrets than its data folder (the folder was deleted
@@ -151,6 +183,7 @@ async function main(): Promise<void> {
       }
       console.log(`local stack is ${state.status} (pid ${state.pid}, since ${state.startedAt}).`);
       console.log(statusText(config));
+      console.log(await healthText(config));
       break;
     }
     case 'reset': {

@@ -1044,6 +1044,9 @@ isOneToOne: true
 "has_active_subscription":
 { Args: Record<PropertyKey, never>; Returns: boolean
                            },
+"health_report":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "is_duplicate_subscription":
 { Args: { "p_stripe_subscription_id": string }; Returns: boolean
                            },

@@ -12,7 +12,7 @@ const SECTIONS: readonly ContentSection[] = [
   { title: 'privacy.newsletter.title', body: ['privacy.newsletter.body'] },
   { title: 'privacy.cookies.title', body: ['privacy.cookies.body'] },
   { title: 'privacy.recipients.title', body: ['privacy.recipients.body'] },
-  { title: 'privacy.retention.title', body: ['privacy.retention.body'] },
+  { title: 'privacy.retention.title', body: ['privacy.retention.body', 'privacy.retention.periods'] },
   { title: 'privacy.rights.title', body: ['privacy.rights.body'] },
   { title: 'privacy.complaint.title', body: ['privacy.complaint.body'] },
   { title: 'privacy.obligation.title', body: ['privacy.obligation.body'] },
