@@ -7,12 +7,16 @@
  * (verify, callback, authorize, the local OAuth page), storage (it authorises each request
  * itself; public objects and signed URLs need no key) and functions (verify_jwt per function).
  * A present but wrong apikey is always answered 401.
+ *
+ * With `TEAMWERK_FAULTS=1` (the fault suite's stack only) `/__faults` injects failures or delays
+ * for a path prefix (see faults.ts); otherwise that path does not exist.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { StackConfig } from './config.ts';
 import type { HttpService } from './types.ts';
 import { sendJson } from './http.ts';
+import { FaultSwitch, faultsEnabled, pause, serveFaultControl } from './faults.ts';
 
 export interface GatewayServices {
   auth: HttpService;
@@ -103,9 +107,27 @@ export async function startGateway(
   services: GatewayServices,
   log: (scope: string, message: string) => void,
 ): Promise<http.Server> {
+  const faults = faultsEnabled() ? new FaultSwitch() : null;
   const server = http.createServer((req, res) => {
     for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);
+    if (faults && url.pathname === '/__faults') {
+      void serveFaultControl(req, res, faults, req.headers.authorization === `Bearer ${config.serviceRoleKey}`);
+      return;
+    }
+    const fault = faults?.match(url.pathname) ?? null;
+    if (fault) {
+      void pause(fault.delay_ms ?? 0).then(() => {
+        if (fault.status === undefined) return handle(req, res, url);
+        req.resume();
+        sendJson(res, fault.status, { message: `injected fault: ${fault.status}` });
+      });
+      return;
+    }
+    handle(req, res, url);
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
     if (req.method === 'OPTIONS') {
       res.writeHead(200, { 'content-length': '0' });
       res.end();
@@ -152,7 +174,7 @@ export async function startGateway(
         if (!res.headersSent) sendJson(res, 500, { message: 'Internal server error' });
         else res.destroy();
       });
-  });
+  };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);

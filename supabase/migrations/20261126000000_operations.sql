@@ -118,3 +118,92 @@ begin
   end if;
 end;
 $$;
+
+-- -----------------------------------------------------------------------------
+-- E-mail priority (issue 17: after an outage the queue delivers in order of priority)
+-- -----------------------------------------------------------------------------
+-- 0 = account access (confirm, reset, "account exists"), 1 = contract and payment, 3 = receipts
+-- and welcome, 4 = newsletter opt-in, 5 = notifications, 7 = newsletter welcome. A worker claims
+-- due mails by priority first, then by due time: after the provider was down for a while, a
+-- password reset does not wait behind a backlog of chat notifications.
+
+alter table public.email_types add column priority smallint not null default 5 check (priority between 0 and 9);
+comment on column public.email_types.priority is 'Claim order of due mails of this kind: 0 first (issue 17).';
+update public.email_types set priority = case key
+  when 'confirm_email' then 0 when 'password_reset' then 0 when 'account_exists_notice' then 0
+  when 'cancellation_confirm_link' then 1 when 'cancellation_confirmation' then 1 when 'payment_failed' then 1
+  when 'subscription_activated' then 1 when 'subscription_duplicate_refunded' then 1
+  when 'welcome_email' then 3 when 'contact_confirmation' then 3
+  when 'newsletter_confirm' then 4
+  when 'contact_request' then 5 when 'chat_unread' then 5
+  when 'newsletter_welcome' then 7
+  else 5 end;
+grant select (priority) on public.email_types to authenticated;
+
+alter table public.email_queue add column priority smallint not null default 5 check (priority between 0 and 9);
+comment on column public.email_queue.priority is 'Copied from email_types.priority on insert (trigger); claim order.';
+grant select (priority) on public.email_queue to authenticated;
+update public.email_queue q set priority = t.priority from public.email_types t where t.key = q.email_type and q.priority <> t.priority;
+
+create or replace function private.email_queue_priority()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  select t.priority into new.priority from public.email_types t where t.key = new.email_type;
+  new.priority := coalesce(new.priority, 5);
+  return new;
+end;
+$$;
+revoke all on function private.email_queue_priority() from public, anon, authenticated, service_role;
+create trigger email_queue_priority before insert on public.email_queue
+  for each row execute function private.email_queue_priority();
+
+drop index if exists public.email_queue_due_idx;
+create index email_queue_due_idx on public.email_queue (priority, next_attempt_at, id) where status = 'pending';
+
+/* Claims up to batch_size due mails for lock_seconds, highest priority (lowest number) first,
+   then by due time. Concurrent workers never get the same row (for update skip locked); rows of
+   a worker that died are reclaimed after the lock expires. Returns the rows, in claim order, with
+   the template subject/body in the row's language (de fallback).
+   Errors: 22023 invalid_batch_size (1..1000), invalid_lock_seconds (1..3600). */
+create or replace function public.claim_email_batch(batch_size integer default 50, lock_seconds integer default 60)
+returns table (
+  id bigint, user_id uuid, email text, email_type text, lang text, user_metadata jsonb, payload jsonb,
+  attempts integer, subject text, body text)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if batch_size is null or batch_size < 1 or batch_size > 1000 then
+    raise exception using errcode = '22023', message = 'invalid_batch_size', detail = 'batch_size must be 1..1000';
+  end if;
+  if lock_seconds is null or lock_seconds < 1 or lock_seconds > 3600 then
+    raise exception using errcode = '22023', message = 'invalid_lock_seconds', detail = 'lock_seconds must be 1..3600';
+  end if;
+  return query
+  with due as (
+    select q.id, q.priority, q.next_attempt_at from public.email_queue q
+    where (q.status = 'pending' and q.next_attempt_at <= pg_catalog.now())
+       or (q.status = 'processing' and q.locked_until < pg_catalog.now())
+    order by q.priority, q.next_attempt_at, q.id
+    limit batch_size
+    for update skip locked
+  ), claimed as (
+    update public.email_queue q
+    set status = 'processing', attempts = q.attempts + 1, locked_at = pg_catalog.now(),
+        locked_until = pg_catalog.now() + pg_catalog.make_interval(secs => lock_seconds)
+    from due where q.id = due.id
+    returning q.*
+  )
+  select c.id, c.user_id, c.email, c.email_type, c.lang, c.user_metadata, c.payload, c.attempts,
+         coalesce(t.subject, d.subject), coalesce(t.body, d.body)
+  from claimed c
+  left join public.email_templates t on t.key = c.email_type and t.lang = c.lang
+  left join public.email_templates d on d.key = c.email_type and d.lang = 'de'
+  order by c.priority, c.next_attempt_at, c.id;
+end;
+$$;

@@ -88,6 +88,9 @@ class RunnerProcess {
       DENO_NO_UPDATE_CHECK: '1',
       DENO_NO_PROMPT: '1',
       NO_COLOR: '1',
+      // tuning knobs of the queue and the health check (EMAIL_QUEUE_BATCH_SIZE, …) set for the
+      // daemon reach the functions, like `supabase functions serve --env-file` (the fault suite uses them)
+      ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => /^(EMAIL_QUEUE_|HEALTH_)[A-Z_]+$/.test(e[0]) && e[1] !== undefined)),
       ...functionsEnv(this.ctx.config),
     };
     const args = [

@@ -17,6 +17,7 @@ import type { BackgroundService, Mailer, OutgoingMail, StackContext } from '../.
 import { sendHtml, sendJson } from '../../http.ts';
 import { MessageStore, type StoredMessage } from './store.ts';
 import { handleResend } from './resend-api.ts';
+import { FaultSwitch, faultsEnabled, pause, serveFaultControl } from '../../faults.ts';
 import { listPage, messagePage, notFoundPage } from './pages.ts';
 
 /** The mailbox as the daemon sees it, plus its store for in-process readers. */
@@ -89,6 +90,9 @@ export async function createMailbox(ctx: Omit<StackContext, 'mailer'>): Promise<
   };
 }
 
+/** Provider faults of the fault suite (TEAMWERK_FAULTS=1 only; see ../../faults.ts). */
+const faults = faultsEnabled() ? new FaultSwitch() : null;
+
 async function route(req: http.IncomingMessage, res: http.ServerResponse, store: MessageStore, resendApiKey: string): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://mailbox.local');
   const pathname = url.pathname;
@@ -97,7 +101,23 @@ async function route(req: http.IncomingMessage, res: http.ServerResponse, store:
   // The Resend surface: /emails…, and any other path called with a bearer key (an SDK call of
   // an endpoint the mailbox does not offer gets Resend's JSON 404, not the HTML page).
   const isPage = pathname === '/' || pathname.startsWith('/messages/') || pathname.startsWith('/api/');
+  if (faults && pathname === '/api/faults') {
+    await serveFaultControl(req, res, faults, req.headers.authorization === `Bearer ${resendApiKey}`, '/emails');
+    return;
+  }
   if (pathname === '/emails' || pathname.startsWith('/emails/') || (!isPage && req.headers.authorization)) {
+    // injected provider faults (fault suite only): sends fail with the rule's status after its delay
+    const fault = method === 'POST' ? (faults?.match(pathname) ?? null) : null;
+    if (fault) {
+      await pause(fault.delay_ms ?? 0);
+      if (fault.status !== undefined) {
+        req.resume();
+        const name = fault.status === 429 ? 'rate_limit_exceeded' : 'internal_server_error';
+        const headers: Record<string, string> = fault.status === 429 ? { 'retry-after': '1' } : {};
+        sendJson(res, fault.status, { statusCode: fault.status, name, message: `Injected fault: ${name}` }, headers);
+        return;
+      }
+    }
     await handleResend(req, res, pathname, store, resendApiKey);
     return;
   }
