@@ -164,7 +164,7 @@ export const relations: Record<string, RelationExposure> = {
     columns: ['id', 'actor_id', 'actor_role', 'action', 'target_table', 'target_id', 'details', 'created_at'],
     select: signedIn(['id', 'actor_id', 'actor_role', 'action', 'target_table', 'target_id', 'details', 'created_at']),
   },
-  email_types: { kind: 'table', rows: 'admin', columns: ['key', 'description'], select: signedIn(['key', 'description']) },
+  email_types: { kind: 'table', rows: 'admin', columns: ['key', 'description', 'priority'], select: signedIn(['key', 'description', 'priority']) },
   email_templates: {
     kind: 'table',
     rows: 'admin',
@@ -177,12 +177,12 @@ export const relations: Record<string, RelationExposure> = {
     rows: 'admin',
     columns: [
       'id', 'user_id', 'email', 'email_type', 'lang', 'user_metadata', 'payload', 'status', 'attempts', 'next_attempt_at',
-      'locked_at', 'locked_until', 'last_error', 'provider_message_id', 'sent_at', 'created_at', 'updated_at',
+      'locked_at', 'locked_until', 'last_error', 'provider_message_id', 'sent_at', 'created_at', 'updated_at', 'priority',
     ],
     personal: ['email', 'user_metadata', 'payload'],
     select: signedIn([
       'id', 'user_id', 'email', 'email_type', 'lang', 'user_metadata', 'payload', 'status', 'attempts', 'next_attempt_at',
-      'locked_at', 'locked_until', 'last_error', 'provider_message_id', 'sent_at', 'created_at', 'updated_at',
+      'locked_at', 'locked_until', 'last_error', 'provider_message_id', 'sent_at', 'created_at', 'updated_at', 'priority',
     ]),
     insert: signedIn(['user_id', 'email', 'email_type', 'lang', 'user_metadata']),
   },

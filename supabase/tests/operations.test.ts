@@ -162,3 +162,31 @@ describe('retention purge (private.purge_retention, pg_cron daily)', () => {
     }
   });
 });
+
+describe('e-mail priority (claim order after an outage)', () => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await TestDb.open();
+  });
+  afterAll(() => db.close());
+
+  test('each queued mail takes its kind\'s priority, and claims take account mails first, then by due time', async () => {
+    const tag = `prio-${Date.now()}`;
+    // everything else due is pushed out of the way inside this transaction
+    await db.sql(`update public.email_queue set next_attempt_at = now() + interval '1 day' where status = 'pending'`);
+    await db.sql(
+      `insert into public.email_queue (email, email_type, payload, next_attempt_at)
+       values ('n1@tests.teamwerk.test', 'newsletter_welcome', jsonb_build_object('tag', $1::text), now() - interval '10 minutes'),
+              ('c1@tests.teamwerk.test', 'chat_unread', jsonb_build_object('tag', $1::text), now() - interval '9 minutes'),
+              ('p1@tests.teamwerk.test', 'password_reset', jsonb_build_object('tag', $1::text), now() - interval '1 minute'),
+              ('s1@tests.teamwerk.test', 'subscription_activated', jsonb_build_object('tag', $1::text), now() - interval '5 minutes'),
+              ('c2@tests.teamwerk.test', 'chat_unread', jsonb_build_object('tag', $1::text), now() - interval '20 minutes'),
+              ('x1@tests.teamwerk.test', 'password_reset', jsonb_build_object('tag', $1::text), now() + interval '1 hour')`,
+      [tag],
+    );
+    const priorities = await db.sql<{ email: string; priority: number }>(`select email, priority from public.email_queue where payload ->> 'tag' = $1 order by email`, [tag]);
+    expect(Object.fromEntries(priorities.map((r) => [r.email.split('@')[0], r.priority]))).toEqual({ c1: 5, c2: 5, n1: 7, p1: 0, s1: 1, x1: 0 });
+    const claimed = await db.sql<{ email: string }>(`select email from public.claim_email_batch(10, 60)`);
+    expect(claimed.map((r) => r.email.split('@')[0])).toEqual(['p1', 's1', 'c2', 'c1', 'n1']);
+  });
+});

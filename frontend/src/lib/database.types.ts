@@ -282,14 +282,14 @@ isOneToOne: false
                   ]
                 },"email_queue": {
                   Row: {
-                    "attempts": number,"created_at": string,"email": string,"email_type": string,"id": number,"lang": string,"last_error": string | null,"locked_at": string | null,"locked_until": string | null,"next_attempt_at": string,"payload": NonNullable<Json>,"provider_message_id": string | null,"sent_at": string | null,"status": Database["public"]['Enums']["email_status"],"updated_at": string,"user_id": string | null,"user_metadata": NonNullable<Json>
+                    "attempts": number,"created_at": string,"email": string,"email_type": string,"id": number,"lang": string,"last_error": string | null,"locked_at": string | null,"locked_until": string | null,"next_attempt_at": string,"payload": NonNullable<Json>,"priority": number,"provider_message_id": string | null,"sent_at": string | null,"status": Database["public"]['Enums']["email_status"],"updated_at": string,"user_id": string | null,"user_metadata": NonNullable<Json>
                   }
                   ComputedFields: never
                   Insert: {
-                    "attempts"?: number,"created_at"?: string,"email": string,"email_type": string,"id"?: never,"lang"?: string,"last_error"?: string | null,"locked_at"?: string | null,"locked_until"?: string | null,"next_attempt_at"?: string,"payload"?: NonNullable<Json>,"provider_message_id"?: string | null,"sent_at"?: string | null,"status"?: Database["public"]['Enums']["email_status"],"updated_at"?: string,"user_id"?: string | null,"user_metadata"?: NonNullable<Json>
+                    "attempts"?: number,"created_at"?: string,"email": string,"email_type": string,"id"?: never,"lang"?: string,"last_error"?: string | null,"locked_at"?: string | null,"locked_until"?: string | null,"next_attempt_at"?: string,"payload"?: NonNullable<Json>,"priority"?: number,"provider_message_id"?: string | null,"sent_at"?: string | null,"status"?: Database["public"]['Enums']["email_status"],"updated_at"?: string,"user_id"?: string | null,"user_metadata"?: NonNullable<Json>
                   }
                   Update: {
-                    "attempts"?: number,"created_at"?: string,"email"?: string,"email_type"?: string,"id"?: never,"lang"?: string,"last_error"?: string | null,"locked_at"?: string | null,"locked_until"?: string | null,"next_attempt_at"?: string,"payload"?: NonNullable<Json>,"provider_message_id"?: string | null,"sent_at"?: string | null,"status"?: Database["public"]['Enums']["email_status"],"updated_at"?: string,"user_id"?: string | null,"user_metadata"?: NonNullable<Json>
+                    "attempts"?: number,"created_at"?: string,"email"?: string,"email_type"?: string,"id"?: never,"lang"?: string,"last_error"?: string | null,"locked_at"?: string | null,"locked_until"?: string | null,"next_attempt_at"?: string,"payload"?: NonNullable<Json>,"priority"?: number,"provider_message_id"?: string | null,"sent_at"?: string | null,"status"?: Database["public"]['Enums']["email_status"],"updated_at"?: string,"user_id"?: string | null,"user_metadata"?: NonNullable<Json>
                   }
                   Relationships: [
                     {
@@ -340,14 +340,14 @@ isOneToOne: false
                   ]
                 },"email_types": {
                   Row: {
-                    "description": string,"key": string
+                    "description": string,"key": string,"priority": number
                   }
                   ComputedFields: never
                   Insert: {
-                    "description": string,"key": string
+                    "description": string,"key": string,"priority"?: number
                   }
                   Update: {
-                    "description"?: string,"key"?: string
+                    "description"?: string,"key"?: string,"priority"?: number
                   }
                   Relationships: [
                     
