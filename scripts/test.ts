@@ -4,7 +4,8 @@
  * left alone). Steps: typecheck, lint, unit tests, fresh stack, generated types up to date,
  * `supabase db advisors`, contract + database tests (vitest), fuzzing of every RPC and Edge Function
  * (vitest.fuzz.config.ts), function tests (deno test),
- * browser tests (Playwright + Debian Chromium). Ends non-zero when any step fails and prints
+ * browser tests (Playwright + Debian Chromium), and the fault suite (scripts/faults/run.ts, its
+ * own stack). Ends non-zero when any step fails and prints
  * `N passed, N failed` (steps) as its last line.
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -120,6 +121,15 @@ const steps: Step[] = [
       if (!hasScript('frontend', 'e2e')) return;
       ensureChromium();
       await sh('npm', ['run', 'e2e', '-w', 'frontend'], stackEnv());
+    },
+  },
+  {
+    // the fault suite runs its own stack with fault injection (offset 8000); the test stack is
+    // stopped first so both do not share the two cores
+    name: 'faults',
+    run: async () => {
+      await stopStack(config);
+      await sh('npx', ['tsx', 'scripts/faults/run.ts'], { TEAMWERK_STACK_OFFSET: '8000' });
     },
   },
 ];

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
     log('daemon', `sync-prices failed: ${(err as Error).message}`);
   }
 
-  const gateway: http.Server = await startGateway(config, { auth, storage, realtime, functions }, log);
+  const gateway: http.Server = await startGateway(config, { auth, storage, realtime, functions, restartPostgres: (ms) => pgHandle.restart(ms) }, log);
   closers.push({
     name: 'gateway',
     close: () =>

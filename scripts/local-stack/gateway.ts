@@ -9,7 +9,8 @@
  * A present but wrong apikey is always answered 401.
  *
  * With `TEAMWERK_FAULTS=1` (the fault suite's stack only) `/__faults` injects failures or delays
- * for a path prefix (see faults.ts); otherwise that path does not exist.
+ * for a path prefix (see faults.ts) and `POST /__faults/postgres?down_ms=N` restarts Postgres
+ * (service role key as bearer); otherwise those paths do not exist.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -23,6 +24,8 @@ export interface GatewayServices {
   storage: HttpService;
   realtime: HttpService;
   functions: HttpService;
+  /** Restarts Postgres (fault suite only: `POST /__faults/postgres`). */
+  restartPostgres?: (downMs: number) => Promise<void>;
 }
 
 const CORS_HEADERS: Record<string, string> = {
@@ -111,6 +114,17 @@ export async function startGateway(
   const server = http.createServer((req, res) => {
     for (const [k, v] of Object.entries(CORS_HEADERS)) res.setHeader(k, v);
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);
+    if (faults && url.pathname === '/__faults/postgres' && req.method === 'POST') {
+      req.resume();
+      if (req.headers.authorization !== `Bearer ${config.serviceRoleKey}` || !services.restartPostgres) {
+        sendJson(res, 401, { error: 'unauthorized' });
+        return;
+      }
+      const down = Math.min(60_000, Math.max(0, Number(url.searchParams.get('down_ms') ?? '0') || 0));
+      sendJson(res, 202, { restarting: true, down_ms: down });
+      void services.restartPostgres(down).catch((err: Error) => log('gateway', `postgres restart failed: ${err.message}`));
+      return;
+    }
     if (faults && url.pathname === '/__faults') {
       void serveFaultControl(req, res, faults, req.headers.authorization === `Bearer ${config.serviceRoleKey}`);
       return;

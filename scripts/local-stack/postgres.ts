@@ -12,6 +12,8 @@ export interface PostgresHandle {
   /** True when this start created the cluster (bootstrap + seed must run). */
   fresh: boolean;
   stop(): Promise<void>;
+  /** Stops Postgres (fast shutdown), waits `downMs`, starts it again (the fault suite's restart). */
+  restart(downMs: number): Promise<void>;
 }
 
 /** Kills a postmaster left behind by a crashed daemon (its pid is in postmaster.pid). */
@@ -84,5 +86,15 @@ export async function startPostgres(config: StackConfig, log: (line: string) => 
   });
   if (fresh) await pg.initialise();
   await pg.start();
-  return { fresh, stop: () => pg.stop() };
+  return {
+    fresh,
+    stop: () => pg.stop(),
+    restart: async (downMs) => {
+      log(`restart: stopping (down for ${downMs} ms)`);
+      await pg.stop();
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      await pg.start();
+      log('restart: started again');
+    },
+  };
 }

@@ -48,11 +48,24 @@ export async function createCronWorker(ctx: StackContext): Promise<BackgroundSer
       log(`listener connection lost: ${err.message}`);
       client.end().catch(() => undefined);
       if (listener === client) listener = null;
-      if (!closed) setTimeout(() => void connectListener().catch((e: Error) => log(`listener reconnect failed: ${e.message}`)), 1000).unref();
+      if (!closed) reconnectLater();
     });
     await client.connect();
     await client.query('listen pg_net_wake; listen cron_job_cache_invalidate');
     listener = client;
+  };
+  // keeps trying every second until the database answers again (e.g. after a restart)
+  const reconnectLater = (): void => {
+    setTimeout(() => {
+      if (closed || listener) return;
+      connectListener().then(
+        () => log('listener reconnected'),
+        (e: Error) => {
+          log(`listener reconnect failed: ${e.message}`);
+          reconnectLater();
+        },
+      );
+    }, 1000).unref();
   };
   await connectListener();
 

@@ -166,6 +166,15 @@ export class ReplicationListener {
     service.on('error', (err: Error) => {
       if (!this.closing) this.handlers.log(`replication error: ${err.message}`);
     });
+    // Answer the walsender's keepalives that ask for a reply with exactly their LSN: every message
+    // up to it has been handled (data events are processed synchronously, in order). A fast
+    // shutdown of Postgres waits until a walsender's confirmed position equals what it sent
+    // (walsender.c WalSndDone compares with ==); pg-logical-replication's acknowledge() reports
+    // lsn + 1, so it gets lsn - 1. Without this Postgres never finished a restart while Realtime
+    // was connected (found by the fault suite's Postgres restart, issue 17).
+    service.on('heartbeat', (lsn: string, _timestamp: number, shouldRespond: boolean) => {
+      if (shouldRespond) void service.acknowledge(previousLsn(lsn)).catch(() => undefined);
+    });
     const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames });
     await new Promise<void>((resolve, reject) => {
       let started = false;
@@ -191,7 +200,7 @@ export class ReplicationListener {
   private scheduleRetry(reason: string): void {
     this.streaming = false;
     if (this.closing || this.retryTimer) return;
-    const delay = Math.min(10_000, 500 * 2 ** this.retries++);
+    const delay = Math.min(2_000, 250 * 2 ** this.retries++); // a restarted database is picked up within 2 s
     this.handlers.log(`${reason}; reconnecting in ${delay} ms`);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
@@ -318,4 +327,11 @@ export class ReplicationListener {
       await new Promise((r) => setTimeout(r, 100));
     }
   }
+}
+
+/** The LSN one byte before `lsn` (`X/Y` hex halves), for acknowledge(), which adds one back. */
+export function previousLsn(lsn: string): string {
+  const [upper, lower] = lsn.split('/').map((h) => Number.parseInt(h, 16)) as [number, number];
+  if (lower > 0) return `${upper.toString(16).toUpperCase()}/${(lower - 1).toString(16).toUpperCase()}`;
+  return upper > 0 ? `${(upper - 1).toString(16).toUpperCase()}/FFFFFFFF` : '0/0';
 }
