@@ -3,6 +3,7 @@ import { lazy, type ReactNode, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { CookieNotice } from '@/components/cookie-consent';
+import { NetworkStatus } from '@/components/network-status';
 import { SiteFooter } from '@/components/site-footer';
 import { SiteHeader } from '@/components/site-header';
 import { useLocalizedPath } from '@/components/use-locale';
@@ -82,6 +83,7 @@ export function LayoutFrame({ layout, children }: { layout: LayoutName; children
     <Box data-layout={layout} style={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
       <SkipLink />
       <SiteHeader minimal={layout === 'login-register'} />
+      <NetworkStatus />
       {layout === 'landing' || layout === 'default' ? (
         main()
       ) : layout === 'login-register' ? (

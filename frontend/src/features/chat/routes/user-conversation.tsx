@@ -91,7 +91,6 @@ export default function UserConversationRoute({ params }: PageProps) {
   const [editing, setEditing] = useState<{ id: number; body: string } | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [deleting, setDeleting] = useState<ChatMessage | null>(null);
-  const [online, setOnline] = useState(() => navigator.onLine);
   const [now, setNow] = useState(() => Date.now());
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -108,16 +107,8 @@ export default function UserConversationRoute({ params }: PageProps) {
   }, [draft, conversationId]);
 
   useEffect(() => {
-    const up = () => setOnline(true);
-    const down = () => setOnline(false);
-    window.addEventListener('online', up);
-    window.addEventListener('offline', down);
     const tick = setInterval(() => setNow(Date.now()), 30_000);
-    return () => {
-      window.removeEventListener('online', up);
-      window.removeEventListener('offline', down);
-      clearInterval(tick);
-    };
+    return () => clearInterval(tick);
   }, []);
 
   const markRead = useCallback(() => {
@@ -228,6 +219,20 @@ export default function UserConversationRoute({ params }: PageProps) {
     }
   };
 
+  // back online: messages that failed while the connection was gone are sent again by themselves
+  // (the network notice under the header tells the user what happens meanwhile, issue 17)
+  const retryFailed = useRef<() => void>(() => undefined);
+  useLayoutEffect(() => {
+    retryFailed.current = () => {
+      for (const item of outgoing) if (item.status === 'failed') void deliver(item);
+    };
+  });
+  useEffect(() => {
+    const up = () => retryFailed.current();
+    window.addEventListener('online', up);
+    return () => window.removeEventListener('online', up);
+  }, []);
+
   const submit = () => {
     const body = draft.trim();
     if ((!body && !file) || body.length > MESSAGE_MAX) return;
@@ -327,11 +332,6 @@ export default function UserConversationRoute({ params }: PageProps) {
           <FormattedMessage id="chat.backToInbox" />
         </LocalLink>
       </Group>
-      {!online && (
-        <Alert color="yellow" role="status" data-testid="chat-offline">
-          <FormattedMessage id="chat.offline" />
-        </Alert>
-      )}
       <Box
         ref={scroller}
         onScroll={onScroll}
