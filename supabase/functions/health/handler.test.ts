@@ -37,6 +37,7 @@ Deno.test('all fine: 200 ok; anonymous callers get statuses without numbers or j
   const body = await response.json();
   assert.deepEqual(body, {
     status: 'ok',
+    function: 'health',
     time: NOW.toISOString(),
     checks: { database: { ok: true }, queue: { ok: true }, cron: { ok: true, last_success_at: '2026-11-25T12:00:01Z', stuck_jobs: 0 } },
   });
@@ -92,11 +93,12 @@ Deno.test('an unreachable database answers 503 with every check failed; the erro
   assert.match((await response.json()).checks.database.error, /ECONNREFUSED/);
 });
 
-Deno.test('health answers a CORS preflight without a body and refuses writes', async () => {
+Deno.test('health answers a CORS preflight without a body, GET and POST, nothing else', async () => {
   const deps = { report: () => Promise.resolve(report()), now: () => NOW };
   const preflight = await handleHealth(new Request('http://localhost/health', { method: 'OPTIONS' }), deps);
   assert.equal(preflight.status, 204);
   assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
   assert.equal(await preflight.text(), '');
-  assert.equal((await handleHealth(new Request('http://localhost/health', { method: 'POST' }), deps)).status, 405);
+  assert.equal((await handleHealth(new Request('http://localhost/health', { method: 'POST' }), deps)).status, 200);
+  assert.equal((await handleHealth(new Request('http://localhost/health', { method: 'DELETE' }), deps)).status, 405);
 });

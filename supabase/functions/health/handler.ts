@@ -3,8 +3,8 @@
  * not only the functions runtime? Free of Deno globals so it can be tested with a fixed clock and
  * a fake report source (handler_test.ts); index.ts wires it to `rpc/health_report`.
  *
- * GET /functions/v1/health →
- *   200 `{ status: 'ok', time, checks }` or 503 `{ status: 'stuck', time, checks }`, where `checks`
+ * GET (or POST, as supabase-js `functions.invoke` sends) /functions/v1/health →
+ *   200 `{ status: 'ok', function: 'health', time, checks }` or 503 with `status: 'stuck'`, where `checks`
  *   holds `database`, `queue` and `cron`, each `{ ok: boolean, … }`:
  *   - database: the report query answered (`latency_ms`); unreachable → not ok;
  *   - queue: the oldest due mail waits at most `queueMaxAgeSeconds` (default 600 s; the queue is
@@ -23,7 +23,7 @@ import { CronExpressionParser } from 'npm:cron-parser@^5';
 export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Headers': 'authorization, x-client-info, apikey, content-type',
-  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
 };
 
 /** The answer of `rpc/health_report` (supabase/migrations/20261126000000_operations.sql). */
@@ -106,7 +106,7 @@ function json(body: unknown, status: number): Response {
 /** Answers a health request; never throws. */
 export async function handleHealth(request: Request, deps: HealthDeps): Promise<Response> {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
-  if (request.method !== 'GET' && request.method !== 'HEAD') return json({ error: 'method_not_allowed' }, 405);
+  if (!['GET', 'HEAD', 'POST'].includes(request.method)) return json({ error: 'method_not_allowed' }, 405);
   const now = (deps.now ?? (() => new Date()))();
   const details = deps.isServiceRole?.(request) ?? false;
   const maxAge = deps.queueMaxAgeSeconds ?? 600;
@@ -120,7 +120,7 @@ export async function handleHealth(request: Request, deps: HealthDeps): Promise<
       queue: { ok: false },
       cron: { ok: false },
     };
-    return json({ status: 'stuck', time: now.toISOString(), checks }, 503);
+    return json({ status: 'stuck', function: 'health', time: now.toISOString(), checks }, 503);
   }
   const latency = Math.round(performance.now() - started);
   const queueOk = report.queue.oldest_due_seconds <= maxAge && report.queue.processing_expired === 0;
@@ -137,5 +137,5 @@ export async function handleHealth(request: Request, deps: HealthDeps): Promise<
     },
   };
   const ok = queueOk && cronOk;
-  return json({ status: ok ? 'ok' : 'stuck', time: now.toISOString(), checks }, ok ? 200 : 503);
+  return json({ status: ok ? 'ok' : 'stuck', function: 'health', time: now.toISOString(), checks }, ok ? 200 : 503);
 }
