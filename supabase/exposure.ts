@@ -60,7 +60,7 @@ const PROFILE_PUBLIC = [
 
 const MESSAGE_COLUMNS = [
   'id', 'conversation_id', 'sender_id', 'body', 'created_at', 'edited_at', 'deleted_at', 'attachment_path',
-  'attachment_name', 'attachment_type', 'attachment_size',
+  'attachment_name', 'attachment_type', 'attachment_size', 'client_id',
 ] as const;
 
 const PROJECT_PUBLIC = [
@@ -362,7 +362,7 @@ export const relations: Record<string, RelationExposure> = {
     columns: MESSAGE_COLUMNS,
     select: signedIn(MESSAGE_COLUMNS),
     // attachment type and size come from the stored object (issue 13)
-    insert: signedIn(['conversation_id', 'sender_id', 'body', 'attachment_path', 'attachment_name']),
+    insert: signedIn(['conversation_id', 'sender_id', 'body', 'attachment_path', 'attachment_name', 'client_id']),
     // edit (body) or soft delete (deleted_at) within 15 minutes; no hard delete
     update: signedIn(['body', 'deleted_at']),
   },

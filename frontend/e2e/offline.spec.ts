@@ -107,3 +107,48 @@ test('ein Chat, offline für 30 s (Deutsch): Hinweis, die Nachricht geht nach de
   await A.context.close();
   await B.context.close();
 });
+
+test('the answer to a send is lost after the message was stored: the retry shows it once and stores it once (English)', async ({ browser }) => {
+  const cleo = await createUser({ paid: true, firstname: 'Cleo', lastname: 'Cutoff' });
+  const dan = await createUser({ paid: true, firstname: 'Dan', lastname: 'Delivered' });
+  const asCleo = nodeClient(ANON_KEY);
+  await asCleo.auth.signInWithPassword({ email: cleo.email, password: cleo.password });
+  const asDan = nodeClient(ANON_KEY);
+  await asDan.auth.signInWithPassword({ email: dan.email, password: dan.password });
+  expect((await asCleo.rpc('send_contact_request', { p_addressee_id: dan.id, p_message: null })).error).toBeNull();
+  expect((await asDan.rpc('send_contact_request', { p_addressee_id: cleo.id, p_message: null })).error).toBeNull();
+  const started = await asCleo.rpc('start_direct_conversation', { p_other_user_id: dan.id });
+  expect(started.error).toBeNull();
+
+  const context = await browser.newContext({ locale: 'en-US' });
+  const page = await context.newPage();
+  await signInViaApi(page, cleo.email, cleo.password);
+  await dismissCookies(page);
+  await page.goto(`/user/chat/${started.data as string}`);
+  await expect(page.getByTestId('message-input')).toBeVisible();
+  // the first send reaches the database, but the connection drops before the answer arrives
+  let cut = false;
+  await page.route('**/rest/v1/messages?*', async (route) => {
+    if (route.request().method() === 'POST' && !cut) {
+      cut = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+      return;
+    }
+    await route.continue();
+  });
+  await page.getByTestId('message-input').fill('Stored, but the answer got lost');
+  await page.getByTestId('message-input').press('Enter');
+  await expect(page.getByTestId('retry-send')).toBeVisible();
+  const body = 'Stored, but the answer got lost';
+  const before = await admin.from('messages').select('id').eq('conversation_id', started.data as string).eq('body', body);
+  expect(before.data, 'the first try was stored although the page saw it fail').toHaveLength(1);
+  await page.getByTestId('retry-send').click();
+  await expect(page.getByTestId('retry-send')).toHaveCount(0);
+  await expect(page.getByTestId('message').filter({ hasText: 'Stored, but the answer got lost' })).toHaveCount(1);
+  const stored = await admin.from('messages').select('id').eq('conversation_id', started.data as string).eq('body', 'Stored, but the answer got lost');
+  expect(stored.data).toHaveLength(1);
+  await page.reload();
+  await expect(page.getByTestId('message').filter({ hasText: 'Stored, but the answer got lost' })).toHaveCount(1);
+  await context.close();
+});

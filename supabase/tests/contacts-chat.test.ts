@@ -313,3 +313,28 @@ describe('unread-message mail (cron)', () => {
     expect(await mailsTo(d)).toEqual([]);
   });
 });
+
+describe('idempotent sends (issue 17)', () => {
+  test('a message is stored once per sender and client id: a repeated send is refused with 23505, other senders and ids are free', async () => {
+    const a = await paidUser('Ida Idempotent');
+    const b = await paidUser('Ben Beständig');
+    await accept(a, b);
+    const conv = await conversationOf(a, b);
+    const key = '2f1d4c9e-8a7b-4c3d-9e2f-1a2b3c4d5e6f';
+    const send = (u: User, body: string, clientId: string | null) =>
+      db.keep(u, `insert into public.messages (conversation_id, sender_id, body, client_id) values ($1, $2, $3, $4) returning id`, [conv, u.id, body, clientId]);
+    const first = await send(a, 'Hallo einmal', key);
+    expect(first.ok, first.message).toBe(true);
+    const again = await send(a, 'Hallo einmal', key);
+    expect(again.ok).toBe(false);
+    expect(again.code).toBe('23505');
+    // the sender finds the stored one by its client id (what the SPA does after a 409)
+    const found = await db.as(a, `select id from public.messages where sender_id = $1 and client_id = $2`, [a.id, key]);
+    expect(found.rows).toEqual([{ id: first.rows[0]!.id }]);
+    expect((await send(b, 'Gleiche ID, anderer Absender', key)).ok).toBe(true);
+    expect((await send(a, 'Ohne ID', null)).ok).toBe(true);
+    expect((await send(a, 'Ohne ID', null)).ok).toBe(true);
+    const stored = await db.as(a, `select count(*)::int as n from public.messages where conversation_id = $1 and body = 'Hallo einmal'`, [conv]);
+    expect(stored.rows[0]!.n).toBe(1);
+  });
+});

@@ -578,14 +578,14 @@ isOneToOne: false
                   ]
                 },"messages": {
                   Row: {
-                    "attachment_name": string | null,"attachment_path": string | null,"attachment_size": number | null,"attachment_type": string | null,"body": string,"conversation_id": string,"created_at": string,"deleted_at": string | null,"edited_at": string | null,"id": number,"sender_id": string | null
+                    "attachment_name": string | null,"attachment_path": string | null,"attachment_size": number | null,"attachment_type": string | null,"body": string,"client_id": string | null,"conversation_id": string,"created_at": string,"deleted_at": string | null,"edited_at": string | null,"id": number,"sender_id": string | null
                   }
                   ComputedFields: never
                   Insert: {
-                    "attachment_name"?: string | null,"attachment_path"?: string | null,"attachment_size"?: number | null,"attachment_type"?: string | null,"body": string,"conversation_id": string,"created_at"?: string,"deleted_at"?: string | null,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
+                    "attachment_name"?: string | null,"attachment_path"?: string | null,"attachment_size"?: number | null,"attachment_type"?: string | null,"body": string,"client_id"?: string | null,"conversation_id": string,"created_at"?: string,"deleted_at"?: string | null,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
                   }
                   Update: {
-                    "attachment_name"?: string | null,"attachment_path"?: string | null,"attachment_size"?: number | null,"attachment_type"?: string | null,"body"?: string,"conversation_id"?: string,"created_at"?: string,"deleted_at"?: string | null,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
+                    "attachment_name"?: string | null,"attachment_path"?: string | null,"attachment_size"?: number | null,"attachment_type"?: string | null,"body"?: string,"client_id"?: string | null,"conversation_id"?: string,"created_at"?: string,"deleted_at"?: string | null,"edited_at"?: string | null,"id"?: never,"sender_id"?: string | null
                   }
                   Relationships: [
                     {

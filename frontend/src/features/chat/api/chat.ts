@@ -128,7 +128,9 @@ export const attachmentUrlQuery = (path: string, download?: string) =>
   });
 
 /**
- * Sends a message as `senderId`, optionally with an uploaded attachment.
+ * Sends a message as `senderId`, optionally with an uploaded attachment. `clientId` (a UUID made
+ * once per message) makes sending again safe: the database stores a message once per sender and
+ * client id, and a repeated send returns the stored one.
  * @returns the stored row
  * @throws ApiError (42501 when a block or membership refuses it, PT402 payment required,
  *   22023 invalid_attachment)
@@ -137,21 +139,26 @@ export async function sendMessage(
   conversationId: string,
   senderId: string,
   body: string,
-  attachment?: { path: string; name: string },
+  attachment: { path: string; name: string } | undefined,
+  clientId: string,
 ): Promise<ChatMessage> {
-  return unwrap(
-    await supabase
-      .from('messages')
-      .insert({
-        conversation_id: conversationId,
-        sender_id: senderId,
-        body,
-        ...(attachment ? { attachment_path: attachment.path, attachment_name: attachment.name.slice(0, 200) } : {}),
-      })
-      .select(MESSAGE_COLUMNS)
-      .single(),
-    'POST',
-  ) as ChatMessage;
+  const result = await supabase
+    .from('messages')
+    .insert({
+      conversation_id: conversationId,
+      sender_id: senderId,
+      body,
+      client_id: clientId,
+      ...(attachment ? { attachment_path: attachment.path, attachment_name: attachment.name.slice(0, 200) } : {}),
+    })
+    .select(MESSAGE_COLUMNS)
+    .single();
+  if (result.error?.code === '23505') {
+    // an earlier try of this message was stored but its answer never arrived (issue 17): that
+    // stored message is the result, not a second copy
+    return unwrap(await supabase.from('messages').select(MESSAGE_COLUMNS).eq('sender_id', senderId).eq('client_id', clientId).single(), 'GET') as ChatMessage;
+  }
+  return unwrap(result, 'POST') as ChatMessage;
 }
 
 /** Edits an own message (within 15 minutes; PT403 edit_window_closed after). */

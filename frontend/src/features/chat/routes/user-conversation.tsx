@@ -210,7 +210,7 @@ export default function UserConversationRoute({ params }: PageProps) {
         const uploaded = path;
         setOutgoing((list) => list.map((o) => (o.key === item.key ? { ...o, uploadedPath: uploaded } : o)));
       }
-      const stored = await sendMessage(conversationId, me, item.body, item.file && path ? { path, name: item.file.name } : undefined);
+      const stored = await sendMessage(conversationId, me, item.body, item.file && path ? { path, name: item.file.name } : undefined, item.key);
       setMessages((current) => mergeMessages(current, [stored]));
       setOutgoing((list) => list.filter((o) => o.key !== item.key));
     } catch (error) {
