@@ -76,10 +76,10 @@ export default function EventRoute({ params, locale }: PageProps) {
     <Container size="md" py="xl">
       <Stack>
         <Group gap="xs">
-          <Badge variant="light" color="blue.9" data-testid="event-status">
+          <Badge variant="outline" color="blue.9" data-testid="event-status">
             <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
           </Badge>
-          <Badge variant="light" color="gray.9">
+          <Badge variant="outline" color="gray.9">
             <FormattedMessage id={CATEGORY_LABEL[ev.category] ?? 'search.category.other'} />
           </Badge>
         </Group>

@@ -100,7 +100,7 @@ export default function EventsRoute({ locale }: PageProps) {
               <Card component="li" key={ev.id} withBorder padding="md">
                 <Stack gap={6}>
                   <Group gap="xs">
-                    <Badge variant="light" color={ev.is_paid ? 'grape.9' : 'green.9'}>
+                    <Badge variant="outline" color={ev.is_paid ? 'grape.9' : 'teal.9'}>
                       {ev.is_paid && ev.price_cents ? formatPriceCents(ev.price_cents, locale) : <FormattedMessage id="events.free" />}
                     </Badge>
                     {ev.status !== 'published' && (

@@ -45,7 +45,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                         <LocalLink to={paths.event(ev.slug)} fw={700}>
                           {ev.title}
                         </LocalLink>
-                        <Badge variant="light" color="blue.9">
+                        <Badge variant="outline" color="blue.9">
                           <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.draft'} />
                         </Badge>
                       </Group>
@@ -80,7 +80,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                         </LocalLink>
                         <Text fz="sm">{formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}</Text>
                       </Stack>
-                      <Badge variant="light" color={r.status === 'going' ? 'green.9' : 'yellow.9'}>
+                      <Badge variant="outline" color={r.status === 'going' ? 'teal.9' : 'gray.8'}>
                         <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : 'events.mine.waitlisted'} />
                       </Badge>
                     </Group>
