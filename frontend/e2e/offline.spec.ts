@@ -14,6 +14,18 @@ const admin = nodeClient(SERVICE_ROLE_KEY);
 
 test.describe.configure({ mode: 'serial' });
 
+/** Makes `a` and `b` contacts (each asks the other: the second request accepts the first) and starts their conversation; its id. */
+async function conversationBetween(a: { id: string; email: string; password: string }, b: { id: string; email: string; password: string }): Promise<string> {
+  const [asA, asB] = [nodeClient(ANON_KEY), nodeClient(ANON_KEY)];
+  await asA.auth.signInWithPassword({ email: a.email, password: a.password });
+  await asB.auth.signInWithPassword({ email: b.email, password: b.password });
+  expect((await asA.rpc('send_contact_request', { p_addressee_id: b.id, p_message: null })).error).toBeNull();
+  expect((await asB.rpc('send_contact_request', { p_addressee_id: a.id, p_message: null })).error).toBeNull();
+  const started = await asA.rpc('start_direct_conversation', { p_other_user_id: b.id });
+  expect(started.error).toBeNull();
+  return started.data as string;
+}
+
 test('a form while offline for 30 s (English): the notice shows, nothing typed is lost, saving works when back', async ({ page, context }) => {
   test.setTimeout(120_000);
   const user = await createUser({ paid: true, firstname: 'Ola', lastname: 'Offline' });
@@ -52,16 +64,8 @@ test('ein Chat, offline für 30 s (Deutsch): Hinweis, die Nachricht geht nach de
   test.setTimeout(150_000);
   const anna = await createUser({ paid: true, firstname: 'Anna', lastname: 'Funkloch' });
   const ben = await createUser({ paid: true, firstname: 'Ben', lastname: 'Empfang' });
-  // they become contacts (each asks the other: the second request accepts the first) and talk
-  const asAnna = nodeClient(ANON_KEY);
-  await asAnna.auth.signInWithPassword({ email: anna.email, password: anna.password });
-  const asBen = nodeClient(ANON_KEY);
-  await asBen.auth.signInWithPassword({ email: ben.email, password: ben.password });
-  expect((await asAnna.rpc('send_contact_request', { p_addressee_id: ben.id, p_message: null })).error).toBeNull();
-  expect((await asBen.rpc('send_contact_request', { p_addressee_id: anna.id, p_message: null })).error).toBeNull();
-  const started = await asAnna.rpc('start_direct_conversation', { p_other_user_id: ben.id });
-  expect(started.error).toBeNull();
-  const conversationUrl = dePath(`/user/chat/${started.data as string}`);
+  const conversationId = await conversationBetween(anna, ben);
+  const conversationUrl = dePath(`/user/chat/${conversationId}`);
 
   const open = async (who: { email: string; password: string }) => {
     const context = await browser.newContext({ locale: 'de-DE' });
@@ -98,7 +102,7 @@ test('ein Chat, offline für 30 s (Deutsch): Hinweis, die Nachricht geht nach de
   await expect(A.page.getByTestId('retry-send')).toHaveCount(0);
   await expect(A.page.getByTestId('message').filter({ hasText: 'Während du weg warst' })).toHaveCount(1, { timeout: 20_000 });
   await expect(A.page.getByTestId('message').filter({ hasText: 'Im Funkloch geschrieben' })).toHaveCount(1);
-  const stored = await admin.from('messages').select('id').eq('conversation_id', started.data as string).eq('body', 'Im Funkloch geschrieben');
+  const stored = await admin.from('messages').select('id').eq('conversation_id', conversationId).eq('body', 'Im Funkloch geschrieben');
   expect(stored.data).toHaveLength(1);
   // and the conversation is live again both ways
   await B.page.getByTestId('message-input').fill('Schön, dass du wieder da bist');
@@ -111,20 +115,13 @@ test('ein Chat, offline für 30 s (Deutsch): Hinweis, die Nachricht geht nach de
 test('the answer to a send is lost after the message was stored: the retry shows it once and stores it once (English)', async ({ browser }) => {
   const cleo = await createUser({ paid: true, firstname: 'Cleo', lastname: 'Cutoff' });
   const dan = await createUser({ paid: true, firstname: 'Dan', lastname: 'Delivered' });
-  const asCleo = nodeClient(ANON_KEY);
-  await asCleo.auth.signInWithPassword({ email: cleo.email, password: cleo.password });
-  const asDan = nodeClient(ANON_KEY);
-  await asDan.auth.signInWithPassword({ email: dan.email, password: dan.password });
-  expect((await asCleo.rpc('send_contact_request', { p_addressee_id: dan.id, p_message: null })).error).toBeNull();
-  expect((await asDan.rpc('send_contact_request', { p_addressee_id: cleo.id, p_message: null })).error).toBeNull();
-  const started = await asCleo.rpc('start_direct_conversation', { p_other_user_id: dan.id });
-  expect(started.error).toBeNull();
+  const conversationId = await conversationBetween(cleo, dan);
 
   const context = await browser.newContext({ locale: 'en-US' });
   const page = await context.newPage();
   await signInViaApi(page, cleo.email, cleo.password);
   await dismissCookies(page);
-  await page.goto(`/user/chat/${started.data as string}`);
+  await page.goto(`/user/chat/${conversationId}`);
   await expect(page.getByTestId('message-input')).toBeVisible();
   // the first send reaches the database, but the connection drops before the answer arrives
   let cut = false;
@@ -141,12 +138,12 @@ test('the answer to a send is lost after the message was stored: the retry shows
   await page.getByTestId('message-input').press('Enter');
   await expect(page.getByTestId('retry-send')).toBeVisible();
   const body = 'Stored, but the answer got lost';
-  const before = await admin.from('messages').select('id').eq('conversation_id', started.data as string).eq('body', body);
+  const before = await admin.from('messages').select('id').eq('conversation_id', conversationId).eq('body', body);
   expect(before.data, 'the first try was stored although the page saw it fail').toHaveLength(1);
   await page.getByTestId('retry-send').click();
   await expect(page.getByTestId('retry-send')).toHaveCount(0);
   await expect(page.getByTestId('message').filter({ hasText: 'Stored, but the answer got lost' })).toHaveCount(1);
-  const stored = await admin.from('messages').select('id').eq('conversation_id', started.data as string).eq('body', 'Stored, but the answer got lost');
+  const stored = await admin.from('messages').select('id').eq('conversation_id', conversationId).eq('body', 'Stored, but the answer got lost');
   expect(stored.data).toHaveLength(1);
   await page.reload();
   await expect(page.getByTestId('message').filter({ hasText: 'Stored, but the answer got lost' })).toHaveCount(1);

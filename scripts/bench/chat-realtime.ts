@@ -30,86 +30,39 @@ import WebSocket from 'ws';
 import { RealtimeClient, type RealtimeChannel, type WebSocketLikeConstructor } from '@supabase/supabase-js';
 import { stackConfig } from '../local-stack/config.ts';
 import { startStack, stopStack } from '../local-stack/cli.ts';
-import { signJwt } from '../local-stack/jwt.ts';
+import { createMemberPairs, numberArg, percentile, type BenchMember } from './support.ts';
 
 const config = stackConfig();
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
 function listArg(name: string, fallback: number[]): number[] {
   const i = process.argv.indexOf(`--${name}`);
   const parsed = i >= 0 ? (process.argv[i + 1] ?? '').split(',').map(Number).filter((n) => Number.isFinite(n) && n > 0) : [];
   return parsed.length ? parsed : fallback;
 }
-const USERS = Math.max(2, Math.floor(arg('users', 200) / 2) * 2);
-const RATE = arg('rate', 50);
-const SECONDS = arg('seconds', 10);
+const USERS = Math.max(2, Math.floor(numberArg('users', 200) / 2) * 2);
+const RATE = numberArg('rate', 50);
+const SECONDS = numberArg('seconds', 10);
 const STEPS = listArg('steps', [50, 100, 200, 400]);
 const STEP_SECONDS = 5;
-const PRESENCE_PAIRS = Math.min(arg('presence', 20), USERS / 2);
+const PRESENCE_PAIRS = Math.min(numberArg('presence', 20), USERS / 2);
 const TARGET_P99_MS = 100;
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WS_BASE = `${config.apiUrl.replace(/^http/, 'ws')}/realtime/v1`;
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 const ms = (v: number) => (Number.isFinite(v) ? `${v.toFixed(1)} ms` : 'n/a');
 function summary(values: number[]): { p50: number; p95: number; p99: number; max: number } {
   const s = [...values].sort((a, b) => a - b);
   return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99), max: s.at(-1) ?? NaN };
 }
 
-interface BenchUser {
-  id: string;
-  email: string;
-  token: string;
-  conversation: string;
-  partner: number;
-}
+type BenchUser = BenchMember;
 
 /** Creates the users, their subscriptions, contact pairs and conversations directly in the database. */
-async function createUsers(db: pg.Client, tag: string): Promise<BenchUser[]> {
+function createUsers(db: pg.Client, tag: string): Promise<BenchUser[]> {
   const emails = Array.from({ length: USERS }, (_, i) => `bench-chat-${tag}-${i}@bench.teamwerk.test`);
-  const { rows } = await db.query<{ id: string; email: string }>(
-    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
-       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
-       email_change_token_new, email_change)
-     select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', e, '', now(),
-       '{"provider":"email","providers":["email"]}', jsonb_build_object('firstname', 'Bench', 'lastname', split_part(e, '@', 1)),
-       now(), now(), '', '', '', ''
-     from unnest($1::text[]) with ordinality as t(e, n) order by n
-     returning id, email`,
-    [emails],
-  );
-  const byEmail = new Map(rows.map((r) => [r.email, r.id]));
-  const ids = emails.map((e) => byEmail.get(e)!);
-  await db.query(
-    `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end,
-       stripe_customer_id, stripe_subscription_id, last_synced_at)
-     select u, 'premium', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_bench_' || u, 'sub_bench_' || u, now()
-     from unnest($1::uuid[]) as u`,
-    [ids],
-  );
-  await db.query(`update public.profiles set user_role = 'premium' where id = any($1::uuid[])`, [ids]);
-  const users: BenchUser[] = [];
-  for (let i = 0; i < USERS; i += 2) {
-    const [a, b] = [ids[i]!, ids[i + 1]!];
-    await db.query(`insert into public.contacts (requester_id, addressee_id, status, responded_at) values ($1, $2, 'accepted', now())`, [a, b]);
-    const conv = (await db.query<{ id: string }>(`insert into public.conversations (kind, created_by) values ('direct', $1) returning id`, [a])).rows[0]!.id;
-    await db.query(`insert into public.conversation_members (conversation_id, user_id, role) values ($1, $2, 'owner'), ($1, $3, 'member')`, [conv, a, b]);
-    for (const [k, id] of [[i, a], [i + 1, b]] as const) {
-      const token = await signJwt({ sub: id, role: 'authenticated', aud: 'authenticated', email: emails[k]! }, config.jwtSecret, 3600);
-      users.push({ id, email: emails[k]!, token, conversation: conv, partner: k % 2 === 0 ? k + 1 : k - 1 });
-    }
-  }
-  return users;
+  return createMemberPairs(db, config, emails);
 }
 
 function realtimeClient(token: string): RealtimeClient {

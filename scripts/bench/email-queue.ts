@@ -19,14 +19,10 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { stackConfig } from '../local-stack/config.ts';
 import { startStack, stopStack } from '../local-stack/cli.ts';
+import { numberArg } from './support.ts';
 
 const config = stackConfig();
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
 
 interface RunResult {
   processed: number;
@@ -75,7 +71,7 @@ async function worker(totals: RunResult, calls: { n: number; errors: number }): 
 }
 
 async function main(): Promise<void> {
-  const mails = arg('mails', 2000);
+  const mails = numberArg('mails', 2000);
   const { alreadyRunning } = await startStack(config);
   const db = new pg.Client({ connectionString: config.dbUrl });
   await db.connect();

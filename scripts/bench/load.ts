@@ -41,19 +41,14 @@ import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { stackConfig } from '../local-stack/config.ts';
 import { readState, startStack, stopStack } from '../local-stack/cli.ts';
-import { signJwt } from '../local-stack/jwt.ts';
+import { createMemberPairs, numberArg, percentile, processes, type BenchMember } from './support.ts';
 
 const config = stackConfig();
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-const SECONDS = arg('seconds', 60);
-const VISITORS = Math.round(arg('visitors', 200));
-const MEMBERS = Math.max(2, Math.floor(arg('members', 50) / 2) * 2);
-const PACE = Math.max(1, Math.round(arg('pace', 1)));
+const SECONDS = numberArg('seconds', 60);
+const VISITORS = Math.round(numberArg('visitors', 200));
+const MEMBERS = Math.max(2, Math.floor(numberArg('members', 50) / 2) * 2);
+const PACE = Math.max(1, Math.round(numberArg('pace', 1)));
 const READ_P95_TARGET_MS = 150;
 
 const base = new URL(config.apiUrl);
@@ -97,50 +92,14 @@ async function sample(db: pg.Client, member: Member): Promise<Sample> {
   return { projects, slugs, eventSlugs, jobs, words, people };
 }
 
-interface Member {
-  id: string;
-  email: string;
-  token: string;
-  conversation: string;
-}
+type Member = BenchMember;
 
 const PASSWORD = randomBytes(12).toString('base64url');
 
 async function createMembers(db: pg.Client, tag: string): Promise<Member[]> {
-  const hash = await bcrypt.hash(PASSWORD, 10);
   const emails = Array.from({ length: MEMBERS }, (_, i) => `load-${tag}-${i}@bench.teamwerk.test`);
-  const { rows } = await db.query<{ id: string; email: string }>(
-    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
-       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
-       email_change_token_new, email_change)
-     select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', e, $2, now(),
-       '{"provider":"email","providers":["email"]}', jsonb_build_object('firstname', 'Load', 'lastname', 'Member ' || n, 'preferred_language', 'de'),
-       now(), now(), '', '', '', ''
-     from unnest($1::text[]) with ordinality as t(e, n) order by n
-     returning id, email`,
-    [emails, hash],
-  );
-  const byEmail = new Map(rows.map((r) => [r.email, r.id]));
-  const ids = emails.map((e) => byEmail.get(e)!);
-  await db.query(
-    `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end,
-       stripe_customer_id, stripe_subscription_id, last_synced_at)
-     select u, 'premium', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_load_' || u, 'sub_load_' || u, now()
-     from unnest($1::uuid[]) as u`,
-    [ids],
-  );
-  await db.query(`update public.profiles set user_role = 'premium', city = 'Köln' where id = any($1::uuid[])`, [ids]);
-  const members: Member[] = [];
-  for (let i = 0; i < MEMBERS; i += 2) {
-    const [a, b] = [ids[i]!, ids[i + 1]!];
-    await db.query(`insert into public.contacts (requester_id, addressee_id, status, responded_at) values ($1, $2, 'accepted', now())`, [a, b]);
-    const conv = (await db.query<{ id: string }>(`insert into public.conversations (kind, created_by) values ('direct', $1) returning id`, [a])).rows[0]!.id;
-    await db.query(`insert into public.conversation_members (conversation_id, user_id, role) values ($1, $2, 'owner'), ($1, $3, 'member')`, [conv, a, b]);
-    for (const [k, id] of [[i, a], [i + 1, b]] as const) {
-      const token = await signJwt({ sub: id, role: 'authenticated', aud: 'authenticated', email: emails[k]! }, config.jwtSecret, 3 * 3600);
-      members.push({ id, email: emails[k]!, token, conversation: conv });
-    }
-  }
+  const members = await createMemberPairs(db, config, emails, { passwordHash: await bcrypt.hash(PASSWORD, 10), firstname: 'Load', tokenSeconds: 3 * 3600 });
+  await db.query(`update public.profiles set city = 'Köln' where id = any($1::uuid[])`, [members.map((m) => m.id)]);
   return members;
 }
 
@@ -362,10 +321,6 @@ interface KindResult {
   timeouts?: number;
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 /**
  * Runs a kind: one autocannon instance per person (one connection, `PACE` requests per second),
@@ -403,28 +358,16 @@ function runKind(kind: Kind): Promise<KindResult> {
   );
 }
 
-/** CPU seconds (user + system) used so far, per piece of the stack, from /proc. */
+/** CPU seconds (user + system) used so far, per piece of the stack. */
 function cpuByPiece(daemonPid: number | undefined): Map<string, number> {
-  const tick = 100; // USER_HZ on Linux
   const out = new Map<string, number>();
   const add = (k: string, v: number) => out.set(k, (out.get(k) ?? 0) + v);
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      const cpu = (Number(fields[11]) + Number(fields[12])) / tick;
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const pid = Number(entry);
-      if (pid === process.pid) add('load generator (this process)', cpu);
-      else if (comm === 'postgres') add('Postgres', cpu);
-      else if (comm.startsWith('postgrest')) add('PostgREST', cpu);
-      else if (comm === 'deno') add('Deno functions runner', cpu);
-      else if (daemonPid !== undefined && (pid === daemonPid || ppid === daemonPid)) add('stack daemon (gateway, Auth, Realtime, Storage, cron, mailbox)', cpu);
-    } catch {
-      // the process ended while we read it
-    }
+  for (const p of processes()) {
+    if (p.pid === process.pid) add('load generator (this process)', p.cpuSeconds);
+    else if (p.comm === 'postgres') add('Postgres', p.cpuSeconds);
+    else if (p.comm.startsWith('postgrest')) add('PostgREST', p.cpuSeconds);
+    else if (p.comm === 'deno') add('Deno functions runner', p.cpuSeconds);
+    else if (daemonPid !== undefined && (p.pid === daemonPid || p.ppid === daemonPid)) add('stack daemon (gateway, Auth, Realtime, Storage, cron, mailbox)', p.cpuSeconds);
   }
   return out;
 }

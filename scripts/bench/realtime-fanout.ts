@@ -23,28 +23,20 @@ import WebSocket from 'ws';
 import { RealtimeClient, type RealtimeChannel, type WebSocketLikeConstructor } from '@supabase/supabase-js';
 import { stackConfig } from '../local-stack/config.ts';
 import { startStack, stopStack } from '../local-stack/cli.ts';
+import { numberArg, percentile } from './support.ts';
 
 const config = stackConfig();
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
-}
-const SUBSCRIBERS = arg('subscribers', 200);
-const MESSAGES = arg('messages', 500);
-const RATE = arg('rate', 20);
-const BURST = arg('burst', 500);
+const SUBSCRIBERS = numberArg('subscribers', 200);
+const MESSAGES = numberArg('messages', 500);
+const RATE = numberArg('rate', 20);
+const BURST = numberArg('burst', 500);
 const RAW = process.argv.includes('--raw');
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WS_BASE = `${config.apiUrl.replace(/^http/, 'ws')}/realtime/v1`;
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 interface Tick {
   phase: 'warmup' | 'latency' | 'burst';

@@ -19,26 +19,15 @@ import WebSocket from 'ws';
 process.env.TEAMWERK_STACK_OFFSET ??= '900';
 const { stackConfig } = await import('../local-stack/config.ts');
 const { startStack, stopStack } = await import('../local-stack/cli.ts');
+const { processes } = await import('./support.ts');
 const config = stackConfig();
 
 /** RSS in KiB of `pid` and all its descendants, read from /proc. */
 function treeRssKiB(pid: number): number {
+  const all = processes();
+  const rss = new Map(all.map((p) => [p.pid, p.rssKiB]));
   const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
-      const m = /VmRSS:\s+(\d+)/.exec(status);
-      rss.set(Number(entry), m ? Number(m[1]) : 0);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      /* process ended meanwhile */
-    }
-  }
+  for (const p of all) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p.pid]);
   let total = 0;
   const stack = [pid];
   while (stack.length) {

@@ -1,0 +1,116 @@
+/**
+ * Shared pieces of the benchmarks (not part of `npm test`): command-line numbers, percentiles,
+ * the process table, and paying bench members in contact pairs with a conversation each.
+ */
+import fs from 'node:fs';
+import type pg from 'pg';
+import type { StackConfig } from '../local-stack/config.ts';
+import { signJwt } from '../local-stack/jwt.ts';
+
+/** `--name <n>` from the command line when it is a positive number, else `fallback`. */
+export function numberArg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+/** The `p`-th percentile (nearest rank) of ascending `sorted` values; NaN when empty. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+/** One process of the machine as /proc tells it. */
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  /** the executable's name (`comm`, at most 15 characters) */
+  comm: string;
+  /** CPU time used so far, user + system (seconds) */
+  cpuSeconds: number;
+  /** resident memory (KiB); 0 for kernel threads */
+  rssKiB: number;
+}
+
+/** Every process readable in /proc (Linux); processes that end while being read are skipped. */
+export function processes(): ProcessInfo[] {
+  const ticks = 100; // USER_HZ on Linux
+  const out: ProcessInfo[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const rss = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${entry}/status`, 'utf8'));
+      out.push({
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+        cpuSeconds: (Number(fields[11]) + Number(fields[12])) / ticks,
+        rssKiB: rss ? Number(rss[1]) : 0,
+      });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** A bench member: a confirmed Premium account with an access token and a conversation. */
+export interface BenchMember {
+  id: string;
+  email: string;
+  /** access token (HS256, role authenticated), valid for `tokenSeconds` */
+  token: string;
+  /** the direct conversation with the other member of the pair */
+  conversation: string;
+  /** index of that other member in the returned list */
+  partner: number;
+}
+
+/**
+ * Creates `emails.length` (an even number) confirmed members with an active Premium subscription,
+ * directly in the database as postgres: members 2k and 2k + 1 are accepted contacts with one
+ * direct conversation. `passwordHash` (bcrypt) lets them log in; without it they cannot.
+ * Returns them in the order of `emails`. Delete them with `delete from auth.users where id = any(…)`.
+ */
+export async function createMemberPairs(
+  db: pg.Client,
+  config: StackConfig,
+  emails: readonly string[],
+  options: { passwordHash?: string; firstname?: string; tokenSeconds?: number } = {},
+): Promise<BenchMember[]> {
+  const { rows } = await db.query<{ id: string; email: string }>(
+    `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+       raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
+       email_change_token_new, email_change)
+     select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', e, $2, now(),
+       '{"provider":"email","providers":["email"]}', jsonb_build_object('firstname', $3::text, 'lastname', 'Member ' || n, 'preferred_language', 'de'),
+       now(), now(), '', '', '', ''
+     from unnest($1::text[]) with ordinality as t(e, n) order by n
+     returning id, email`,
+    [emails, options.passwordHash ?? '', options.firstname ?? 'Bench'],
+  );
+  const byEmail = new Map(rows.map((r) => [r.email, r.id]));
+  const ids = emails.map((e) => byEmail.get(e)!);
+  await db.query(
+    `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end,
+       stripe_customer_id, stripe_subscription_id, last_synced_at)
+     select u, 'premium', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_bench_' || u, 'sub_bench_' || u, now()
+     from unnest($1::uuid[]) as u`,
+    [ids],
+  );
+  await db.query(`update public.profiles set user_role = 'premium' where id = any($1::uuid[])`, [ids]);
+  const members: BenchMember[] = [];
+  for (let i = 0; i + 1 < ids.length; i += 2) {
+    const [a, b] = [ids[i]!, ids[i + 1]!];
+    await db.query(`insert into public.contacts (requester_id, addressee_id, status, responded_at) values ($1, $2, 'accepted', now())`, [a, b]);
+    const conv = (await db.query<{ id: string }>(`insert into public.conversations (kind, created_by) values ('direct', $1) returning id`, [a])).rows[0]!.id;
+    await db.query(`insert into public.conversation_members (conversation_id, user_id, role) values ($1, $2, 'owner'), ($1, $3, 'member')`, [conv, a, b]);
+    for (const [k, id] of [[i, a], [i + 1, b]] as const) {
+      const token = await signJwt({ sub: id, role: 'authenticated', aud: 'authenticated', email: emails[k]! }, config.jwtSecret, options.tokenSeconds ?? 3600);
+      members.push({ id, email: emails[k]!, token, conversation: conv, partner: k % 2 === 0 ? k + 1 : k - 1 });
+    }
+  }
+  return members;
+}
