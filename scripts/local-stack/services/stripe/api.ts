@@ -2,7 +2,7 @@
  * The `/v1` route table: parameter schemas per endpoint, lists with Stripe's cursor pagination,
  * search, and `expand[]`.
  */
-import { invalidRequest, noSuch, StripeError, unrecognizedUrl } from './errors.ts';
+import { invalidRequest, noSuch, unrecognizedUrl, unsupportedParam } from './errors.ts';
 import { ADDRESS, LIST_PARAMS, RECURRING, SEARCH_PARAMS, validate, type Spec } from './params.ts';
 import { matches, parseQuery } from './search.ts';
 import { CHECKOUT_LOCALES, type Engine, type RequestInfo } from './engine.ts';
@@ -33,7 +33,7 @@ interface Route {
 const UNSUPPORTED: [RegExp, readonly string[]][] = [
   [
     /^\/v1\/checkout\/sessions$/,
-    ['adaptive_pricing', 'after_expiration', 'currency', 'custom_fields', 'discounts', 'invoice_creation', 'optional_items', 'payment_intent_data', 'payment_method_configuration',
+    ['adaptive_pricing', 'after_expiration', 'currency', 'custom_fields', 'discounts', 'invoice_creation', 'optional_items', 'payment_method_configuration',
       'payment_method_data', 'payment_method_options', 'permissions', 'redirect_on_completion', 'return_url', 'saved_payment_method_options', 'setup_intent_data',
       'shipping_address_collection', 'shipping_options', 'submit_type', 'wallet_options'],
   ],
@@ -109,7 +109,8 @@ function search(engine: Engine, type: string, resource: string, fields: readonly
   const limit = (p.limit as number | undefined | null) ?? 10;
   if (limit < 1 || limit > 100) throw invalidRequest('This value must be between 1 and 100 (inclusive).', 'limit', 'parameter_invalid_integer');
   const offset = p.page ? Number.parseInt(Buffer.from(String(p.page), 'base64url').toString('utf8'), 10) || 0 : 0;
-  const all = engine.store.all(type).filter((o) => matches(q, o));
+  // Prices and products made inline from checkout `price_data` are not part of the catalog.
+  const all = engine.store.all(type).filter((o) => !o._inline && matches(q, o));
   const rows = all.slice(offset, offset + limit);
   const hasMore = all.length > offset + limit;
   return {
@@ -192,6 +193,49 @@ const PRICE_DATA: Spec = {
   object: { currency: 'string', unit_amount: 'integer', unit_amount_decimal: 'string', recurring: RECURRING, tax_behavior: { enum: ['inclusive', 'exclusive', 'unspecified'] } },
   required: ['currency'],
 };
+/** `line_items[n][price_data]` of a checkout session (payment mode; a new inactive price and product). */
+const CHECKOUT_PRICE_DATA: Spec = {
+  object: {
+    currency: 'string',
+    product: 'string',
+    product_data: {
+      object: { name: 'string', description: 'string', images: { array: 'string' }, metadata: METADATA, tax_code: 'string' },
+      required: ['name'],
+    },
+    recurring: RECURRING,
+    tax_behavior: { enum: ['inclusive', 'exclusive', 'unspecified'] },
+    unit_amount: 'integer',
+    unit_amount_decimal: 'string',
+  },
+  required: ['currency'],
+};
+const CHECKOUT_LINE_ITEM: Spec = {
+  object: {
+    price: 'string',
+    price_data: CHECKOUT_PRICE_DATA,
+    quantity: 'integer',
+    adjustable_quantity: 'unsupported',
+    dynamic_tax_rates: 'unsupported',
+    tax_rates: 'unsupported',
+  },
+};
+/** `payment_intent_data` of a checkout session in payment mode (copied onto the payment intent). */
+const CHECKOUT_PAYMENT_INTENT_DATA: Spec = {
+  object: {
+    description: 'string',
+    metadata: METADATA,
+    receipt_email: 'string',
+    statement_descriptor: 'string',
+    statement_descriptor_suffix: 'string',
+    application_fee_amount: 'unsupported',
+    capture_method: 'unsupported',
+    on_behalf_of: 'unsupported',
+    setup_future_usage: 'unsupported',
+    shipping: 'unsupported',
+    transfer_data: 'unsupported',
+    transfer_group: 'unsupported',
+  },
+};
 const SUB_ITEM: Spec = {
   object: { id: 'string', price: 'string', quantity: 'integer', metadata: METADATA, deleted: 'boolean', clear_usage: 'boolean' },
 };
@@ -260,7 +304,7 @@ const ROUTES: Route[] = [
   // products
   r('POST', '/v1/products', { ...PRODUCT_FIELDS, id: 'string', default_price_data: PRICE_DATA }, ({ engine, params, req }) => engine.createProduct(params, req), ['name']),
   r('GET', '/v1/products', { ...LIST_PARAMS, active: 'boolean', ids: { array: 'string' }, url: 'string', shippable: 'boolean' }, ({ engine, params }) => {
-    let rows = engine.store.all('product');
+    let rows = engine.store.all('product').filter((x) => !x._inline);
     if (typeof params.active === 'boolean') rows = rows.filter((x) => x.active === params.active);
     if (Array.isArray(params.ids) && params.ids.length) rows = rows.filter((x) => (params.ids as string[]).includes(x.id as string));
     if (params.url) rows = rows.filter((x) => x.url === params.url);
@@ -306,7 +350,7 @@ const ROUTES: Route[] = [
       recurring: { object: { interval: { enum: ['day', 'week', 'month', 'year'] }, usage_type: { enum: ['licensed', 'metered'] }, meter: 'string' } },
     },
     ({ engine, params }) => {
-      let rows = engine.store.all('price');
+      let rows = engine.store.all('price').filter((x) => !x._inline);
       if (typeof params.active === 'boolean') rows = rows.filter((x) => x.active === params.active);
       if (params.product) rows = rows.filter((x) => x.product === params.product);
       if (params.currency) rows = rows.filter((x) => x.currency === String(params.currency).toLowerCase());
@@ -345,10 +389,12 @@ const ROUTES: Route[] = [
       customer_email: 'string',
       customer_update: 'any',
       expires_at: 'integer',
-      line_items: { array: { object: { price: 'string', quantity: 'integer' } } },
+      customer_creation: { enum: ['always', 'if_required'] },
+      line_items: { array: CHECKOUT_LINE_ITEM },
       locale: { enum: CHECKOUT_LOCALES },
       metadata: METADATA,
       mode: { enum: ['payment', 'setup', 'subscription'] },
+      payment_intent_data: CHECKOUT_PAYMENT_INTENT_DATA,
       payment_method_collection: { enum: ['always', 'if_required'] },
       payment_method_types: { array: { enum: ['card'] } },
       phone_number_collection: { object: { enabled: 'boolean' } },
@@ -371,6 +417,7 @@ const ROUTES: Route[] = [
       if (params.customer) rows = rows.filter((x) => x.customer === params.customer);
       if (params.status) rows = rows.filter((x) => x.status === params.status);
       if (params.subscription) rows = rows.filter((x) => x.subscription === params.subscription);
+      if (params.payment_intent) rows = rows.filter((x) => x.payment_intent === params.payment_intent);
       const email = (params.customer_details as Obj | undefined)?.email;
       if (email) rows = rows.filter((x) => x.customer_details?.email === email);
       return list(engine, '/v1/checkout/sessions', rows, params);
@@ -496,8 +543,19 @@ const ROUTES: Route[] = [
   }),
   r('POST', '/v1/invoices/:id/pay', { payment_method: 'string', off_session: 'boolean' }, ({ engine, params, match, req }) => engine.payInvoice(match[0]!, params, req)),
 
-  // charges, payment intents, refunds (the payment side of paid invoices)
+  // charges, payment intents, refunds (paid invoices and checkout sessions in payment mode)
+  r('GET', '/v1/charges', { ...LIST_PARAMS, customer: 'string', payment_intent: 'string' }, ({ engine, params }) => {
+    let rows = engine.store.all('charge');
+    if (params.customer) rows = rows.filter((x) => x.customer === params.customer);
+    if (params.payment_intent) rows = rows.filter((x) => x.payment_intent === params.payment_intent);
+    return list(engine, '/v1/charges', rows, params);
+  }),
   r('GET', '/v1/charges/:id', {}, ({ engine, match }) => engine.require('charge', 'charge', match[0])),
+  r('GET', '/v1/payment_intents', { ...LIST_PARAMS, customer: 'string' }, ({ engine, params }) => {
+    let rows = engine.store.all('payment_intent');
+    if (params.customer) rows = rows.filter((x) => x.customer === params.customer);
+    return list(engine, '/v1/payment_intents', rows, params);
+  }),
   r('GET', '/v1/payment_intents/:id', {}, ({ engine, match }) => engine.require('payment_intent', 'payment_intent', match[0])),
   r(
     'POST',
@@ -598,15 +656,7 @@ export function dispatch(
     for (const [re, names] of UNSUPPORTED) {
       if (!re.test(path)) continue;
       const bad = Object.keys(raw).find((k) => names.includes(k));
-      if (bad) {
-        throw new StripeError(
-          400,
-          'invalid_request_error',
-          `Received unsupported parameter: ${bad} (a real Stripe parameter the local Stripe sandbox does not implement).`,
-          { code: 'parameter_unknown', param: bad },
-          true,
-        );
-      }
+      if (bad) throw unsupportedParam(bad);
     }
   }
   const params = validate(route.fields, raw, route.required ?? []);

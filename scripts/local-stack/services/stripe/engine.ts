@@ -1,12 +1,13 @@
 /**
- * The sandbox's Stripe logic: customers, products, prices, payment methods, checkout sessions,
- * subscriptions, invoices, test clocks, billing portal sessions, webhook endpoints and events,
- * plus the billing clock that renews, retries and ends subscriptions.
+ * The sandbox's Stripe logic: customers, products, prices, payment methods, checkout sessions
+ * (subscription and payment mode), subscriptions, invoices, payment intents, charges and refunds,
+ * test clocks, billing portal sessions, webhook endpoints and events, plus the billing clock that
+ * renews, retries and ends subscriptions and expires checkout sessions.
  *
  * Every method takes already validated parameters (see api.ts) and returns the stored object;
  * errors are StripeError with Stripe's type, code and wording.
  */
-import { invalidRequest, noSuch, StripeError } from './errors.ts';
+import { invalidRequest, noSuch, StripeError, unsupportedParam } from './errors.ts';
 import type { Obj, Store } from './store.ts';
 import { WebhookDispatcher } from './webhooks.ts';
 import { addInterval, DAY, type Interval } from './time.ts';
@@ -26,6 +27,24 @@ export const RETRY_DAYS = [3, 5, 7] as const;
 const INCOMPLETE_TTL = 23 * 3600;
 /** Checkout sessions expire 24 hours after creation unless `expires_at` says otherwise. */
 const SESSION_TTL = 24 * 3600;
+/** `expires_at` must lie at least 30 minutes after creation (Stripe's rule). */
+const SESSION_MIN_TTL = 30 * 60;
+/**
+ * Stripe's minimum charge per currency in minor units (a payment-mode session below it is
+ * refused); other currencies use 50.
+ */
+const MIN_CHARGE: Record<string, number> = { usd: 50, eur: 50, chf: 50, gbp: 30, dkk: 250, nok: 300, sek: 300, pln: 200, czk: 1500 };
+
+/** A checkout line item's `price_data`, checked but not stored yet (amounts in cents). */
+interface InlinePriceData {
+  currency: string;
+  unitAmount: number;
+  recurring: Obj | null;
+  taxBehavior: string;
+  /** An existing product id (`price_data[product]`), or null with `productData`. */
+  product: string | null;
+  productData: Obj | null;
+}
 
 export const CHECKOUT_LOCALES = [
   'auto', 'bg', 'cs', 'da', 'de', 'el', 'en', 'en-GB', 'es', 'es-419', 'et', 'fi', 'fil', 'fr', 'fr-CA', 'hr', 'hu',
@@ -506,15 +525,128 @@ export class Engine {
   // ---------------------------------------------------------------- checkout sessions
 
   /**
-   * POST /v1/checkout/sessions in subscription mode. Output: an open, unpaid session whose `url` is
-   * the hosted page. Errors: Stripe's messages for customer + customer_email, unknown or inactive
-   * prices, missing quantity, non-recurring items, invalid URLs or expires_at.
+   * Validates a checkout session's line items without storing anything. Input: `line_items` as
+   * validated by api.ts and the mode. Output: per item the existing price or the checked
+   * `price_data` (created later by createInlinePrice), the quantity, the currency and the total in
+   * cents. Errors: 400 with Stripe's wording (see createCheckoutSession), 404 for unknown prices or
+   * products.
+   */
+  private checkLineItems(
+    items: Obj[],
+    mode: 'payment' | 'subscription',
+  ): { lines: { price: Obj | null; data: InlinePriceData | null; quantity: number }[]; currency: string; total: number } {
+    const lines: { price: Obj | null; data: InlinePriceData | null; quantity: number }[] = [];
+    let currency: string | null = null;
+    let total = 0;
+    let anyRecurring = false;
+    items.forEach((li, i) => {
+      const base = `line_items[${i}]`;
+      if (li.price && li.price_data) throw invalidRequest('You may only specify one of these parameters: price, price_data.', `${base}[price]`);
+      if (!li.price && !li.price_data) throw invalidRequest(`You must specify either \`price\` or \`price_data\` in \`${base}\`.`, `${base}[price]`, 'parameter_missing');
+      let price: Obj | null = null;
+      let data: InlinePriceData | null = null;
+      let param = `${base}[price]`;
+      if (li.price) {
+        price = this.require('price', 'price', li.price, param);
+        if (!price.active) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', param);
+      } else {
+        param = `${base}[price_data]`;
+        // Subscriptions need stored recurring prices (renewals look them up); the sandbox keeps
+        // price_data to payment mode.
+        if (mode === 'subscription') throw unsupportedParam(param);
+        const pd = li.price_data as Obj;
+        if (pd.product && pd.product_data) throw invalidRequest('You may only specify one of these parameters: product, product_data.', `${param}[product]`);
+        if (!pd.product && !pd.product_data) throw invalidRequest(`Missing required param: ${param}[product_data].`, `${param}[product_data]`, 'parameter_missing');
+        if (pd.product) this.require('product', 'product', pd.product, `${param}[product]`);
+        const checked = this.checkPriceData(pd, param);
+        data = {
+          currency: checked.currency,
+          unitAmount: checked.unitAmount,
+          recurring: checked.recurring,
+          taxBehavior: (pd.tax_behavior as string | undefined) ?? 'unspecified',
+          product: (pd.product as string | undefined) ?? null,
+          productData: (pd.product_data as Obj | undefined) ?? null,
+        };
+      }
+      const recurring = price ? price.recurring : data!.recurring;
+      if (recurring && mode === 'payment') {
+        throw invalidRequest('You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.', param);
+      }
+      if (li.quantity === undefined || li.quantity === null) {
+        throw invalidRequest(`Quantity is required. Add \`quantity\` to \`${base}\``, `${base}[quantity]`, 'parameter_missing');
+      }
+      const q = li.quantity as number;
+      if (q < 1) throw invalidRequest('This value must be greater than or equal to 1.', `${base}[quantity]`, 'parameter_invalid_integer');
+      const itemCurrency = price ? (price.currency as string) : data!.currency;
+      if (currency && currency !== itemCurrency) throw invalidRequest('All line items must use the same currency.', param);
+      currency = itemCurrency;
+      if (recurring) anyRecurring = true;
+      total += (price ? (price.unit_amount as number) : data!.unitAmount) * q;
+      lines.push({ price, data, quantity: q });
+    });
+    if (mode === 'subscription' && !anyRecurring) {
+      throw invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items');
+    }
+    return { lines, currency: currency!, total };
+  }
+
+  /**
+   * Stores the price (and, with `product_data`, the product) of a checkout line item given as
+   * `price_data`. Both are inactive and marked `_inline`: retrievable by id, never listed or
+   * searched, and no price.created/product.created events (they are not part of the catalog).
+   * Input: data checked by checkLineItems, creation time in unix seconds. Output: the price.
+   */
+  private createInlinePrice(data: InlinePriceData, now: number): Obj {
+    let productId = data.product;
+    if (!productId) {
+      const pd = data.productData!;
+      productId = this.store.newId('prod');
+      this.store.put({
+        id: productId, object: 'product', active: false, attributes: [], created: now, default_price: null,
+        description: pd.description ?? null, features: [], images: (pd.images as string[] | undefined) ?? [], livemode: false,
+        marketing_features: [], metadata: cleanMetadata(pd.metadata), name: pd.name, package_dimensions: null, shippable: null,
+        statement_descriptor: null, tax_code: pd.tax_code ?? null, type: 'service', unit_label: null, updated: now, url: null,
+        _inline: true,
+      });
+    }
+    return this.store.put({
+      id: this.store.newId('price'), object: 'price', active: false, billing_scheme: 'per_unit', created: now, currency: data.currency,
+      custom_unit_amount: null, livemode: false, lookup_key: null, metadata: {}, nickname: null, product: productId,
+      recurring: data.recurring, tax_behavior: data.taxBehavior, tiers_mode: null, transform_quantity: null, type: data.recurring ? 'recurring' : 'one_time',
+      unit_amount: data.unitAmount, unit_amount_decimal: String(data.unitAmount), _inline: true,
+    });
+  }
+
+  /**
+   * POST /v1/checkout/sessions in `subscription` or `payment` mode.
+   *
+   * Input: validated params. Line items name a `price` (payment mode: one-time prices only) or,
+   * in payment mode, `price_data` (`currency`, `unit_amount` in cents, `product_data` or
+   * `product`, `tax_behavior`), each with a `quantity`. `expires_at` is in unix seconds and must
+   * lie 30 minutes to 24 hours after creation, measured on the customer's clock (the sandbox clock
+   * for guests); it defaults to 24 hours. Payment mode also takes `payment_intent_data`
+   * (metadata, description, receipt_email, statement descriptors) and `customer_creation`.
+   *
+   * Output: an open, unpaid session whose `url` is the hosted page; `amount_subtotal` and
+   * `amount_total` are the sum of unit_amount × quantity in cents. In payment mode
+   * `payment_intent` stays null until the hosted page is paid (as on Stripe since 2022-08-01).
+   *
+   * Errors (400 invalid_request_error with Stripe's wording unless noted): mode `setup`;
+   * customer together with customer_email; unknown customer, price or product (404); inactive
+   * prices; price and price_data together or neither; missing quantity; mixed currencies; a
+   * recurring price in payment mode, none in subscription mode; price_data in subscription mode
+   * ("unsupported parameter"); subscription_data in payment mode, payment_intent_data or
+   * customer_creation in subscription mode; a payment total below the currency's minimum charge;
+   * invalid URLs; expires_at out of range (param `expires_at`).
    */
   createCheckoutSession(p: Params): Obj {
     const mode = p.mode as string;
-    if (mode !== 'subscription') {
-      throw invalidRequest(`The sandbox supports only mode=subscription (got mode=${mode}).`, 'mode', 'parameter_invalid_string');
+    if (mode !== 'subscription' && mode !== 'payment') {
+      throw invalidRequest(`The sandbox supports only mode=subscription and mode=payment (got mode=${mode}).`, 'mode', 'parameter_invalid_string');
     }
+    if (mode === 'payment' && p.subscription_data) throw invalidRequest('You can not pass `subscription_data` in `payment` mode.', 'subscription_data');
+    if (mode === 'subscription' && p.payment_intent_data) throw invalidRequest('You can not pass `payment_intent_data` in `subscription` mode.', 'payment_intent_data');
+    if (mode === 'subscription' && p.customer_creation) throw invalidRequest('`customer_creation` can only be used in `payment` mode.', 'customer_creation');
     if (p.customer && p.customer_email) throw invalidRequest('You may only specify one of these parameters: customer, customer_email.', 'customer');
     const customer = p.customer ? this.require('customer', 'customer', p.customer, 'customer') : null;
     if (!isValidUrl(p.success_url)) throw invalidRequest('Not a valid URL', 'success_url', 'url_invalid');
@@ -524,39 +656,33 @@ export class Engine {
     }
     const items = (p.line_items as Obj[] | undefined) ?? [];
     if (items.length === 0) {
+      if (mode === 'payment') throw invalidRequest('Missing required param: line_items.', 'line_items', 'parameter_missing');
       throw invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items');
     }
-    const lineItems: Obj[] = [];
-    let currency: string | null = null;
-    let total = 0;
-    let anyRecurring = false;
-    items.forEach((li, i) => {
-      if (!li.price) throw invalidRequest(`You must specify either \`price\` or \`price_data\` in \`line_items[${i}]\`.`, `line_items[${i}][price]`, 'parameter_missing');
-      const price = this.require('price', 'price', li.price, `line_items[${i}][price]`);
-      if (!price.active) throw invalidRequest('The price specified is inactive. This field only accepts active prices.', `line_items[${i}][price]`);
-      if (li.quantity === undefined || li.quantity === null) {
-        throw invalidRequest(`Quantity is required. Add \`quantity\` to \`line_items[${i}]\``, `line_items[${i}][quantity]`, 'parameter_missing');
+    const { lines, currency, total } = this.checkLineItems(items, mode);
+    if (mode === 'payment') {
+      const min = MIN_CHARGE[currency] ?? 50;
+      if (total < min) {
+        throw invalidRequest(`The Checkout Session's total amount due must add up to at least ${(min / 100).toFixed(2)} ${currency}.`, 'line_items', 'amount_too_small');
       }
-      const q = li.quantity as number;
-      if (q < 1) throw invalidRequest('This value must be greater than or equal to 1.', `line_items[${i}][quantity]`, 'parameter_invalid_integer');
-      if (currency && currency !== price.currency) throw invalidRequest('All line items must use the same currency.', `line_items[${i}][price]`);
-      currency = price.currency as string;
-      if (price.recurring) anyRecurring = true;
-      total += (price.unit_amount as number) * q;
-      lineItems.push({ id: this.store.newId('li'), price: price.id, quantity: q });
-    });
-    if (!anyRecurring) throw invalidRequest('You must provide at least one recurring price in `subscription` mode when using prices.', 'line_items');
+    }
     const now = this.nowFor(customer?.id as string | undefined);
     let expiresAt = now + SESSION_TTL;
     if (p.expires_at !== undefined && p.expires_at !== null) {
       const e = p.expires_at as number;
-      if (e < now + 1800 || e > now + SESSION_TTL) {
-        throw invalidRequest('The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.', 'expires_at');
-      }
+      if (e < now + SESSION_MIN_TTL) throw invalidRequest('The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.', 'expires_at');
+      if (e > now + SESSION_TTL) throw invalidRequest('The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.', 'expires_at');
       expiresAt = e;
     }
+    // Every check passed: only now store inline prices.
+    const lineItems = lines.map((l) => ({
+      id: this.store.newId('li'),
+      price: (l.price ?? this.createInlinePrice(l.data!, now)).id,
+      quantity: l.quantity,
+    }));
     const id = this.store.newId('cs');
     const sd = (p.subscription_data as Obj | undefined) ?? {};
+    const pid = (p.payment_intent_data as Obj | undefined) ?? {};
     const session: Obj = {
       id,
       object: 'checkout.session',
@@ -577,19 +703,22 @@ export class Engine {
       custom_fields: [],
       custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
       customer: customer?.id ?? null,
-      customer_creation: customer ? null : 'always',
+      customer_creation: customer ? null : mode === 'payment' ? ((p.customer_creation as string | undefined) ?? 'if_required') : 'always',
       customer_details: customer ? { email: customer.email, address: null, name: customer.name, phone: null, tax_exempt: 'none', tax_ids: [] } : null,
       customer_email: p.customer_email ?? null,
       expires_at: expiresAt,
       invoice: null,
-      invoice_creation: null,
+      invoice_creation:
+        mode === 'payment'
+          ? { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, metadata: {}, rendering_options: null } }
+          : null,
       livemode: false,
       locale: p.locale ?? null,
       metadata: cleanMetadata(p.metadata),
       mode,
       payment_intent: null,
       payment_link: null,
-      payment_method_collection: p.payment_method_collection ?? 'always',
+      payment_method_collection: (p.payment_method_collection as string | undefined) ?? (mode === 'payment' ? 'if_required' : 'always'),
       payment_method_configuration_details: null,
       payment_method_options: {},
       payment_method_types: (p.payment_method_types as string[] | undefined) ?? ['card'],
@@ -609,7 +738,18 @@ export class Engine {
       ui_mode: 'hosted',
       url: `${this.opts.baseUrl}/checkout/${id}`,
       _line_items: lineItems,
-      _subscription_data: { metadata: cleanMetadata(sd.metadata), trial_period_days: sd.trial_period_days ?? null, description: sd.description ?? null },
+      _subscription_data:
+        mode === 'subscription' ? { metadata: cleanMetadata(sd.metadata), trial_period_days: sd.trial_period_days ?? null, description: sd.description ?? null } : null,
+      _payment_intent_data:
+        mode === 'payment'
+          ? {
+              metadata: cleanMetadata(pid.metadata),
+              description: pid.description ?? null,
+              receipt_email: pid.receipt_email ?? null,
+              statement_descriptor: pid.statement_descriptor ?? null,
+              statement_descriptor_suffix: pid.statement_descriptor_suffix ?? null,
+            }
+          : null,
     };
     this.store.put(session);
     return session;
@@ -622,19 +762,25 @@ export class Engine {
     return s;
   }
 
+  /** Expires an open session whose expires_at has passed on its customer's clock (event dated expires_at). */
   private expireIfDue(s: Obj): void {
-    if (s.status === 'open' && (s.expires_at as number) <= this.nowFor(s.customer as string | null)) this.expireSession(s, AUTOMATIC);
+    if (s.status === 'open' && (s.expires_at as number) <= this.nowFor(s.customer as string | null)) this.expireSession(s, AUTOMATIC, s.expires_at as number);
   }
 
-  /** POST /v1/checkout/sessions/:id/expire (and automatic expiry). Emits checkout.session.expired. */
-  expireSession(s: Obj, req: RequestInfo): Obj {
+  /**
+   * POST /v1/checkout/sessions/:id/expire (either mode) and automatic expiry. Input: the session,
+   * the request, and for automatic expiry the event time (unix seconds; default now). Output: the
+   * session with status `expired` and `url: null`; emits checkout.session.expired. Errors: 400
+   * checkout_session_not_open for a complete or already expired session.
+   */
+  expireSession(s: Obj, req: RequestInfo, at?: number): Obj {
     if (s.status !== 'open') {
       throw invalidRequest(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status}".`, undefined, 'checkout_session_not_open');
     }
     s.status = 'expired';
     s.url = null;
     this.store.save();
-    this.emit('checkout.session.expired', s, { req, at: this.nowFor(s.customer as string | null) });
+    this.emit('checkout.session.expired', s, { req, at: at ?? this.nowFor(s.customer as string | null) });
     return s;
   }
 
@@ -661,11 +807,24 @@ export class Engine {
   }
 
   /**
-   * Completes a checkout session paid with a card from the hosted page: creates (or reuses) the
-   * customer, attaches the card, creates the subscription with its first invoice and marks the
-   * session complete/paid. Output: the session, or the card failure (nothing is changed then).
+   * Completes a checkout session paid with a card from the hosted page (either mode; see
+   * completeSubscriptionCheckout and completePaymentCheckout). Input: the open session, the parsed
+   * card and the form's email (null when the session already has one) and name on card. Output:
+   * the completed session, or the card failure, in which case nothing was stored or emitted.
    */
   completeCheckout(
+    s: Obj,
+    card: CardInput,
+    form: { email: string | null; name: string },
+  ): { ok: true; session: Obj } | { ok: false; failure: keyof typeof FAILURES } {
+    return s.mode === 'payment' ? this.completePaymentCheckout(s, card, form) : this.completeSubscriptionCheckout(s, card, form);
+  }
+
+  /**
+   * Subscription mode: creates (or reuses) the customer, attaches the card, creates the
+   * subscription with its first invoice and marks the session complete/paid.
+   */
+  private completeSubscriptionCheckout(
     s: Obj,
     card: CardInput,
     form: { email: string | null; name: string },
@@ -701,6 +860,65 @@ export class Engine {
     s.url = null;
     s.customer_details = { address: null, email, name: form.name || customer.name, phone: null, tax_exempt: 'none', tax_ids: [] };
     this.store.save();
+    this.emit('checkout.session.completed', s, { at: now });
+    return { ok: true, session: s };
+  }
+
+  /**
+   * Payment mode: charges `amount_total` (cents) once. The session's customer is used when it
+   * has one; otherwise a customer is created only with `customer_creation: 'always'` (Stripe's
+   * default `if_required` leaves a guest payment: `customer` stays null and the email lives in
+   * `customer_details`). The card becomes a payment method that is not attached to anyone.
+   * Stores a succeeded payment intent (metadata, description, receipt_email and statement
+   * descriptors from `payment_intent_data`) and its captured charge, sets the session to
+   * complete/paid with `payment_intent`, and emits payment_intent.created,
+   * payment_intent.succeeded, charge.succeeded and checkout.session.completed, in this order.
+   * Every declining test card fails here, 4000 0000 0000 0341 included (it passes only the
+   * first invoice of a checkout subscription).
+   */
+  private completePaymentCheckout(
+    s: Obj,
+    card: CardInput,
+    form: { email: string | null; name: string },
+  ): { ok: true; session: Obj } | { ok: false; failure: keyof typeof FAILURES } {
+    const behavior = cardBehavior(card.number);
+    if (behavior !== 'succeed') return { ok: false, failure: behavior };
+    let customer = s.customer ? this.store.get(s.customer as string) : undefined;
+    if (customer?.deleted) customer = undefined;
+    const email = (customer?.email as string | null | undefined) ?? (s.customer_email as string | null) ?? form.email;
+    if (!customer && s.customer_creation === 'always') customer = this.createCustomer({ email, name: form.name }, AUTOMATIC);
+    const now = this.nowFor(customer?.id as string | undefined);
+    const pm = this.createCardPaymentMethod(card, { name: form.name, email }, now);
+    pm._charges = 1;
+    const pid = s._payment_intent_data as Obj;
+    const { pi, charge } = this.recordCharge({
+      amount: s.amount_total as number,
+      currency: s.currency as string,
+      customer: (customer?.id as string | undefined) ?? null,
+      pm,
+      invoice: null,
+      description: pid.description as string | null,
+      metadata: pid.metadata as Record<string, string>,
+      receiptEmail: pid.receipt_email as string | null,
+      statementDescriptor: pid.statement_descriptor as string | null,
+      statementDescriptorSuffix: pid.statement_descriptor_suffix as string | null,
+      at: now,
+    });
+    s.status = 'complete';
+    s.payment_status = 'paid';
+    s.payment_intent = pi.id;
+    s.customer = customer?.id ?? null;
+    s.url = null;
+    s.customer_details = { address: null, email, name: form.name || ((customer?.name as string | null | undefined) ?? null), phone: null, tax_exempt: 'none', tax_ids: [] };
+    this.store.save();
+    // payment_intent.created shows the intent as it was before the card was confirmed.
+    this.emit(
+      'payment_intent.created',
+      { ...pi, amount_received: 0, latest_charge: null, payment_method: null, status: 'requires_payment_method' },
+      { at: now },
+    );
+    this.emit('payment_intent.succeeded', pi, { at: now });
+    this.emit('charge.succeeded', charge, { at: now });
     this.emit('checkout.session.completed', s, { at: now });
     return { ok: true, session: s };
   }
@@ -911,22 +1129,145 @@ export class Engine {
    * 2023-10-16 puts both ids on the invoice). Refunds (POST /v1/refunds) act on the charge.
    */
   private recordPayment(inv: Obj, pm: Obj | undefined, at: number): void {
+    const { pi, charge } = this.recordCharge({
+      amount: inv.amount_paid as number,
+      currency: inv.currency as string,
+      customer: inv.customer as string,
+      pm,
+      invoice: inv.id as string,
+      description: `Invoice ${inv.number as string}`,
+      metadata: {},
+      receiptEmail: null,
+      at,
+    });
+    inv.charge = charge.id;
+    inv.payment_intent = pi.id;
+  }
+
+  /**
+   * Stores a succeeded card payment: a payment intent and its captured charge, shaped as API
+   * 2023-10-16 returns them (the charge copies the intent's metadata and description, as Stripe
+   * does; `refunds` is not included, as in that version). Input: `amount` in cents, lowercase
+   * `currency`, the customer id or null for a guest, the card payment method, the invoice id or
+   * null, and `at` in unix seconds. Output: both stored objects; no events (callers emit).
+   */
+  private recordCharge(a: {
+    amount: number;
+    currency: string;
+    customer: string | null;
+    pm: Obj | undefined;
+    invoice: string | null;
+    description: string | null;
+    metadata: Record<string, string>;
+    receiptEmail: string | null;
+    statementDescriptor?: string | null;
+    statementDescriptorSuffix?: string | null;
+    at: number;
+  }): { pi: Obj; charge: Obj } {
     const piId = this.store.newId('pi');
     const chId = this.store.newId('ch');
-    const amount = inv.amount_paid as number;
-    this.store.put({
-      id: chId, object: 'charge', amount, amount_captured: amount, amount_refunded: 0, captured: true, created: at,
-      currency: inv.currency, customer: inv.customer, description: `Invoice ${inv.number as string}`, invoice: inv.id,
-      livemode: false, metadata: {}, paid: true, payment_intent: piId, payment_method: pm?.id ?? null, refunded: false,
+    const card = a.pm?.card as Obj | undefined;
+    const billing = (a.pm?.billing_details as Obj | undefined) ?? { email: null, name: null, phone: null };
+    const charge = this.store.put({
+      id: chId,
+      object: 'charge',
+      amount: a.amount,
+      amount_captured: a.amount,
+      amount_refunded: 0,
+      application: null,
+      application_fee: null,
+      application_fee_amount: null,
+      balance_transaction: null,
+      billing_details: {
+        address: { city: null, country: null, line1: null, line2: null, postal_code: null, state: null },
+        email: billing.email ?? null,
+        name: billing.name ?? null,
+        phone: billing.phone ?? null,
+      },
+      calculated_statement_descriptor: (a.statementDescriptor ?? 'TEAMWERK').toUpperCase(),
+      captured: true,
+      created: a.at,
+      currency: a.currency,
+      customer: a.customer,
+      description: a.description,
+      disputed: false,
+      failure_balance_transaction: null,
+      failure_code: null,
+      failure_message: null,
+      fraud_details: {},
+      invoice: a.invoice,
+      livemode: false,
+      metadata: { ...a.metadata },
+      on_behalf_of: null,
+      outcome: { network_status: 'approved_by_network', reason: null, risk_level: 'normal', risk_score: 20, seller_message: 'Payment complete.', type: 'authorized' },
+      paid: true,
+      payment_intent: piId,
+      payment_method: a.pm?.id ?? null,
+      payment_method_details: card
+        ? {
+            card: {
+              amount_authorized: a.amount, brand: card.brand, checks: card.checks, country: card.country, exp_month: card.exp_month, exp_year: card.exp_year,
+              fingerprint: card.fingerprint, funding: card.funding, last4: card.last4, network: card.brand, three_d_secure: null, wallet: null,
+            },
+            type: 'card',
+          }
+        : null,
+      receipt_email: a.receiptEmail,
+      receipt_number: null,
+      receipt_url: null,
+      refunded: false,
+      review: null,
+      shipping: null,
+      source_transfer: null,
+      statement_descriptor: a.statementDescriptor ?? null,
+      statement_descriptor_suffix: a.statementDescriptorSuffix ?? null,
       status: 'succeeded',
+      transfer_data: null,
+      transfer_group: null,
     });
-    this.store.put({
-      id: piId, object: 'payment_intent', amount, amount_received: amount, created: at, currency: inv.currency,
-      customer: inv.customer, invoice: inv.id, latest_charge: chId, livemode: false, metadata: {}, payment_method: pm?.id ?? null,
+    const pi = this.store.put({
+      id: piId,
+      object: 'payment_intent',
+      amount: a.amount,
+      amount_capturable: 0,
+      amount_details: { tip: {} },
+      amount_received: a.amount,
+      application: null,
+      application_fee_amount: null,
+      automatic_payment_methods: null,
+      canceled_at: null,
+      cancellation_reason: null,
+      capture_method: 'automatic',
+      client_secret: `${piId}_secret_${this.store.newId('x').slice(2)}`,
+      confirmation_method: 'automatic',
+      created: a.at,
+      currency: a.currency,
+      customer: a.customer,
+      description: a.description,
+      invoice: a.invoice,
+      last_payment_error: null,
+      latest_charge: chId,
+      livemode: false,
+      metadata: { ...a.metadata },
+      next_action: null,
+      on_behalf_of: null,
+      payment_method: a.pm?.id ?? null,
+      payment_method_configuration_details: null,
+      payment_method_options: { card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' } },
+      payment_method_types: ['card'],
+      processing: null,
+      receipt_email: a.receiptEmail,
+      review: null,
+      setup_future_usage: null,
+      shipping: null,
+      source: null,
+      statement_descriptor: a.statementDescriptor ?? null,
+      statement_descriptor_suffix: a.statementDescriptorSuffix ?? null,
       status: 'succeeded',
+      transfer_data: null,
+      transfer_group: null,
     });
-    inv.charge = chId;
-    inv.payment_intent = piId;
+    return { pi, charge };
   }
 
   // ---------------------------------------------------------------- refunds

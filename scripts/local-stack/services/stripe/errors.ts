@@ -45,6 +45,20 @@ export function invalidRequest(message: string, param?: string, code?: string): 
   return new StripeError(400, 'invalid_request_error', message, { code, param });
 }
 
+/**
+ * 400 for a real Stripe parameter the sandbox does not implement (a validation error, never
+ * stored for idempotency). Input: the parameter's display name, e.g. `line_items[0][tax_rates]`.
+ */
+export function unsupportedParam(name: string): StripeError {
+  return new StripeError(
+    400,
+    'invalid_request_error',
+    `Received unsupported parameter: ${name} (a real Stripe parameter the local Stripe sandbox does not implement).`,
+    { code: 'parameter_unknown', param: name },
+    true,
+  );
+}
+
 /** 404 resource_missing, e.g. "No such customer: 'cus_x'" (param names the id's parameter). */
 export function noSuch(kind: string, id: string, param = 'id'): StripeError {
   return new StripeError(404, 'invalid_request_error', `No such ${kind}: '${id}'`, { code: 'resource_missing', param });

@@ -24,6 +24,8 @@ export const SANDBOX_API_VERSION = '2023-10-16';
 /** The events the product's stripe-webhook function handles (default endpoint subscription). */
 export const DEFAULT_WEBHOOK_EVENTS = [
   'checkout.session.completed',
+  'checkout.session.expired',
+  'charge.refunded',
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',

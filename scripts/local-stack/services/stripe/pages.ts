@@ -25,8 +25,11 @@ const T = {
     cvc: 'CVC',
     name: 'Name on card',
     pay: 'Pay and subscribe',
+    payOnce: 'Pay',
+    total: 'Total',
     back: 'Back',
     testCards: 'Sandbox test cards: 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined), 4000 0000 0000 0341 (fails on renewal). Any future expiry date, any CVC.',
+    testCardsPayment: 'Sandbox test cards: 4242 4242 4242 4242 (succeeds), 4000 0000 0000 0002 (declined). Any future expiry date, any CVC.',
     complete: 'This checkout session is complete. Thank you!',
     continue: 'Continue',
     expired: 'This checkout session has expired.',
@@ -75,8 +78,11 @@ const T = {
     cvc: 'Prüfziffer (CVC)',
     name: 'Name auf der Karte',
     pay: 'Zahlungspflichtig abonnieren',
+    payOnce: 'Zahlungspflichtig bestellen',
+    total: 'Gesamtbetrag',
     back: 'Zurück',
     testCards: 'Testkarten der Sandbox: 4242 4242 4242 4242 (erfolgreich), 4000 0000 0000 0002 (abgelehnt), 4000 0000 0000 0341 (scheitert bei der Verlängerung). Beliebiges künftiges Ablaufdatum, beliebige Prüfziffer.',
+    testCardsPayment: 'Testkarten der Sandbox: 4242 4242 4242 4242 (erfolgreich), 4000 0000 0000 0002 (abgelehnt). Beliebiges künftiges Ablaufdatum, beliebige Prüfziffer.',
     complete: 'Diese Bezahlung ist abgeschlossen. Vielen Dank!',
     continue: 'Weiter',
     expired: 'Diese Checkout-Sitzung ist abgelaufen.',
@@ -187,8 +193,19 @@ interface CheckoutForm {
   cardCvc?: string;
 }
 
+/** The line items' product descriptions (`product_data[description]`) as muted paragraphs. */
+function descriptions(engine: Engine, items: Obj[]): string {
+  return items
+    .map((i) => engine.store.get((i.price as Obj).product as string)?.description as string | null | undefined)
+    .filter((d): d is string => !!d)
+    .map((d) => `<p class="muted" data-testid="description">${escapeHtml(d)}</p>`)
+    .join('');
+}
+
 function checkoutPage(engine: Engine, s: Obj, lang: Lang, form: CheckoutForm, error: string | null): string {
   const t = T[lang];
+  // Payment mode (one-time purchase): no "Subscribe to", no interval, a "Pay" button.
+  const payment = s.mode === 'payment';
   const items = engine.sessionLineItems(s).data as Obj[];
   const first = items[0]!;
   const price = first.price as Obj;
@@ -205,13 +222,14 @@ function checkoutPage(engine: Engine, s: Obj, lang: Lang, form: CheckoutForm, er
 <section aria-labelledby="summary">
   ${back}
   <p><strong>${escapeHtml(businessName())}</strong> <span class="badge">${t.testMode}</span></p>
-  <h1 id="summary">${t.subscribeTo} ${escapeHtml(productNames)}</h1>
+  <h1 id="summary">${payment ? '' : `${t.subscribeTo} `}${escapeHtml(productNames)}</h1>
   <p class="amount" data-testid="amount">${escapeHtml(amount)}</p>
+  ${payment ? descriptions(engine, items) : ''}
   ${recurring ? `<p class="muted">${escapeHtml(formatInterval(recurring.interval as string, recurring.interval_count as number, lang))}</p>` : ''}
   <table>${items
     .map((i) => `<tr><td>${escapeHtml(i.description as string)} × ${i.quantity}</td><td>${escapeHtml(formatAmount(i.amount_total as number, i.currency as string, lang))}</td></tr>`)
     .join('')}
-  <tr><th>${t.totalToday}</th><th>${escapeHtml(amount)}</th></tr></table>
+  <tr><th>${payment ? t.total : t.totalToday}</th><th>${escapeHtml(amount)}</th></tr></table>
 </section>
 <section>
   <form method="post" action="${action}" novalidate>
@@ -230,12 +248,12 @@ function checkoutPage(engine: Engine, s: Obj, lang: Lang, form: CheckoutForm, er
     <label for="billingName">${t.name}</label>
     <input id="billingName" name="billingName" autocomplete="cc-name" required value="${escapeHtml(form.name ?? '')}">
     ${error ? `<div class="error" role="alert" id="error-message">${escapeHtml(error)}</div>` : ''}
-    <button type="submit" id="submit">${t.pay}</button>
+    <button type="submit" id="submit">${payment ? t.payOnce : t.pay}</button>
   </form>
-  <p class="muted">${t.testCards}</p>
+  <p class="muted">${payment ? t.testCardsPayment : t.testCards}</p>
 </section>
 </main>`;
-  return layout(lang, `${t.subscribeTo} ${productNames}`, body);
+  return layout(lang, payment ? productNames : `${t.subscribeTo} ${productNames}`, body);
 }
 
 function messagePage(lang: Lang, text: string, link?: { href: string; label: string }): string {
@@ -281,6 +299,7 @@ async function handleCheckout(engine: Engine, req: IncomingMessage, res: ServerR
     return;
   }
   if (s.status === 'expired') {
+    req.resume();
     sendHtml(res, 410, messagePage(lang, t.expired, s.cancel_url ? { href: s.cancel_url as string, label: t.back } : undefined));
     return;
   }

@@ -2,7 +2,7 @@
  * Parameter schemas and validation with Stripe's error wording:
  * "Received unknown parameter: foo", "Missing required param: bar.", "Invalid integer: x".
  */
-import { paramError } from './errors.ts';
+import { paramError, unsupportedParam } from './errors.ts';
 
 export type Spec =
   | 'string'
@@ -10,6 +10,8 @@ export type Spec =
   | 'boolean'
   | 'map'
   | 'any'
+  /** A real Stripe parameter the sandbox does not implement: any value gets "Received unsupported parameter". */
+  | 'unsupported'
   | { enum: readonly string[] }
   | { object: Record<string, Spec>; required?: readonly string[] }
   | { array: Spec }
@@ -33,6 +35,7 @@ function describeEnum(values: readonly string[]): string {
 function check(spec: Spec, value: unknown, path: string[]): unknown {
   const name = displayPath(path);
   if (spec === 'any') return value;
+  if (spec === 'unsupported') throw unsupportedParam(name);
   if (spec === 'string') {
     if (typeof value === 'string') return value === '' ? null : value;
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
