@@ -313,11 +313,24 @@ export const relations: Record<string, RelationExposure> = {
   event_attendees: {
     kind: 'table',
     rows: 'participants',
-    columns: ['event_id', 'user_id', 'status', 'created_at', 'updated_at'],
-    select: signedIn(['event_id', 'user_id', 'status', 'created_at', 'updated_at']),
-    insert: signedIn(['event_id', 'user_id']),
-    update: signedIn(['status']),
-    delete: ['authenticated'],
+    columns: ['event_id', 'user_id', 'status', 'created_at', 'updated_at', 'hold_expires_at'],
+    select: signedIn(['event_id', 'user_id', 'status', 'created_at', 'updated_at', 'hold_expires_at']),
+    // issue 16: writes only through rsvp_event, cancel_rsvp and reserve_ticket (event row lock first)
+  },
+  // issue 16: ticket purchases; Stripe ids and the refund queue stay with service_role
+  event_tickets: {
+    kind: 'table',
+    rows: 'own',
+    columns: [
+      'id', 'event_id', 'user_id', 'ticket_number', 'status', 'amount_cents', 'currency', 'lang', 'hold_expires_at',
+      'checkout_session_id', 'payment_intent_id', 'refund_id', 'refund_reason', 'refund_attempts', 'refund_next_attempt_at',
+      'refund_error', 'paid_at', 'refund_requested_at', 'refunded_at', 'created_at', 'updated_at',
+    ],
+    personal: ['checkout_session_id', 'payment_intent_id', 'refund_id'],
+    select: signedIn([
+      'id', 'event_id', 'user_id', 'ticket_number', 'status', 'amount_cents', 'currency', 'lang', 'hold_expires_at',
+      'refund_reason', 'paid_at', 'refund_requested_at', 'refunded_at', 'created_at', 'updated_at',
+    ]),
   },
   jobs: {
     kind: 'table',
@@ -369,10 +382,10 @@ export const relations: Record<string, RelationExposure> = {
   user_settings: {
     kind: 'table',
     rows: 'own',
-    columns: ['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at'],
-    select: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at']),
-    insert: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages']),
-    update: signedIn(['show_online_status', 'email_contact_requests', 'email_messages']),
+    columns: ['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at', 'email_event_updates'],
+    select: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at', 'email_event_updates']),
+    insert: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'email_event_updates']),
+    update: signedIn(['show_online_status', 'email_contact_requests', 'email_messages', 'email_event_updates']),
   },
   feedback: {
     kind: 'table',
@@ -442,6 +455,23 @@ export const functions: Record<string, FunctionExposure> = {
   'delete_my_account(p_email text)': { execute: ['authenticated'], serviceRole: false, returns: 'void', rows: 'none' },
   'event_join_link(p_event_id bigint)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'participants' },
   'event_waitlist_position(p_event_id bigint)': { execute: ['authenticated'], returns: 'integer', rows: 'own' },
+  // issue 16: attendance RPCs (event row lock first) and the ticket ledger (service_role)
+  'rsvp_event(p_event_id bigint)': { execute: ['authenticated'], returns: 'attendee_status', rows: 'own' },
+  'cancel_rsvp(p_event_id bigint)': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
+  'reserve_ticket(p_event_id bigint, p_lang text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'own', personal: ['checkout_session_id'] },
+  'attach_ticket_checkout(p_ticket_id bigint, p_session_id text)': { execute: [], returns: 'boolean', rows: 'none' },
+  'sync_ticket_checkout(p_session_id text, p_session_status text, p_payment_status text, p_payment_intent text, p_amount_refunded integer, p_refund_id text)': {
+    execute: [],
+    returns: 'jsonb',
+    rows: 'admin',
+  },
+  'ticket_by_payment_intent(p_payment_intent text)': { execute: [], returns: 'text', rows: 'admin' },
+  'claim_ticket_refunds(p_limit integer)': {
+    execute: [],
+    returns: ['id', 'payment_intent_id', 'amount_cents', 'refund_reason', 'refund_attempts'],
+    rows: 'admin',
+  },
+  'fail_ticket_refund(p_ticket_id bigint, p_error text)': { execute: [], returns: 'void', rows: 'none' },
   'export_my_data()': { execute: ['authenticated'], serviceRole: false, returns: 'jsonb', rows: 'own' },
   'fail_email(p_id bigint, p_error text, p_max_attempts integer)': { execute: [], returns: 'email_status', rows: 'none' },
   'finish_stripe_event(p_id text, p_error text)': { execute: [], returns: 'void', rows: 'none' },

@@ -73,8 +73,8 @@ test('two concurrent RSVPs for the last seat: one going, one waitlisted', async 
   const [u1, u2] = [await createUser('free'), await createUser('free')];
   const [a, b] = await Promise.all([session(u1), session(u2)]);
   try {
-    await a.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [eventId, u1]);
-    const second = b.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [eventId, u2]);
+    await a.query(`select public.rsvp_event($1)`, [eventId]);
+    const second = b.query(`select public.rsvp_event($1)`, [eventId]);
     await new Promise((r) => setTimeout(r, 200));
     await a.query('commit');
     await second;

@@ -115,14 +115,14 @@ describe('finding 6: columns that decide order, ownership or state are not writa
     const late = await db.user({ role: 'premium', name: 'Lisa Letzte' });
     const waiting = await db.user({ role: 'premium', name: 'Wim Wartend' });
     for (const u of [first, waiting, late]) {
-      expect((await db.keep(u, `insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [ev!.id, u.id])).ok).toBe(true);
+      expect((await db.keep(u, `select public.rsvp_event($1)`, [ev!.id])).ok).toBe(true);
     }
     const jump = await db.as(late, `update public.event_attendees set created_at = '2000-01-01' where event_id = $1 and user_id = $2`, [ev!.id, late.id]);
     expect(jump.code).toBe('42501');
     const backdated = await db.as(late, `insert into public.event_attendees (event_id, user_id, created_at) values ($1, $2, '2000-01-01')`, [ev!.id, late.id]);
     expect(backdated.code).toBe('42501');
     // the seat that frees up goes to the one who waited longest
-    await db.keep(first, `update public.event_attendees set status = 'cancelled' where event_id = $1 and user_id = $2`, [ev!.id, first.id]);
+    await db.keep(first, `select public.cancel_rsvp($1)`, [ev!.id]);
     const going = await db.sql<{ user_id: string }>(`select user_id from public.event_attendees where event_id = $1 and status = 'going'`, [ev!.id]);
     expect(going.map((r) => r.user_id)).toEqual([waiting.id]);
   });
@@ -163,7 +163,11 @@ describe('join links of paid online events (issue 12 "Also")', () => {
     const attendee = await db.user({ role: 'premium', name: 'Anna Attendee' });
     expect(await link(anon, paidEv)).toBeNull();
     expect(await link(attendee, paidEv)).toBeNull();
-    expect((await db.keep(attendee, `insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [paidEv, attendee.id])).ok).toBe(true);
+    // a held seat (checkout open) is not a seat yet; the paid ticket is (issue 16)
+    expect((await db.keep(attendee, `select public.reserve_ticket($1, 'de')`, [paidEv])).ok).toBe(true);
+    expect(await link(attendee, paidEv)).toBeNull();
+    await db.sql(`update public.event_tickets set checkout_session_id = 'cs_test_joinlink' where event_id = $1 and user_id = $2`, [paidEv, attendee.id]);
+    await db.sql(`select public.sync_ticket_checkout('cs_test_joinlink', 'complete', 'paid', 'pi_test_joinlink')`);
     expect(await link(attendee, paidEv)).toBe('https://meet.example.com/geheim');
     expect(await link(paid, paidEv)).toBe('https://meet.example.com/geheim');
     expect(await link(admin, paidEv)).toBe('https://meet.example.com/geheim');

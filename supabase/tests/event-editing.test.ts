@@ -55,7 +55,7 @@ const seats = async (eventId: number) =>
   Object.fromEntries(((await service.from('event_attendees').select('user_id, status').eq('event_id', eventId)).data ?? []).map((r) => [r.user_id, r.status]));
 
 const rsvp = async (u: User, eventId: number) => {
-  const r = await u.client.from('event_attendees').insert({ event_id: eventId, user_id: u.id });
+  const r = await u.client.rpc('rsvp_event', { p_event_id: eventId });
   expect(r.error).toBeNull();
 };
 
@@ -169,7 +169,7 @@ describe('capacity and waitlist', () => {
     const ev = await insertEvent(owner.id, { title: 'Absage', capacity: 1 });
     await rsvp(a, ev.id);
     await rsvp(b, ev.id);
-    const cancel = await a.client.from('event_attendees').update({ status: 'cancelled' }).eq('event_id', ev.id).eq('user_id', a.id);
+    const cancel = await a.client.rpc('cancel_rsvp', { p_event_id: ev.id });
     expect(cancel.error).toBeNull();
     expect(await seats(ev.id)).toEqual({ [a.id]: 'cancelled', [b.id]: 'going' });
     expect(await row(ev.id)).toMatchObject({ going_count: 1, waitlist_count: 0 });
@@ -216,7 +216,8 @@ describe('read-only and time rules', () => {
     // without RSVPs the organiser may still set a price
     expect((await owner.client.from('events').update({ price_cents: 2500 }).eq('id', paid.id).select('id')).error).toBeNull();
     await rsvp(a, free.id);
-    await rsvp(a, paid.id);
+    // a paid event's RSVP is a reserved ticket (issue 16)
+    expect((await a.client.rpc('reserve_ticket', { p_event_id: paid.id, p_lang: 'de' })).error).toBeNull();
     const toPaid = await owner.client.from('events').update({ is_paid: true, price_cents: 500 }).eq('id', free.id).select('id');
     expect(toPaid.error?.message).toBe('event_price_locked');
     const rise = await owner.client.from('events').update({ price_cents: 3000 }).eq('id', paid.id).select('id');
@@ -262,7 +263,7 @@ describe('under concurrency (the event row lock orders RSVPs and edits)', () => 
     const guest = await session(b.id);
     const organiser = await session(owner.id);
     try {
-      await guest.c.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [ev.id, b.id]);
+      await guest.c.query(`select public.rsvp_event($1)`, [ev.id]);
       const edit = organiser.c.query(`update public.events set capacity = 1 where id = $1`, [ev.id]).then(() => 'saved', (e: Error) => e.message);
       await waitsForLock(organiser.pid);
       await guest.c.query('commit');
@@ -281,7 +282,7 @@ describe('under concurrency (the event row lock orders RSVPs and edits)', () => 
     const guest = await session(b.id);
     try {
       await organiser.c.query(`update public.events set capacity = 1 where id = $1`, [ev.id]);
-      const signUp = guest.c.query(`insert into public.event_attendees (event_id, user_id) values ($1, $2) returning status`, [ev.id, b.id]);
+      const signUp = guest.c.query(`select public.rsvp_event($1) as status`, [ev.id]);
       await waitsForLock(guest.pid);
       await organiser.c.query('commit');
       expect((await signUp).rows[0]).toEqual({ status: 'waitlisted' });

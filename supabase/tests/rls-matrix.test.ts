@@ -254,7 +254,17 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.event_attendees set status = 'cancelled' where event_id = ${f.event1} and user_id = '${f.owner}'`,
       delete: () => `delete from public.event_attendees where event_id = ${f.event1} and user_id = '${f.owner}'`,
     },
-    expect: { select: 'DADDAAA', insert: 'DAADDAA', update: 'DADDDDA', delete: 'DADDAAA' },
+    // issue 16: API roles write only through rsvp_event / cancel_rsvp / reserve_ticket (event row lock first)
+    expect: { select: 'DADDAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
+  event_tickets: {
+    sql: {
+      select: () => `select 1 from public.event_tickets where id = ${f.ticket}`,
+      insert: () => `insert into public.event_tickets (event_id, user_id, ticket_number, amount_cents, hold_expires_at) values (${f.event2}, $1, 'TW-00000000AB', 1500, now() + interval '30 minutes')`,
+      update: () => `update public.event_tickets set lang = 'de' where id = ${f.ticket}`,
+      delete: () => `delete from public.event_tickets where id = ${f.ticket}`,
+    },
+    expect: { select: 'DADDAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
   },
   event_status_transitions: {
     sql: {
@@ -361,6 +371,7 @@ beforeAll(async () => {
   f.event1 = await one(`insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity) values ($1, 'Matrix Event Eins', 'published', now() + interval '7 days', now() + interval '7 days 2 hours', 'Leipzig', 10) returning id`, [owner.id]);
   f.event2 = await one(`insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity) values ($1, 'Matrix Event Zwei', 'published', now() + interval '8 days', now() + interval '8 days 2 hours', 'Leipzig', 10) returning id`, [owner.id]);
   await db.sql(`insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [f.event1, owner.id]);
+  f.ticket = await one(`insert into public.event_tickets (event_id, user_id, ticket_number, amount_cents, hold_expires_at, status) values ($1, $2, 'TW-00000000AA', 1500, now() - interval '1 hour', 'expired') returning id`, [f.event1, owner.id]);
   f.job1 = 'matrix-job-1';
   f.job2 = 'matrix-job-2';
   await db.sql(`insert into public.jobs (id, title, company, remote, employment_type, description, apply_url, posted_by) values

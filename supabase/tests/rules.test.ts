@@ -180,7 +180,7 @@ describe('event status transitions and RSVP', () => {
       expect(r.ok, `${s}: ${r.message}`).toBe(true);
     }
     expect((await setStatus('upcoming')).message).toBe('invalid_event_transition');
-    const rsvp = await db.as(free, `insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [eventId, free.id]);
+    const rsvp = await db.as(free, `select public.rsvp_event($1)`, [eventId]);
     expect(rsvp.message).toBe('event_not_open');
     const r = await db.keep(premium, `insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity)
       values ($1, 'Gründerstammtisch Zwei', 'published', now() + interval '4 days', now() + interval '4 days 2 hours', 'Berlin', 2) returning id`, [premium.id]);
@@ -189,7 +189,7 @@ describe('event status transitions and RSVP', () => {
   test('capacity 2: third RSVP is waitlisted and promoted when a seat frees up', async () => {
     const users = [basic, free, admin];
     for (const u of users) {
-      const r = await db.keep(u, `insert into public.event_attendees (event_id, user_id) values ($1, $2)`, [eventId, u.id]);
+      const r = await db.keep(u, `select public.rsvp_event($1)`, [eventId]);
       expect(r.ok, r.message).toBe(true);
     }
     const status = async () => Object.fromEntries((await db.sql<{ user_id: string; status: string }>(
@@ -198,7 +198,7 @@ describe('event status transitions and RSVP', () => {
     expect(await val(`select going_count || '/' || waitlist_count from public.events where id = $1`, [eventId])).toBe('2/1');
     const cheat = await db.as(admin, `update public.event_attendees set status = 'going' where event_id = $1 and user_id = $2`, [eventId, admin.id]);
     expect(cheat.code).toBe('42501');
-    expect((await db.keep(basic, `update public.event_attendees set status = 'cancelled' where event_id = $1 and user_id = $2`, [eventId, basic.id])).ok).toBe(true);
+    expect((await db.keep(basic, `select public.cancel_rsvp($1)`, [eventId])).ok).toBe(true);
     expect(await status()).toEqual({ [basic.id]: 'cancelled', [free.id]: 'going', [admin.id]: 'going' });
     expect(await val(`select going_count || '/' || waitlist_count from public.events where id = $1`, [eventId])).toBe('2/0');
   });

@@ -354,14 +354,14 @@ isOneToOne: false
                   ]
                 },"event_attendees": {
                   Row: {
-                    "created_at": string,"event_id": number,"status": Database["public"]['Enums']["attendee_status"],"updated_at": string,"user_id": string
+                    "created_at": string,"event_id": number,"hold_expires_at": string | null,"status": Database["public"]['Enums']["attendee_status"],"updated_at": string,"user_id": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "created_at"?: string,"event_id": number,"status"?: Database["public"]['Enums']["attendee_status"],"updated_at"?: string,"user_id": string
+                    "created_at"?: string,"event_id": number,"hold_expires_at"?: string | null,"status"?: Database["public"]['Enums']["attendee_status"],"updated_at"?: string,"user_id": string
                   }
                   Update: {
-                    "created_at"?: string,"event_id"?: number,"status"?: Database["public"]['Enums']["attendee_status"],"updated_at"?: string,"user_id"?: string
+                    "created_at"?: string,"event_id"?: number,"hold_expires_at"?: string | null,"status"?: Database["public"]['Enums']["attendee_status"],"updated_at"?: string,"user_id"?: string
                   }
                   Relationships: [
                     {
@@ -403,6 +403,44 @@ isOneToOne: false
                   }
                   Relationships: [
                     
+                  ]
+                },"event_tickets": {
+                  Row: {
+                    "amount_cents": number,"checkout_session_id": string | null,"created_at": string,"currency": string,"event_id": number | null,"hold_expires_at": string,"id": number,"lang": string,"paid_at": string | null,"payment_intent_id": string | null,"refund_attempts": number,"refund_error": string | null,"refund_id": string | null,"refund_next_attempt_at": string | null,"refund_reason": string | null,"refund_requested_at": string | null,"refunded_at": string | null,"status": Database["public"]['Enums']["ticket_status"],"ticket_number": string,"updated_at": string,"user_id": string | null
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "amount_cents": number,"checkout_session_id"?: string | null,"created_at"?: string,"currency"?: string,"event_id"?: number | null,"hold_expires_at": string,"id"?: never,"lang"?: string,"paid_at"?: string | null,"payment_intent_id"?: string | null,"refund_attempts"?: number,"refund_error"?: string | null,"refund_id"?: string | null,"refund_next_attempt_at"?: string | null,"refund_reason"?: string | null,"refund_requested_at"?: string | null,"refunded_at"?: string | null,"status"?: Database["public"]['Enums']["ticket_status"],"ticket_number": string,"updated_at"?: string,"user_id"?: string | null
+                  }
+                  Update: {
+                    "amount_cents"?: number,"checkout_session_id"?: string | null,"created_at"?: string,"currency"?: string,"event_id"?: number | null,"hold_expires_at"?: string,"id"?: never,"lang"?: string,"paid_at"?: string | null,"payment_intent_id"?: string | null,"refund_attempts"?: number,"refund_error"?: string | null,"refund_id"?: string | null,"refund_next_attempt_at"?: string | null,"refund_reason"?: string | null,"refund_requested_at"?: string | null,"refunded_at"?: string | null,"status"?: Database["public"]['Enums']["ticket_status"],"ticket_number"?: string,"updated_at"?: string,"user_id"?: string | null
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "event_tickets_event_id_fkey"
+      columns: ["event_id"]
+isOneToOne: false
+      referencedRelation: "events"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "event_tickets_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "event_tickets_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "event_tickets_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
                   ]
                 },"events": {
                   Row: {
@@ -912,14 +950,14 @@ isOneToOne: false
                   ]
                 },"user_settings": {
                   Row: {
-                    "email_contact_requests": boolean,"email_messages": boolean,"show_online_status": boolean,"updated_at": string,"user_id": string
+                    "email_contact_requests": boolean,"email_event_updates": boolean,"email_messages": boolean,"show_online_status": boolean,"updated_at": string,"user_id": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "email_contact_requests"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id": string
+                    "email_contact_requests"?: boolean,"email_event_updates"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id": string
                   }
                   Update: {
-                    "email_contact_requests"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id"?: string
+                    "email_contact_requests"?: boolean,"email_event_updates"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id"?: string
                   }
                   Relationships: [
                     {
@@ -984,12 +1022,23 @@ isOneToOne: true
               "authenticated": number,"created_at": string,"email": string,"firstname": string,"id": string,"lastname": string,"suspended": boolean,"total": number,"user_role": Database["public"]['Enums']["user_role"]
             }[]
                            },
+"attach_ticket_checkout":
+{ Args: { "p_session_id": string,"p_ticket_id": number }; Returns: boolean
+                           },
 "before_user_created_hook":
 { Args: { "event": Json }; Returns: Json
+                           },
+"cancel_rsvp":
+{ Args: { "p_event_id": number }; Returns: Json
                            },
 "claim_email_batch":
 { Args: { "batch_size"?: number,"lock_seconds"?: number }; Returns: {
               "attempts": number,"body": string,"email": string,"email_type": string,"id": number,"lang": string,"payload": Json,"subject": string,"user_id": string,"user_metadata": Json
+            }[]
+                           },
+"claim_ticket_refunds":
+{ Args: { "p_limit"?: number }; Returns: {
+              "amount_cents": number,"id": number,"payment_intent_id": string,"refund_attempts": number,"refund_reason": string
             }[]
                            },
 "complete_email":
@@ -1037,6 +1086,9 @@ isOneToOne: true
                            },
 "fail_email":
 { Args: { "p_error": string,"p_id": number,"p_max_attempts"?: number }; Returns: Database["public"]['Enums']["email_status"]
+                           },
+"fail_ticket_refund":
+{ Args: { "p_error": string,"p_ticket_id": number }; Returns: undefined
                            },
 "finish_stripe_event":
 { Args: { "p_error"?: string,"p_id": string }; Returns: undefined
@@ -1097,6 +1149,12 @@ isOneToOne: true
 "record_stripe_event":
 { Args: { "p_created_at"?: string,"p_id": string,"p_type": string }; Returns: boolean
                            },
+"reserve_ticket":
+{ Args: { "p_event_id": number,"p_lang"?: string }; Returns: Json
+                           },
+"rsvp_event":
+{ Args: { "p_event_id": number }; Returns: Database["public"]['Enums']["attendee_status"]
+                           },
 "search":
 { Args: { "category"?: string,"city"?: string,"date_from"?: string,"date_to"?: string,"page"?: number,"page_size"?: number,"q"?: string,"types"?: (string)[] }; Returns: Json
                            },
@@ -1137,6 +1195,12 @@ isOneToOne: true
         isOneToOne: true
         isSetofReturn: false
       } },
+"sync_ticket_checkout":
+{ Args: { "p_amount_refunded"?: number,"p_payment_intent": string,"p_payment_status": string,"p_refund_id"?: string,"p_session_id": string,"p_session_status": string }; Returns: Json
+                           },
+"ticket_by_payment_intent":
+{ Args: { "p_payment_intent": string }; Returns: string
+                           },
 "touch_presence":
 { Args: Record<PropertyKey, never>; Returns: undefined
                            },
@@ -1148,7 +1212,7 @@ isOneToOne: true
                            }
           }
           Enums: {
-            "attendee_status": "going"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
+            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -1264,7 +1328,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "attendee_status": ["going", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
+            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
           }
         }
 } as const

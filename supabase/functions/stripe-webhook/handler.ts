@@ -16,8 +16,12 @@
  *    invoice.payment_failed name a subscription; it is re-read from Stripe and stored with the
  *    shared `syncSubscription` (older state never overwrites newer: last_synced_at). The role
  *    follows (a canceled subscription returns the account to free).
- * 4. Success → ledger row processed, 200 `{ received: true, type, synced }`. Other event types →
- *    200 `{ received: true, ignored: true }`.
+ * 4. Ticket checkouts (issue 16: checkout.session.completed and checkout.session.expired of a
+ *    payment-mode session with metadata.kind = event_ticket, and charge.refunded of its payment)
+ *    re-read the session and store it with `syncTicketCheckout` (forward-only states: duplicate,
+ *    late and out-of-order events change nothing; an expired session releases its seat).
+ * 5. Success → ledger row processed, 200 `{ received: true, type, synced }` (tickets:
+ *    `{ received: true, type, ticket: status }`). Other event types → 200 `{ received: true, ignored: true }`.
  * A subscription Stripe does not know (404) cannot be synced by retrying: acknowledged with
  * `{ received: true, ignored: true, reason: 'resource_missing' }`.
  * Any other failure while handling → the ledger row keeps `processed_at` null with the error, and the
@@ -29,6 +33,7 @@ import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import { cryptoProvider, type Stripe } from '../_shared/stripe.ts';
 import { isStripeMissing, isStripeUnavailable, syncSubscription } from '../_shared/billing-sync.ts';
+import { syncTicketCheckout, TICKET_KIND } from '../_shared/tickets.ts';
 
 /** Signature tolerance in seconds (spec §7). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -42,6 +47,28 @@ export const HANDLED_EVENTS = new Set([
   'invoice.paid',
   'invoice.payment_failed',
 ]);
+
+/** Event types that change ticket state (issue 16). */
+export const TICKET_EVENTS = new Set(['checkout.session.completed', 'checkout.session.expired', 'charge.refunded']);
+
+/** A ticket change an event names: the checkout session, or the payment intent of a refund. */
+type TicketTarget = { sessionId: string } | { paymentIntentId: string };
+
+/** The ticket an event is about, or null (subscription checkouts, other products' charges). */
+export function ticketTarget(event: Stripe.Event): TicketTarget | null {
+  const obj = event.data.object as unknown as Record<string, unknown>;
+  if (event.type === 'charge.refunded') {
+    // the payment intent is looked up among the tickets; other charges (invoices) find none
+    const pi = idOf(obj.payment_intent);
+    return pi ? { paymentIntentId: pi } : null;
+  }
+  if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.expired') {
+    const meta = (obj.metadata ?? {}) as Record<string, string>;
+    if (obj.mode !== 'payment' || meta.kind !== TICKET_KIND) return null;
+    return typeof obj.id === 'string' ? { sessionId: obj.id } : null;
+  }
+  return null;
+}
 
 /** Dependencies of stripe-webhook. */
 export interface WebhookDeps {
@@ -118,6 +145,8 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) =>
     if (!envelope.success) throw MALFORMED(envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
     const target = HANDLED_EVENTS.has(event.type) ? eventTarget(event) : null;
     if (target && !/^sub_[A-Za-z0-9_]+$/.test(target.subscriptionId)) throw MALFORMED(`${event.type} names no subscription`);
+    const ticket = !target && TICKET_EVENTS.has(event.type) ? ticketTarget(event) : null;
+    if (ticket && 'sessionId' in ticket && !/^cs_[A-Za-z0-9_]+$/.test(ticket.sessionId)) throw MALFORMED(`${event.type} names no checkout session`);
 
     const recorded = await deps.admin.rpc('record_stripe_event', {
       p_id: event.id,
@@ -127,11 +156,23 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) =>
     if (recorded.error) throw new Error(`record_stripe_event: ${recorded.error.message}`);
     if (recorded.data === false) return json({ received: true, duplicate: true });
 
-    if (!target) {
+    if (!target && !ticket) {
       await finish(deps.admin, event.id, null);
       return json({ received: true, ignored: true });
     }
     try {
+      if (ticket) {
+        let sessionId = 'sessionId' in ticket ? ticket.sessionId : null;
+        if (!sessionId && 'paymentIntentId' in ticket) {
+          const found = await deps.admin.rpc('ticket_by_payment_intent', { p_payment_intent: ticket.paymentIntentId });
+          if (found.error) throw new Error(`ticket_by_payment_intent: ${found.error.message}`);
+          sessionId = (found.data as string | null) ?? null;
+        }
+        const synced = sessionId ? await syncTicketCheckout(deps.stripe, deps.admin, sessionId) : null;
+        await finish(deps.admin, event.id, null);
+        return synced ? json({ received: true, type: event.type, ticket: synced.status }) : json({ received: true, ignored: true });
+      }
+      if (!target) throw new Error('unreachable: no target');
       const result = await syncSubscription(deps.stripe, deps.admin, target.subscriptionId, {
         userId: target.userId ?? null,
         checkoutSessionId: target.checkoutSessionId ?? null,

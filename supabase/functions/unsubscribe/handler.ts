@@ -6,7 +6,7 @@
  * with (see _shared/email/unsubscribe.ts); the mail's kind decides which switch of the
  * recipient's user_settings goes off (contact_request → email_contact_requests, chat_unread →
  * email_messages). GET is refused, so link scanners never unsubscribe anyone.
- * → 200 `{ unsubscribed: true, kind: 'contact_requests' | 'messages' }` (repeating is harmless).
+ * → 200 `{ unsubscribed: true, kind: 'contact_requests' | 'messages' | 'event_updates' }` (repeating is harmless).
  * Errors: 400 `token_invalid` (malformed, forged, unknown mail or not an unsubscribable kind);
  * 400 `validation_failed`; 405 `method_not_allowed`; 429 `rate_limited` (60 a network address
  * and hour); 500 `internal_error`.
@@ -15,7 +15,7 @@ import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { clientIp } from '../_shared/accounts.ts';
-import { UNSUBSCRIBE_KINDS, verifyUnsubscribeToken } from '../_shared/email/unsubscribe.ts';
+import { UNSUBSCRIBE_KINDS, UNSUBSCRIBE_NAMES, verifyUnsubscribeToken } from '../_shared/email/unsubscribe.ts';
 
 /** Dependencies of `unsubscribe`. */
 export interface UnsubscribeDeps {
@@ -59,6 +59,6 @@ export function createUnsubscribeHandler(deps: UnsubscribeDeps): (req: Request) 
 
     const saved = await deps.admin.from('user_settings').upsert({ user_id: mail.user_id, [column]: false }, { onConflict: 'user_id' });
     if (saved.error) throw new Error(`user_settings: ${saved.error.message}`);
-    return json({ unsubscribed: true, kind: column === 'email_messages' ? 'messages' : 'contact_requests' });
+    return json({ unsubscribed: true, kind: UNSUBSCRIBE_NAMES[column] });
   });
 }

@@ -19,6 +19,7 @@ import { localizedUrl } from '../accounts.ts';
 import { env } from '../env.ts';
 import { requireSecret } from '../secrets.ts';
 import { signUnsubscribeToken, UNSUBSCRIBE_KINDS } from './unsubscribe.ts';
+import { buildIcs, type IcsEvent } from '../../../../frontend/src/features/events/lib/ics.ts';
 
 /** A row returned by `claim_email_batch` (template already chosen for its language). */
 export interface ClaimedEmail {
@@ -56,6 +57,8 @@ export interface OutgoingEmail {
   tags?: { name: string; value: string }[];
   /** Extra headers, e.g. List-Unsubscribe (RFC 2369/8058). */
   headers?: Record<string, string>;
+  /** Files (content base64), e.g. the ticket's event.ics (issue 16). */
+  attachments?: { filename: string; content: string; contentType?: string }[];
 }
 
 /**
@@ -209,6 +212,23 @@ export function templateVars(row: ClaimedEmail, siteUrl: string): TemplateVars {
   return vars;
 }
 
+/**
+ * The calendar file of a mail whose payload carries `ics` (the event's columns, see
+ * private.sync_ticket_checkout): `event.ics` as text/calendar, base64. DTSTAMP is the payload's
+ * `stamp` (when the ticket was paid) so a re-send is byte-identical (Resend idempotency). Null without `ics`.
+ */
+export function calendarAttachment(row: ClaimedEmail, lang: EmailLang, siteUrl: string): OutgoingEmail['attachments'] | null {
+  const ics = row.payload?.ics as (IcsEvent & { stamp?: string }) | undefined;
+  if (!ics || typeof ics !== 'object' || typeof ics.slug !== 'string') return null;
+  const page = localizedUrl(siteUrl, lang, `/events/${ics.slug}`);
+  const stamp = new Date(typeof ics.stamp === 'string' ? ics.stamp : 0);
+  const text = buildIcs(ics, page, new URL(siteUrl).host, stamp);
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return [{ filename: 'event.ics', content: btoa(binary), contentType: 'text/calendar; charset=utf-8' }];
+}
+
 /** Runs `fn` over `items` with at most `limit` in flight. */
 async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -327,6 +347,7 @@ async function processRow(
         }
       }
     }
+    const attachments = calendarAttachment(row, lang, opts.siteUrl);
     const rendered = await renderEmail({ subject: row.subject, body: row.body, lang, vars, siteUrl: opts.siteUrl }, row.email_type);
     const sent = await sender.send(
       {
@@ -337,6 +358,7 @@ async function processRow(
         text: rendered.text,
         tags: [{ name: 'email_type', value: row.email_type }],
         ...(headers ? { headers } : {}),
+        ...(attachments ? { attachments } : {}),
       },
       `email_queue:${row.id}`,
     );

@@ -83,6 +83,12 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   contact_request: { de: 'Anfrage ansehen', en: 'View request' },
   chat_unread: { de: 'Nachricht lesen', en: 'Read message' },
   subscription_duplicate_refunded: { de: 'Zu den Einstellungen', en: 'Open settings' },
+  ticket_confirmation: { de: 'Zur Veranstaltung', en: 'View event' },
+  ticket_refunded: { de: 'Meine Veranstaltungen', en: 'My events' },
+  event_seat_offer: { de: 'Platz jetzt bezahlen', en: 'Pay for the seat' },
+  event_changed: { de: 'Zur Veranstaltung', en: 'View event' },
+  event_cancelled: { de: 'Zur Veranstaltung', en: 'View event' },
+  event_reminder: { de: 'Zur Veranstaltung', en: 'View event' },
 };
 
 function valueOf(vars: TemplateVars, name: string): string {

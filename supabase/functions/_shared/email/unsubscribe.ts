@@ -9,11 +9,21 @@
  */
 import { base64url, fromBase64url, timingSafeEqual } from '../tokens.ts';
 
-/** The user_settings switch per unsubscribable mail kind (spec: contact requests, messages). */
-export const UNSUBSCRIBE_KINDS: Readonly<Record<string, 'email_contact_requests' | 'email_messages'>> = {
+/** The user_settings switch per unsubscribable mail kind (contact requests, messages: issue 13; event updates: issue 16). */
+export const UNSUBSCRIBE_KINDS: Readonly<Record<string, 'email_contact_requests' | 'email_messages' | 'email_event_updates'>> = {
   contact_request: 'email_contact_requests',
   chat_unread: 'email_messages',
+  event_changed: 'email_event_updates',
+  event_cancelled: 'email_event_updates',
+  event_reminder: 'email_event_updates',
 };
+
+/** The name the unsubscribe answer gives each switch. */
+export const UNSUBSCRIBE_NAMES = {
+  email_contact_requests: 'contact_requests',
+  email_messages: 'messages',
+  email_event_updates: 'event_updates',
+} as const;
 
 const PREFIX = 'teamwerk-unsubscribe.';
 const encoder = new TextEncoder();

@@ -1,3 +1,7 @@
+/**
+ * iCalendar export of an event (RFC 5545). Pure and dependency-free: the SPA offers it as a
+ * download (ics-download.ts) and the e-mail queue attaches it to ticket mails (issue 16).
+ */
 /** What the calendar export needs of an event (columns of public.events). */
 export interface IcsEvent {
   id: number;
@@ -78,16 +82,4 @@ export function buildIcs(event: IcsEvent, pageUrl: string, host: string, now: Da
     'END:VCALENDAR',
   ];
   return `${lines.map(foldIcsLine).join('\r\n')}\r\n`;
-}
-
-/** Offers the .ics text as a file download named after the event slug. */
-export function downloadIcs(text: string, slug: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/calendar;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${slug}.ics`;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -8,12 +8,14 @@ import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { safeHref } from '@/lib/safe-url';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
+import { TicketActions } from '../components/ticket-actions';
 import { useSessionUser } from '@/components/use-session-user';
 import { ConfirmButton } from '../components/confirm-button';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { StatusActions } from '../components/status-actions';
-import { buildIcs, downloadIcs } from '../lib/ics';
+import { buildIcs } from '../lib/ics';
+import { downloadIcs } from '../lib/ics-download';
 
 const OPEN = new Set(['published', 'upcoming', 'ongoing']);
 
@@ -60,7 +62,7 @@ export default function EventRoute({ params, locale }: PageProps) {
   const attending = mine !== null && mine.status !== 'cancelled';
   const act = (attend: boolean) =>
     setRsvp.mutate(
-      { attend, existing: mine },
+      { attend },
       {
         onSuccess: () => notify('success', intl.formatMessage({ id: attend ? 'events.rsvp.done' : 'events.rsvp.cancelled' })),
         onError: (e) => notify('error', intl.formatMessage({ id: e instanceof ApiError && e.message === 'event_not_open' ? 'events.rsvp.notOpen' : 'events.error.save' })),
@@ -118,7 +120,13 @@ export default function EventRoute({ params, locale }: PageProps) {
               <Text span fw={600}>
                 <FormattedMessage id="events.price" />{' '}
               </Text>
-              {ev.is_paid && ev.price_cents ? formatPriceCents(ev.price_cents, locale) : <FormattedMessage id="events.free" />}
+              {ev.is_paid && ev.price_cents ? (
+                <>
+                  {formatPriceCents(ev.price_cents, locale)} <FormattedMessage id="events.ticket.inclVat" />
+                </>
+              ) : (
+                <FormattedMessage id="events.free" />
+              )}
             </Text>
             <Text data-testid="event-places">
               {placesLeft === null ? (
@@ -141,12 +149,15 @@ export default function EventRoute({ params, locale }: PageProps) {
               <FormattedMessage id="events.rsvp.login" />
             </LocalButtonLink>
           )}
-          {userId && OPEN.has(ev.status) && !attending && (
+          {userId && ev.is_paid && (
+            <TicketActions event={ev} mine={mine} locale={locale} soldOut={placesLeft === 0} loading={rsvp.isPending} />
+          )}
+          {userId && !ev.is_paid && OPEN.has(ev.status) && !attending && (
             <Button onClick={() => act(true)} loading={setRsvp.isPending || rsvp.isPending} data-testid="event-rsvp">
               <FormattedMessage id={placesLeft === 0 ? 'events.rsvp.joinWaitlist' : 'events.rsvp.attend'} />
             </Button>
           )}
-          {userId && attending && (
+          {userId && !ev.is_paid && attending && (
             <ConfirmButton variant="outline" color="red" question={<FormattedMessage id="events.confirm.cancelRsvp" />} onConfirm={() => act(false)} loading={setRsvp.isPending} data-testid="event-cancel-rsvp">
               <FormattedMessage id="events.rsvp.cancel" />
             </ConfirmButton>
@@ -155,7 +166,7 @@ export default function EventRoute({ params, locale }: PageProps) {
             <FormattedMessage id="events.ics" />
           </Button>
         </Group>
-        {mine && mine.status === 'going' && (
+        {mine && !ev.is_paid && mine.status === 'going' && (
           <Alert color="green" data-testid="event-my-status">
             <FormattedMessage id="events.rsvp.going" />
           </Alert>

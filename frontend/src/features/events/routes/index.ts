@@ -12,6 +12,15 @@ export const eventsRoutes: RouteDef[] = [
     load: () => import('./events'),
   },
   {
+    id: 'event-ticket-success',
+    pattern: '/events/ticket/success',
+    layout: 'default',
+    titleKey: 'page.event-ticket-success.title',
+    descriptionKey: 'page.event-ticket-success.description',
+    noindex: true,
+    load: () => import('./ticket-success'),
+  },
+  {
     id: 'event',
     pattern: '/events/:slug',
     layout: 'default',

@@ -6,11 +6,17 @@ import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { useMyEvents } from '../api/events';
 import { useSessionUser } from '@/components/use-session-user';
-import { formatEventRange, STATUS_LABEL } from '../components/labels';
+import { formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { StatusActions } from '../components/status-actions';
 
-/** `/user/events`: events I organise (all statuses, with editing and the allowed status changes) and my RSVPs (spec §2, issue 8). */
+const TICKET_STATUS: Record<string, string> = {
+  paid: 'events.mine.ticket.paid',
+  refund_pending: 'events.mine.ticket.refundPending',
+  refunded: 'events.mine.ticket.refunded',
+};
+
+/** `/user/events`: events I organise (all statuses, with editing and the allowed status changes), my tickets (issue 16) and my RSVPs (spec §2, issue 8). */
 export default function UserEventsRoute({ locale }: PageProps) {
   const { userId } = useSessionUser();
   const mine = useMyEvents(userId);
@@ -63,6 +69,41 @@ export default function UserEventsRoute({ locale }: PageProps) {
               </Stack>
             )}
             <Title order={2} fz="h3">
+              <FormattedMessage id="events.mine.tickets" />
+            </Title>
+            {mine.data.tickets.length === 0 ? (
+              <Alert color="blue" variant="outline">
+                <FormattedMessage id="events.mine.ticketsEmpty" />
+              </Alert>
+            ) : (
+              <Stack component="ul" p={0} gap="sm" style={{ listStyle: 'none' }} data-testid="my-tickets">
+                {mine.data.tickets.map((t) => (
+                  <Card component="li" key={t.id} withBorder padding="sm" data-testid={`my-ticket-${t.ticket_number}`}>
+                    <Group justify="space-between" wrap="wrap">
+                      <Stack gap={2}>
+                        {t.event ? (
+                          <LocalLink to={paths.event(t.event.slug)} fw={700}>
+                            {t.event.title}
+                          </LocalLink>
+                        ) : (
+                          <Text fw={700}>
+                            <FormattedMessage id="events.mine.ticket.deleted" />
+                          </Text>
+                        )}
+                        {t.event && <Text fz="sm">{formatEventRange(t.event.starts_at, t.event.ends_at, locale, 'medium')}</Text>}
+                        <Text fz="sm">
+                          <FormattedMessage id="events.mine.ticket.line" values={{ number: t.ticket_number, amount: formatPriceCents(t.amount_cents, locale) }} />
+                        </Text>
+                      </Stack>
+                      <Badge variant="outline" color={t.status === 'paid' ? 'teal.9' : 'gray.8'} data-testid="my-ticket-status">
+                        <FormattedMessage id={TICKET_STATUS[t.status] ?? 'events.mine.ticket.paid'} />
+                      </Badge>
+                    </Group>
+                  </Card>
+                ))}
+              </Stack>
+            )}
+            <Title order={2} fz="h3">
               <FormattedMessage id="events.mine.rsvps" />
             </Title>
             {mine.data.rsvps.length === 0 ? (
@@ -81,7 +122,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                         <Text fz="sm">{formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}</Text>
                       </Stack>
                       <Badge variant="outline" color={r.status === 'going' ? 'teal.9' : 'gray.8'}>
-                        <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : 'events.mine.waitlisted'} />
+                        <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : r.status === 'held' ? 'events.mine.held' : 'events.mine.waitlisted'} />
                       </Badge>
                     </Group>
                   </Card>

@@ -9,6 +9,7 @@ const SWITCHES: { key: keyof UserSettings; label: string; hint: string }[] = [
   { key: 'show_online_status', label: 'settings.onlineStatus', hint: 'settings.onlineStatus.hint' },
   { key: 'email_contact_requests', label: 'settings.emailContactRequests', hint: 'settings.emailContactRequests.hint' },
   { key: 'email_messages', label: 'settings.emailMessages', hint: 'settings.emailMessages.hint' },
+  { key: 'email_event_updates', label: 'settings.emailEventUpdates', hint: 'settings.emailEventUpdates.hint' },
 ];
 
 /**
