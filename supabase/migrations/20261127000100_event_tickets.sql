@@ -630,6 +630,7 @@ declare
   tk public.event_tickets;
   att public.event_attendees;
   v_action text := 'unchanged';
+  v_lang text;
 begin
   select event_id into v_event_id from public.event_tickets where checkout_session_id = p_session_id;
   if not found then
@@ -638,6 +639,8 @@ begin
   select * into ev from public.events where id = v_event_id for update;  -- none when the event was deleted
   select * into tk from public.event_tickets where checkout_session_id = p_session_id for update;
   select * into att from public.event_attendees where event_id = v_event_id and user_id = tk.user_id for update;
+  -- mails are written in the recipient's language (amounts too)
+  v_lang := coalesce((select preferred_language from public.profiles where id = tk.user_id), tk.lang);
 
   if p_payment_intent is not null and tk.payment_intent_id is null then
     update public.event_tickets set payment_intent_id = p_payment_intent where id = tk.id returning * into tk;
@@ -654,7 +657,7 @@ begin
       update public.event_attendees set status = 'cancelled' where event_id = v_event_id and user_id = tk.user_id;
     end if;
     perform private.enqueue_event_mail(tk.user_id, 'ticket_refunded', ev, pg_catalog.jsonb_build_object(
-      'ticket_number', tk.ticket_number, 'amount', private.format_eur(tk.amount_cents, tk.lang), 'path', '/user/events'));
+      'ticket_number', tk.ticket_number, 'amount', private.format_eur(tk.amount_cents, v_lang), 'path', '/user/events'));
     v_action := 'refunded';
   elsif p_session_status = 'complete' and p_payment_status = 'paid' and tk.status in ('pending', 'expired') then
     if ev.status in ('published', 'upcoming', 'ongoing')
@@ -666,9 +669,9 @@ begin
       on conflict (event_id, user_id) do update set status = 'going';
       perform private.enqueue_event_mail(tk.user_id, 'ticket_confirmation', ev, pg_catalog.jsonb_build_object(
         'ticket_number', tk.ticket_number,
-        'amount', private.format_eur(tk.amount_cents, tk.lang),
-        'vat', private.format_eur((tk.amount_cents - pg_catalog.round(tk.amount_cents / 1.19))::integer, tk.lang),
-        'paid_on', private.format_event_time(pg_catalog.now(), tk.lang),
+        'amount', private.format_eur(tk.amount_cents, v_lang),
+        'vat', private.format_eur((tk.amount_cents - pg_catalog.round(tk.amount_cents / 1.19))::integer, v_lang),
+        'paid_on', private.format_event_time(pg_catalog.now(), v_lang),
         'ics', pg_catalog.jsonb_build_object('id', ev.id, 'slug', ev.slug, 'title', ev.title, 'summary', ev.summary,
           'starts_at', ev.starts_at, 'ends_at', ev.ends_at, 'status', ev.status, 'is_online', ev.is_online,
           'online_url', ev.online_url, 'venue_name', ev.venue_name, 'street', ev.street, 'zipcode', ev.zipcode, 'city', ev.city,
