@@ -38,14 +38,17 @@ const CARD_LABELS = {
   de: { number: 'Kartennummer', expiry: 'Ablaufdatum (MM / JJ)', cvc: 'Prüfziffer (CVC)', name: 'Name auf der Karte', pay: 'Zahlungspflichtig abonnieren' },
 } as const;
 
-/** Fills and submits the sandbox's hosted checkout form. */
-export async function payOnCheckoutPage(page: Page, card: string, locale: 'en' | 'de') {
-  const l = CARD_LABELS[locale];
+/** The order button of a payment-mode checkout (event tickets; German: §312j BGB wording). */
+export const TICKET_PAY_BUTTON = { en: 'Pay', de: 'Zahlungspflichtig bestellen' } as const;
+
+/** Fills and submits the sandbox's hosted checkout form (`mode` payment: the ticket button). */
+export async function payOnCheckoutPage(page: Page, card: string, locale: 'en' | 'de', mode: 'subscription' | 'payment' = 'subscription') {
+  const l = { ...CARD_LABELS[locale], ...(mode === 'payment' ? { pay: TICKET_PAY_BUTTON[locale] } : {}) };
   await page.getByLabel(l.number, { exact: true }).fill(card);
   await page.getByLabel(l.expiry).fill('12 / 34');
   await page.getByLabel(l.cvc).fill('123');
   await page.getByLabel(l.name).fill('Bea Billing');
-  await page.getByRole('button', { name: l.pay }).click();
+  await page.getByRole('button', { name: l.pay, exact: true }).click();
 }
 
 /** Waits until the database (payment-required rule) grants or withdraws the paid area for a user. */

@@ -75,7 +75,7 @@ test('the organiser edits title, date and price; /events/{slug} shows them (en)'
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(newTitle);
   await expect(page.getByTestId('event-when')).toContainText('20 June 2031');
   await expect(page.getByTestId('event-when')).toContainText(/19:00\s*–\s*22:30/);
-  await expect(page.getByTestId('event-price')).toHaveText('Price: €12.50');
+  await expect(page.getByTestId('event-price')).toHaveText('Price: €12.50 incl. VAT');
   // the organiser can open the same editor from the event page; Cancel without changes just closes
   await page.getByRole('button', { name: `Edit “${newTitle}”` }).click();
   await expect(dialog.getByRole('textbox', { name: 'Title' })).toHaveValue(newTitle);
@@ -87,7 +87,11 @@ test('the organiser edits title, date and price; /events/{slug} shows them (en)'
 
 test('a capacity below the confirmed attendees is refused with a clear message (de)', async ({ page }) => {
   expect(eventId).toBeGreaterThan(0);
-  expect((await a.client.from('event_attendees').insert({ event_id: eventId, user_id: a.id })).error).toBeNull();
+  // the event is paid since the first test: seats are taken by paid tickets (issue 16), written
+  // here as the payment webhook would (service role)
+  const takeSeat = async (userId: string) =>
+    expect((await admin().from('event_attendees').insert({ event_id: eventId, user_id: userId, status: 'going' })).error).toBeNull();
+  await takeSeat(a.id);
   await useSession(page, organiser);
   await page.goto('/de/user/events');
   await page.getByRole('button', { name: `„${title}“ bearbeiten` }).click();
@@ -95,7 +99,7 @@ test('a capacity below the confirmed attendees is refused with a clear message (
   const places = dialog.getByRole('textbox', { name: /^Plätze/ });
   await expect(places).toHaveValue('2');
   // meanwhile a second person signs up: the form still knows of one, the database of two
-  expect((await b.client.from('event_attendees').insert({ event_id: eventId, user_id: b.id })).error).toBeNull();
+  await takeSeat(b.id);
   await places.fill('1');
   await dialog.getByRole('button', { name: 'Änderungen speichern' }).click();
   await expect(dialog.getByText('Die Zahl der Plätze darf nicht unter der Zahl der bestätigten Teilnehmenden (2) liegen.')).toBeVisible();

@@ -56,7 +56,7 @@ test('an organiser creates an event as draft and publishes it (en)', async ({ pa
 test('RSVPs fill the places, then the waitlist; cancelling promotes the next (de)', async ({ page }) => {
   expect(eventId).toBeGreaterThan(0);
   // A takes a seat through the API
-  expect((await a.client.from('event_attendees').insert({ event_id: eventId, user_id: a.id })).error).toBeNull();
+  expect((await a.client.rpc('rsvp_event', { p_event_id: eventId })).error).toBeNull();
   // B through the UI (German)
   await useSession(page, b);
   await page.goto(`/de/events/${slug}`);

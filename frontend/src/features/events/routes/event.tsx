@@ -171,7 +171,7 @@ export default function EventRoute({ params, locale }: PageProps) {
             <FormattedMessage id="events.rsvp.going" />
           </Alert>
         )}
-        {mine && mine.status === 'waitlisted' && (
+        {mine && !ev.is_paid && mine.status === 'waitlisted' && (
           <Alert color="yellow" data-testid="event-my-status">
             <FormattedMessage id="events.rsvp.waitlisted" values={{ position: mine.position ?? 0 }} />
           </Alert>
