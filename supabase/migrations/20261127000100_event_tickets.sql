@@ -1029,3 +1029,29 @@ begin
   end if;
 end;
 $$;
+
+-- -----------------------------------------------------------------------------
+-- DSGVO Art. 20: the data export carries the caller's tickets and settings too
+-- -----------------------------------------------------------------------------
+alter function private.export_my_data() rename to export_my_data_base;
+revoke all on function private.export_my_data_base() from public, anon, authenticated;
+
+create or replace function private.export_my_data()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := auth.uid();
+begin
+  return private.export_my_data_base() || pg_catalog.jsonb_build_object(
+    'event_tickets', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t) - 'refund_error' - 'refund_attempts' - 'refund_next_attempt_at' order by t.created_at), '[]')
+                      from public.event_tickets t where t.user_id = me),
+    'settings', (select pg_catalog.to_jsonb(s) from public.user_settings s where s.user_id = me));
+end;
+$$;
+comment on function private.export_my_data() is 'Implementation of public.export_my_data: the base export (20261121001400) plus tickets and settings (issue 16).';
+revoke all on function private.export_my_data() from public, anon;
+grant execute on function private.export_my_data() to authenticated;

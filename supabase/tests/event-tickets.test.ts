@@ -275,4 +275,15 @@ describe('who reads tickets', () => {
     expect((await db.as(u, `select public.sync_ticket_checkout('cs_x', 'complete', 'paid', null, 0, null)`)).code).toBe('42501');
     expect((await db.as(u, `update public.event_attendees set status = 'going' where user_id = $1`, [u.id])).code).toBe('42501');
   });
+
+  test('the data export (DSGVO Art. 20) carries the buyer\'s tickets and settings', async () => {
+    const ev = await paidEvent();
+    const u = await db.user();
+    await buy(u, ev);
+    await db.sql(`insert into public.user_settings (user_id, email_event_updates) values ($1, false)`, [u.id]);
+    const out = (await db.as(u, `select public.export_my_data() as d`)).rows[0]!.d as { event_tickets: { event_id: number; status: string; ticket_number: string }[]; settings: { email_event_updates: boolean }; profile: unknown };
+    expect(out.event_tickets).toEqual([expect.objectContaining({ event_id: ev, status: 'paid', ticket_number: expect.stringMatching(/^TW-/) })]);
+    expect(out.settings).toMatchObject({ email_event_updates: false });
+    expect(out.profile).toBeTruthy();
+  });
 });
