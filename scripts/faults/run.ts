@@ -12,7 +12,11 @@
  * 3. webhook-outage: Stripe's webhooks to the product answer 500 for a while and are retried,
  *    then one arrives twice and an old one arrives after a newer one; the subscription ends in
  *    Stripe's state, recorded once.
- * 4. postgres-restart: Postgres restarts while a member chats; PostgREST serves again within
+ * 4. ticket-outage (issue 16): the webhook endpoint fails while a buyer pays a ticket and closes
+ *    the tab; Stripe's retries confirm the seat, a repeated event changes nothing (one ticket,
+ *    one mail); then Stripe's API is down while the buyer cancels: the refund stays queued and
+ *    is paid back once Stripe answers again, exactly once.
+ * 5. postgres-restart: Postgres restarts while a member chats; PostgREST serves again within
  *    seconds, the stack's pieces reconnect by themselves, and the other member's Realtime client
  *    rejoins and has every message exactly once, in order.
  * (The browser losing its network is a browser test: frontend/e2e/offline.spec.ts.)
@@ -366,7 +370,81 @@ async function webhookOutage(): Promise<void> {
 }
 
 // -------------------------------------------------------------------------------------------
-// 4. Postgres restart during a chat
+// 4. Ticket payments and refunds while the webhook or Stripe fails (issue 16)
+// -------------------------------------------------------------------------------------------
+
+/** Calls an Edge Function as a user (JWT signed with the stack's secret). */
+async function callFunction(name: string, token: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${config.apiUrl}/functions/v1/${name}`, {
+    method: 'POST',
+    headers: { apikey: config.anonKey, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+async function ticketOutage(): Promise<void> {
+  const stripe = sandboxStripe(config);
+  const organiser = await createUser('organiser');
+  const buyer = await createUser('ticket');
+  const token = await signJwt({ sub: buyer.id, role: 'authenticated', aud: 'authenticated', email: buyer.email }, config.jwtSecret, 3600);
+  const [ev] = await sql<{ id: string }>(
+    `insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity, is_paid, price_cents)
+     values ($1, 'Fault ticket', 'published', now() + interval '10 days', now() + interval '10 days 2 hours', 'Köln', 5, true, 1900) returning id`, [organiser.id]);
+  const eventId = Number(ev!.id);
+  const ticket = async () => (await sql<{ status: string; payment_intent_id: string | null; checkout_session_id: string | null }>(
+    `select status::text, payment_intent_id, checkout_session_id from public.event_tickets where user_id = $1 order by id desc limit 1`, [buyer.id]))[0];
+
+  await gatewayFault({ path: '/functions/v1/stripe-webhook', status: 500, seconds: 12 });
+  did('the webhook endpoint answers 500 for 12 s; a buyer pays a ticket and closes the tab before the success page');
+  const cs = await callFunction('create-ticket-checkout', token, { eventId, locale: 'en' });
+  check(cs.status === 200 && cs.body.status === 'held', `the checkout opens (${cs.status} ${String(cs.body.status)})`);
+  const paid = await fetch(`${String(cs.body.url)}/pay`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ cardNumber: '4242 4242 4242 4242', cardExpiry: '12 / 34', cardCvc: '123', billingName: 'Fault Buyer' }).toString(),
+    redirect: 'manual',
+  });
+  await paid.arrayBuffer();
+  check(paid.status === 303, 'the card is charged');
+  await sleep(3000);
+  check((await ticket())?.status === 'pending', 'while the endpoint fails, the ticket is still pending (the seat stays held)');
+  let status = '';
+  for (let i = 0; i < 60 && status !== 'paid'; i++) {
+    await sleep(1000);
+    status = (await ticket())?.status ?? '';
+  }
+  check(status === 'paid', `Stripe's retries confirmed the ticket after the outage (${status})`);
+  const completed = await webhookEvent(stripe, 'checkout.session.completed', String(cs.body.sessionId));
+  check((await deliver(completed)) === 200, 'the same event delivered again is accepted (200)');
+  const mails = await sql<{ n: number }>(`select count(*)::int as n from public.email_queue where user_id = $1 and email_type = 'ticket_confirmation'`, [buyer.id]);
+  const seats = await sql<{ status: string }>(`select status::text from public.event_attendees where user_id = $1 and event_id = $2`, [buyer.id, eventId]);
+  check(mails[0]!.n === 1 && seats[0]?.status === 'going', 'one seat (going) and one ticket mail');
+
+  await fetch(`http://127.0.0.1:${config.ports.stripe}/_sandbox/outage`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${config.stripeSecretKey}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'seconds=8',
+  });
+  did("Stripe's API answers 503 for 8 s; the buyer cancels the ticket meanwhile");
+  const cancelled = await callFunction('cancel-ticket', token, { eventId });
+  check(cancelled.status === 200 && cancelled.body.refund === 'pending', `the cancellation is accepted, the refund queued (${cancelled.status} ${String(cancelled.body.refund)})`);
+  check((await ticket())?.status === 'refund_pending', 'the ticket waits in the refund queue');
+  await sleep(9000);
+  await sql(`update public.event_tickets set refund_next_attempt_at = now() where user_id = $1 and status = 'refund_pending'`, [buyer.id]);
+  did('after the outage the queue runs (its backoff moved to now; pg_cron runs it every minute)');
+  const run = await fetch(`${config.apiUrl}/functions/v1/process-ticket-refunds`, { method: 'POST', headers: { ...service, 'Content-Type': 'application/json' }, body: '{}' });
+  await run.arrayBuffer();
+  const after = await ticket();
+  const refunds = await stripe.refunds.list({ payment_intent: after!.payment_intent_id! });
+  check(after?.status === 'refunded' && refunds.data.length === 1 && refunds.data[0]!.amount === 1900, `refunded exactly once in full (${after?.status}, ${refunds.data.length} refund)`);
+  await sql(`delete from public.event_tickets where user_id = $1`, [buyer.id]);
+  await sql(`delete from public.events where id = $1`, [eventId]);
+  await sql(`delete from auth.users where id = any($1::uuid[])`, [[buyer.id, organiser.id]]);
+}
+
+// -------------------------------------------------------------------------------------------
+// 5. Postgres restart during a chat
 // -------------------------------------------------------------------------------------------
 
 async function postgresRestart(): Promise<void> {
@@ -517,6 +595,7 @@ const FAULTS: [string, () => Promise<void>][] = [
   ['mail-outage', mailOutage],
   ['runner-killed', runnerKilled],
   ['webhook-outage', webhookOutage],
+  ['ticket-outage', ticketOutage],
   ['postgres-restart', postgresRestart],
 ];
 
