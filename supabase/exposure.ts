@@ -455,6 +455,8 @@ export const functions: Record<string, FunctionExposure> = {
   'delete_my_account(p_email text)': { execute: ['authenticated'], serviceRole: false, returns: 'void', rows: 'none' },
   'event_join_link(p_event_id bigint)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'participants' },
   'event_waitlist_position(p_event_id bigint)': { execute: ['authenticated'], returns: 'integer', rows: 'own' },
+  // issue 18: the landing page's live content (listed people by name, published content, prices)
+  'landing_snapshot()': { execute: ['anon', 'authenticated'], returns: 'jsonb', rows: 'public' },
   // issue 16: attendance RPCs (event row lock first) and the ticket ledger (service_role)
   'rsvp_event(p_event_id bigint)': { execute: ['authenticated'], returns: 'attendee_status', rows: 'own' },
   'cancel_rsvp(p_event_id bigint)': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },

@@ -114,7 +114,7 @@ export function AccountMenu({ userId }: { userId: string }) {
             >
               <AccountAvatar summary={summary.data} size={32} />
             </Indicator>
-            <Text fw={500} size="sm" truncate maw={160} c="dark.8">
+            <Text fw={500} size="sm" truncate maw={160} c="var(--tw-ink)">
               {name}
             </Text>
           </Group>
@@ -127,7 +127,7 @@ export function AccountMenu({ userId }: { userId: string }) {
         <Menu.Item
           component={Link}
           to={localize(paths.user.chat)}
-          rightSection={unread > 0 ? <Text size="xs" fw={700} c="red.8" data-testid="account-menu-unread">{unread}</Text> : null}
+          rightSection={unread > 0 ? <Text size="xs" fw={700} c="var(--tw-red)" data-testid="account-menu-unread">{unread}</Text> : null}
         >
           <FormattedMessage id="userNav.chat" />
         </Menu.Item>

@@ -31,7 +31,7 @@ export function LoadError({ messageId, onRetry, testId }: { messageId: string; o
         <Text>
           <FormattedMessage id={messageId} />
         </Text>
-        <Button size="xs" variant="outline" color="red.9" onClick={onRetry}>
+        <Button size="xs" variant="outline" color="var(--tw-red)" onClick={onRetry}>
           <FormattedMessage id="common.retry" />
         </Button>
       </Stack>

@@ -25,30 +25,30 @@ const MORE = [
 export function SiteFooter() {
   const intl = useIntl();
   return (
-    <Box component="footer" py="xl" mt="xl" bg="gray.1" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+    <Box component="footer" py="xl" mt="xl" bg="var(--tw-surface-muted)" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
       <Container size="lg">
         <Stack gap="md">
           <Group component="nav" gap="lg" aria-label={intl.formatMessage({ id: 'footer.legalNav' })}>
             {LEGAL.map((item) => (
-              <LocalLink key={item.to} to={item.to} c="dark.8" fz="sm">
+              <LocalLink key={item.to} to={item.to} c="var(--tw-ink)" fz="sm">
                 <FormattedMessage id={item.id} />
               </LocalLink>
             ))}
-            <LocalLink to={paths.cancelSubscription} c="dark.8" fz="sm" fw={700} data-testid="cancel-contracts-link">
+            <LocalLink to={paths.cancelSubscription} c="var(--tw-ink)" fz="sm" fw={700} data-testid="cancel-contracts-link">
               <FormattedMessage id="footer.cancelContracts" />
             </LocalLink>
           </Group>
           <Group component="nav" gap="lg" aria-label={intl.formatMessage({ id: 'footer.moreNav' })}>
             {MORE.map((item) => (
-              <LocalLink key={item.to} to={item.to} c="dark.8" fz="sm">
+              <LocalLink key={item.to} to={item.to} c="var(--tw-ink)" fz="sm">
                 <FormattedMessage id={item.id} />
               </LocalLink>
             ))}
-            <Anchor component="button" type="button" c="dark.8" fz="sm" onClick={openCookieSettings}>
+            <Anchor component="button" type="button" c="var(--tw-ink)" fz="sm" onClick={openCookieSettings}>
               <FormattedMessage id="footer.cookieSettings" />
             </Anchor>
           </Group>
-          <Text fz="sm" c="dark.6">
+          <Text fz="sm" c="var(--tw-ink)">
             <FormattedMessage id="footer.copyright" values={{ year: new Date().getFullYear(), product: PRODUCT_NAME }} />
           </Text>
         </Stack>

@@ -4,6 +4,7 @@ import { lazy, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { paths } from '@/config/paths';
 import { PRODUCT_NAME } from '@/lib/constants';
+import { ColorSchemeToggle } from './color-scheme-toggle';
 import { LanguageSwitch } from './language-switch';
 import { LocalButtonLink, LocalLink } from './local-link';
 import { type StoredSession, useStoredSession } from './use-header-session';
@@ -24,7 +25,7 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <>
       {NAV.map((item) => (
-        <LocalLink key={item.to} to={item.to} c="dark.8" fw={500} onClick={onNavigate}>
+        <LocalLink key={item.to} to={item.to} c="var(--tw-ink)" fw={500} onClick={onNavigate}>
           <FormattedMessage id={item.id} />
         </LocalLink>
       ))}
@@ -105,10 +106,10 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const session = useStoredSession();
   return (
-    <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }} bg="white">
+    <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} bg="var(--mantine-color-body)">
       <Container size="lg">
         <Group justify="space-between" wrap="nowrap">
-          <LocalLink to={paths.home} fw={800} fz="xl" c="blue.9" underline="never" aria-label={intl.formatMessage({ id: 'nav.home' })}>
+          <LocalLink to={paths.home} fw={800} fz="xl" c="var(--tw-blue)" underline="never" aria-label={intl.formatMessage({ id: 'nav.home' })}>
             {PRODUCT_NAME}
           </LocalLink>
           {!minimal && (
@@ -116,8 +117,9 @@ export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
               <NavLinks />
             </Group>
           )}
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
             <LanguageSwitch />
+            <ColorSchemeToggle />
             {!minimal && (
               <>
                 <SessionActions session={session} />

@@ -18,6 +18,17 @@ export const SHELL_KEYS: readonly string[] = [
   'page.landing.description',
   'page.landing.title',
   'search.loading',
+  // the landing page's project cards show their category (issue 18)
+  'search.category.art',
+  'search.category.business',
+  'search.category.community',
+  'search.category.education',
+  'search.category.environment',
+  'search.category.health',
+  'search.category.other',
+  'search.category.science',
+  'search.category.social',
+  'search.category.technology',
 ];
 
 /** Routes that render with the shell catalogue alone (their page and head use shell keys only). */

@@ -1102,6 +1102,9 @@ isOneToOne: true
 "is_duplicate_subscription":
 { Args: { "p_stripe_subscription_id": string }; Returns: boolean
                            },
+"landing_snapshot":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "map_items":
 { Args: { "category"?: string,"date_from"?: string,"date_to"?: string,"east": number,"include_remote"?: boolean,"layers"?: (string)[],"max_rows"?: number,"north": number,"south": number,"west": number,"zoom"?: number }; Returns: Json
                            },

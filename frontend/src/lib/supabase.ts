@@ -2,13 +2,9 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from './database.types';
 import { queryClient } from './query-client';
 
-/** Supabase API URL: VITE_SUPABASE_URL, default the local stack gateway. */
-export const SUPABASE_URL: string = import.meta.env.VITE_SUPABASE_URL || 'http://127.0.0.1:54321';
-/**
- * Public anon key: VITE_SUPABASE_ANON_KEY, set at build time (vite.config.ts: the environment, or
- * the local stack's generated key). No key lives in the source (issue 12 §3).
- */
-export const SUPABASE_ANON_KEY: string = import.meta.env.VITE_SUPABASE_ANON_KEY ?? '';
+import { SUPABASE_ANON_KEY, SUPABASE_URL } from './public-api';
+
+export { SUPABASE_ANON_KEY, SUPABASE_URL };
 if (!SUPABASE_ANON_KEY) throw new Error('VITE_SUPABASE_ANON_KEY is not set (see frontend/README.md, "Environment")');
 
 /**

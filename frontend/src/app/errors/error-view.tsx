@@ -29,7 +29,7 @@ export function ErrorView({ error }: { error: unknown }) {
       <meta name="robots" content="noindex" />
       {!bot && (
         <Stack align="center" ta="center">
-          <Text fz={64} fw={800} c="blue.9" aria-hidden="true">
+          <Text fz={64} fw={800} c="var(--tw-blue)" aria-hidden="true">
             {info.status}
           </Text>
           <Title order={1}>{heading}</Title>

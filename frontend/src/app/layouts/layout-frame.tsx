@@ -1,4 +1,4 @@
-import { Box, Container, Group, NavLink, Stack } from '@mantine/core';
+import { Box, Button, Container, Group, Menu, NavLink, Stack } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
@@ -31,13 +31,34 @@ const ADMIN_NAV = [
   { to: paths.admin.users, id: 'adminNav.users' },
 ] as const;
 
+/**
+ * The user and admin areas' navigation: a side list from the `sm` breakpoint, a menu button on
+ * phones (issue 18: no second copy of the navigation taking the first screen).
+ */
 function SideNav({ items, labelId }: { items: readonly { to: string; id: string }[]; labelId: string }) {
   const intl = useIntl();
   const localize = useLocalizedPath();
   const { pathname } = useLocation();
+  const current = items.find((item) => pathname === localize(item.to) || pathname.startsWith(`${localize(item.to)}/`) && item.to !== items[0]!.to) ?? items[0]!;
   return (
     <Box component="nav" aria-label={intl.formatMessage({ id: labelId })} w={{ base: '100%', sm: 220 }}>
-      <Stack gap={2}>
+      <Box hiddenFrom="sm">
+        <Menu position="bottom-start" width="target">
+          <Menu.Target>
+            <Button variant="default" fullWidth justify="space-between" rightSection="▾" data-testid="area-menu">
+              <FormattedMessage id={current.id} />
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {items.map((item) => (
+              <Menu.Item key={item.to} component={Link} to={localize(item.to)} fw={item === current ? 700 : undefined}>
+                <FormattedMessage id={item.id} />
+              </Menu.Item>
+            ))}
+          </Menu.Dropdown>
+        </Menu>
+      </Box>
+      <Stack gap={2} visibleFrom="sm">
         {items.map((item) => (
           <NavLink
             key={item.to}

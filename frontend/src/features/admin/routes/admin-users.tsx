@@ -48,13 +48,12 @@ export default function AdminUsersRoute() {
         </Alert>
       )}
       {users.data && users.data.rows.length === 0 && (
-        <Text c="gray.7">
+        <Text c="var(--tw-muted)">
           <FormattedMessage id="admin.users.empty" />
         </Text>
       )}
       {users.data && users.data.rows.length > 0 && (
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped aria-label={t('page.admin-users.title')}>
+        <Table striped className="tw-stack-table" aria-label={t('page.admin-users.title')}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>
@@ -80,14 +79,14 @@ export default function AdminUsersRoute() {
             <Table.Tbody>
               {users.data.rows.map((user) => (
                 <Table.Tr key={user.id} data-email={user.email}>
-                  <Table.Td>
+                  <Table.Td data-label={t('admin.users.name')}>
                     {user.firstname} {user.lastname}
                   </Table.Td>
-                  <Table.Td>{user.email}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t('auth.field.email')}>{user.email}</Table.Td>
+                  <Table.Td data-label={t('admin.users.role')}>
                     <FormattedMessage id={roleMessageId(user.user_role)} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t('admin.users.status')}>
                     <Group gap={4}>
                       {user.suspended && (
                         <Badge color="red">
@@ -101,8 +100,8 @@ export default function AdminUsersRoute() {
                       )}
                     </Group>
                   </Table.Td>
-                  <Table.Td>{formatDate(user.created_at, locale)}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t('admin.users.createdAt')}>{formatDate(user.created_at, locale)}</Table.Td>
+                  <Table.Td data-label={t('admin.users.actions')}>
                     <Menu>
                       <Menu.Target>
                         <Button size="xs" variant="outline" aria-label={intl.formatMessage({ id: 'admin.users.actionsFor' }, { email: user.email })}>
@@ -126,7 +125,6 @@ export default function AdminUsersRoute() {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
       )}
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label={t('admin.users.pagination')} />}
       <CreateUserDialog opened={createOpen} onClose={closeCreate} />

@@ -11,7 +11,7 @@ export function PasswordRulesList({ password, id }: { password: string; id?: str
         const met = rule.test(password);
         return (
           <List.Item key={rule.messageId} data-met={met} icon={<span aria-hidden="true">{met ? '✓' : '•'}</span>}>
-            <Text size="sm" c={met ? 'teal.9' : 'gray.7'} component="span">
+            <Text size="sm" c={met ? 'var(--tw-teal)' : 'var(--tw-muted)'} component="span">
               <FormattedMessage id={rule.messageId} />
             </Text>
             <span className="visually-hidden" style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}>

@@ -254,7 +254,7 @@ function PlanPriceBlock({
       </Text>
       <Group gap="xs" mih={22}>
         {saving > 0 && (
-          <Badge color="teal.9" variant="outline" data-testid={`saving-${planId}`}>
+          <Badge color="var(--tw-teal)" variant="outline" data-testid={`saving-${planId}`}>
             <FormattedMessage id="prices.saving" values={{ percent: intl.formatNumber(saving / 100, { style: 'percent' }) }} />
           </Badge>
         )}

@@ -24,7 +24,7 @@ export function AttachmentView({ message }: { message: ChatMessage }) {
   if (url.isPending) return <Skeleton h={isImage ? 120 : 20} w={isImage ? 160 : 200} />;
   if (url.isError) {
     return (
-      <Text size="xs" c="red.8">
+      <Text size="xs" c="var(--tw-red)">
         {intl.formatMessage({ id: 'chat.attachment.unavailable' })}
       </Text>
     );
@@ -43,7 +43,7 @@ export function AttachmentView({ message }: { message: ChatMessage }) {
         {name}
       </Anchor>
       {message.attachment_size !== null && (
-        <Text size="xs" c="gray.7" style={{ flex: 'none' }}>
+        <Text size="xs" c="var(--tw-muted)" style={{ flex: 'none' }}>
           {formatSize(message.attachment_size, intl.locale)}
         </Text>
       )}

@@ -40,7 +40,7 @@ export function PresenceLabel({ status, lastSeenAt, compact = false }: { status:
           boxShadow: status === 'away' ? `inset 0 0 0 2px ${COLOR.away}` : undefined,
         }}
       />
-      <Text size="xs" c="gray.7" truncate={compact}>
+      <Text size="xs" c="var(--tw-muted)" truncate={compact}>
         {text}
       </Text>
     </Group>

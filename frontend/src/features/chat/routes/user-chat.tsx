@@ -76,7 +76,7 @@ export default function UserChatRoute() {
                         <Text fw={unread > 0 ? 700 : 600} truncate>
                           {row.display_name}
                         </Text>
-                        <Text size="xs" c="gray.7" style={{ flex: 'none' }}>
+                        <Text size="xs" c="var(--tw-muted)" style={{ flex: 'none' }}>
                           {formatRelativeTime(row.last_message_at, locale)}
                         </Text>
                       </Group>

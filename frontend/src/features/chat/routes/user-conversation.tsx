@@ -343,7 +343,7 @@ export default function UserConversationRoute({ params }: PageProps) {
         style={{
           height: 'min(60vh, 560px)',
           overflowY: 'auto',
-          border: '1px solid var(--mantine-color-gray-3)',
+          border: '1px solid var(--mantine-color-default-border)',
           borderRadius: 'var(--mantine-radius-md)',
           padding: 'var(--mantine-spacing-sm)',
         }}
@@ -358,7 +358,7 @@ export default function UserConversationRoute({ params }: PageProps) {
           </Group>
         )}
         {loaded && messages.length === 0 && outgoing.length === 0 && (
-          <Text c="gray.7" ta="center" py="md" data-testid="conversation-empty">
+          <Text c="var(--tw-muted)" ta="center" py="md" data-testid="conversation-empty">
             <FormattedMessage id="chat.conversationEmpty" values={{ name }} />
           </Text>
         )}
@@ -401,12 +401,12 @@ export default function UserConversationRoute({ params }: PageProps) {
                     py={6}
                     style={{
                       borderRadius: 12,
-                      background: own ? 'var(--mantine-color-blue-0)' : 'var(--mantine-color-gray-0)',
-                      border: `1px solid ${own ? 'var(--mantine-color-blue-2)' : 'var(--mantine-color-gray-3)'}`,
+                      background: own ? 'var(--tw-bubble-own)' : 'var(--tw-bubble)',
+                      border: `1px solid ${own ? 'var(--tw-bubble-own-border)' : 'var(--mantine-color-default-border)'}`,
                     }}
                   >
                     {!grouped && !own && (
-                      <Text size="xs" fw={600} c="gray.8">
+                      <Text size="xs" fw={600} c="var(--tw-muted)">
                         {name}
                       </Text>
                     )}
@@ -439,7 +439,7 @@ export default function UserConversationRoute({ params }: PageProps) {
                         </Group>
                       </Stack>
                     ) : m.deleted_at ? (
-                      <Text size="sm" fs="italic" c="gray.7" data-testid="message-deleted">
+                      <Text size="sm" fs="italic" c="var(--tw-muted)" data-testid="message-deleted">
                         <FormattedMessage id="chat.deleted" />
                       </Text>
                     ) : (
@@ -452,14 +452,14 @@ export default function UserConversationRoute({ params }: PageProps) {
                         )}
                       </Stack>
                     )}
-                    <Text size="xs" c="gray.7" ta="right">
+                    <Text size="xs" c="var(--tw-muted)" ta="right">
                       {formatTime(m.created_at, locale)}
                       {m.edited_at && !m.deleted_at && ` · ${t('chat.edited')}`}
                     </Text>
                   </Box>
                 </Group>
                 {own && lastOwn?.id === m.id && seen && outgoing.length === 0 && (
-                  <Text size="xs" c="gray.7" ta="right" data-testid="read-receipt">
+                  <Text size="xs" c="var(--tw-muted)" ta="right" data-testid="read-receipt">
                     <FormattedMessage id="chat.seen" />
                   </Text>
                 )}
@@ -482,7 +482,7 @@ export default function UserConversationRoute({ params }: PageProps) {
                 }}
               >
                 {o.file && (
-                  <Text size="sm" c="gray.8">
+                  <Text size="sm" c="var(--tw-muted)">
                     📎 {o.file.name}
                   </Text>
                 )}
@@ -492,12 +492,12 @@ export default function UserConversationRoute({ params }: PageProps) {
                   </Text>
                 )}
                 {o.status === 'sending' ? (
-                  <Text size="xs" c="gray.7" ta="right">
+                  <Text size="xs" c="var(--tw-muted)" ta="right">
                     <FormattedMessage id="chat.sending" />
                   </Text>
                 ) : (
                   <Group gap={4} justify="flex-end">
-                    <Text size="xs" c="red.8" role="alert">
+                    <Text size="xs" c="var(--tw-red)" role="alert">
                       <FormattedMessage id="chat.failed" />
                     </Text>
                     <Anchor component="button" type="button" size="xs" onClick={() => void deliver(o)} data-testid="retry-send">
@@ -507,7 +507,7 @@ export default function UserConversationRoute({ params }: PageProps) {
                       component="button"
                       type="button"
                       size="xs"
-                      c="gray.7"
+                      c="var(--tw-muted)"
                       onClick={() => setOutgoing((list) => list.filter((x) => x.key !== o.key))}
                     >
                       <FormattedMessage id="chat.discard" />
@@ -519,7 +519,7 @@ export default function UserConversationRoute({ params }: PageProps) {
           ))}
         </Stack>
       </Box>
-      <Text size="sm" c="gray.7" h={20} aria-live="polite" data-testid="typing-indicator">
+      <Text size="sm" c="var(--tw-muted)" h={20} aria-live="polite" data-testid="typing-indicator">
         {typing ? t('chat.typing', { name }) : ''}
       </Text>
       {conv.can_write ? (

@@ -90,7 +90,7 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
         )}
         {r.kind === 'sent' && (
           <>
-            <Badge variant="outline" color="gray.8" size="lg">
+            <Badge variant="outline" color="var(--tw-gray)" size="lg">
               <FormattedMessage id="contacts.request.pending" />
             </Badge>
             <Button size={size} variant="default" onClick={() => setConfirm('withdraw')}>
@@ -110,7 +110,7 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
         )}
         {r.kind === 'contact' && (
           <>
-            <Badge variant="outline" color="teal.9" size="lg">
+            <Badge variant="outline" color="var(--tw-teal)" size="lg">
               <FormattedMessage id="contacts.isContact" />
             </Badge>
             <Button size={size} loading={message.isPending} onClick={() => message.mutate()} data-testid="message-button">

@@ -144,7 +144,7 @@ export default function UserContactsRoute() {
       {list.isPending && <LoadingState messageId="contacts.loading" />}
       {list.isError && <LoadError messageId="contacts.loadError" onRetry={() => void list.refetch()} />}
       {list.data && rows.length === 0 && (
-        <Text c="gray.7" data-testid="contacts-empty">
+        <Text c="var(--tw-muted)" data-testid="contacts-empty">
           <FormattedMessage id={search ? 'contacts.emptyFilter' : EMPTY[tab]} />
         </Text>
       )}
@@ -164,7 +164,7 @@ export default function UserContactsRoute() {
                         {row.headline}
                       </Text>
                     )}
-                    <Text size="xs" c="gray.7">
+                    <Text size="xs" c="var(--tw-muted)">
                       {[row.city, t(tab === 'contacts' ? 'contacts.since' : 'contacts.sentOn', { date: formatDate(row.since, locale) })]
                         .filter(Boolean)
                         .join(' · ')}

@@ -49,7 +49,7 @@ export function EditEventButton({ eventId, title, status }: { eventId: number; t
                 <Button size="xs" ref={keepRef} onClick={() => setAskDiscard(false)}>
                   <FormattedMessage id="events.edit.keepEditing" />
                 </Button>
-                <Button size="xs" variant="outline" color="red.9" onClick={closeNow}>
+                <Button size="xs" variant="outline" color="var(--tw-red)" onClick={closeNow}>
                   <FormattedMessage id="events.edit.discard" />
                 </Button>
               </Group>
@@ -78,7 +78,7 @@ function EditEventLoader({ eventId, onDone, onCancel, dirtyRef }: { eventId: num
             <FormattedMessage id={event.isError ? 'events.error' : 'events.notFound'} />
           </Text>
           {event.isError && (
-            <Button size="xs" variant="outline" color="red.9" onClick={() => void event.refetch()}>
+            <Button size="xs" variant="outline" color="var(--tw-red)" onClick={() => void event.refetch()}>
               <FormattedMessage id="common.retry" />
             </Button>
           )}

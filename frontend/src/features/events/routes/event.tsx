@@ -78,10 +78,10 @@ export default function EventRoute({ params, locale }: PageProps) {
     <Container size="md" py="xl">
       <Stack>
         <Group gap="xs">
-          <Badge variant="outline" color="blue.9" data-testid="event-status">
+          <Badge variant="outline" color="var(--tw-blue)" data-testid="event-status">
             <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
           </Badge>
-          <Badge variant="outline" color="gray.9">
+          <Badge variant="outline" color="var(--tw-gray)">
             <FormattedMessage id={CATEGORY_LABEL[ev.category] ?? 'search.category.other'} />
           </Badge>
         </Group>

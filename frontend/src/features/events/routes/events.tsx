@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Card, Container, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, NativeSelect, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
+import { CardBadge, ContentCard } from '@/components/content-card';
 import { ListPagination } from '@/components/list-pagination';
-import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
@@ -97,30 +98,28 @@ export default function EventsRoute({ locale }: PageProps) {
         {events.data && events.data.rows.length > 0 && filters.view === 'list' && (
           <SimpleGrid component="ul" cols={{ base: 1, sm: 2, md: 3 }} p={0} style={{ listStyle: 'none' }} data-testid="events-list" aria-busy={events.isFetching}>
             {events.data.rows.map((ev) => (
-              <Card component="li" key={ev.id} withBorder padding="md">
-                <Stack gap={6}>
-                  <Group gap="xs">
-                    <Badge variant="outline" color={ev.is_paid ? 'grape.9' : 'teal.9'}>
-                      {ev.is_paid && ev.price_cents ? formatPriceCents(ev.price_cents, locale) : <FormattedMessage id="events.free" />}
-                    </Badge>
-                    {ev.status !== 'published' && (
-                      <Badge variant="outline" color="blue.9">
-                        <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
-                      </Badge>
-                    )}
-                  </Group>
-                  <LocalLink to={paths.event(ev.slug)} fw={700}>
-                    {ev.title}
-                  </LocalLink>
-                  <Text fz="sm">{formatEventRange(ev.starts_at, ev.ends_at, locale, 'medium')}</Text>
-                  <Text fz="sm">{ev.is_online ? <FormattedMessage id="events.online" /> : ev.city}</Text>
-                  {ev.summary && (
-                    <Text fz="sm" lineClamp={3}>
-                      {ev.summary}
-                    </Text>
-                  )}
-                </Stack>
-              </Card>
+              <li key={ev.id}>
+                <ContentCard
+                  to={paths.event(ev.slug)}
+                  title={ev.title}
+                  kicker={formatEventRange(ev.starts_at, ev.ends_at, locale, 'medium')}
+                  meta={ev.is_online ? intl.formatMessage({ id: 'events.online' }) : (ev.city ?? undefined)}
+                  summary={ev.summary}
+                  badge={
+                    <Group gap={4} wrap="nowrap">
+                      {ev.status !== 'published' && (
+                        <CardBadge>
+                          <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
+                        </CardBadge>
+                      )}
+                      <CardBadge tone={ev.is_paid ? 'grape' : 'teal'}>
+                        {ev.is_paid && ev.price_cents ? formatPriceCents(ev.price_cents, locale) : <FormattedMessage id="events.free" />}
+                      </CardBadge>
+                    </Group>
+                  }
+                  action={<FormattedMessage id="landing.events.action" />}
+                />
+              </li>
             ))}
           </SimpleGrid>
         )}

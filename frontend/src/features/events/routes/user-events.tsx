@@ -51,7 +51,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                         <LocalLink to={paths.event(ev.slug)} fw={700}>
                           {ev.title}
                         </LocalLink>
-                        <Badge variant="outline" color="blue.9">
+                        <Badge variant="outline" color="var(--tw-blue)">
                           <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.draft'} />
                         </Badge>
                       </Group>
@@ -95,7 +95,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                           <FormattedMessage id="events.mine.ticket.line" values={{ number: t.ticket_number, amount: formatPriceCents(t.amount_cents, locale) }} />
                         </Text>
                       </Stack>
-                      <Badge variant="outline" color={t.status === 'paid' ? 'teal.9' : 'gray.8'} data-testid="my-ticket-status">
+                      <Badge variant="outline" color={t.status === 'paid' ? 'var(--tw-teal)' : 'var(--tw-gray)'} data-testid="my-ticket-status">
                         <FormattedMessage id={TICKET_STATUS[t.status] ?? 'events.mine.ticket.paid'} />
                       </Badge>
                     </Group>
@@ -121,7 +121,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                         </LocalLink>
                         <Text fz="sm">{formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}</Text>
                       </Stack>
-                      <Badge variant="outline" color={r.status === 'going' ? 'teal.9' : 'gray.8'}>
+                      <Badge variant="outline" color={r.status === 'going' ? 'var(--tw-teal)' : 'var(--tw-gray)'}>
                         <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : r.status === 'held' ? 'events.mine.held' : 'events.mine.waitlisted'} />
                       </Badge>
                     </Group>

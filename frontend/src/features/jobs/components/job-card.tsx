@@ -31,11 +31,11 @@ export function JobCard({ job, locale }: { job: JobCardData; locale: Locale }) {
         <Stack gap={4} align="flex-end">
           <Group gap={4}>
             {job.remote && (
-              <Badge variant="outline" color="teal.9">
+              <Badge variant="outline" color="var(--tw-teal)">
                 <FormattedMessage id="jobs.remote" />
               </Badge>
             )}
-            <Badge variant="outline" color="blue.9">
+            <Badge variant="outline" color="var(--tw-blue)">
               {typeLabel ? <FormattedMessage id={typeLabel} /> : job.employment_type}
             </Badge>
           </Group>

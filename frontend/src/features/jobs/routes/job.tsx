@@ -54,14 +54,14 @@ export default function JobRoute({ params, locale }: PageProps) {
       <Stack>
         <Group gap="xs">
           {j.remote && (
-            <Badge variant="outline" color="teal.9">
+            <Badge variant="outline" color="var(--tw-teal)">
               <FormattedMessage id="jobs.remote" />
             </Badge>
           )}
-          <Badge variant="outline" color="blue.9">
+          <Badge variant="outline" color="var(--tw-blue)">
             <FormattedMessage id={EMPLOYMENT_TYPE_LABEL[j.employment_type] ?? 'jobs.type.full_time'} />
           </Badge>
-          <Badge variant="outline" color="gray.9">
+          <Badge variant="outline" color="var(--tw-gray)">
             <FormattedMessage id={JOB_CATEGORY_LABEL[j.category] ?? 'search.category.other'} />
           </Badge>
         </Group>

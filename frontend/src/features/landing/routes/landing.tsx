@@ -1,8 +1,16 @@
-import { Box, Card, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { FormattedMessage } from 'react-intl';
-import { LocalButtonLink } from '@/components/local-link';
+import { Anchor, Avatar, Box, Card, Chip, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'react-router';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { PRODUCT_NAME } from '@/lib/constants';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { type Locale, PRODUCT_NAME } from '@/lib/constants';
+import { formatEuro } from '@/lib/format';
+import { getPublicRpc, publicAvatarUrl } from '@/lib/public-api';
+import type { PageProps } from '@/lib/route-def';
 
 const CARDS = [
   { title: 'landing.card.students.title', text: 'landing.card.students.text', audience: 'landing.card.students.audience' },
@@ -11,17 +19,82 @@ const CARDS = [
   { title: 'landing.card.teams.title', text: 'landing.card.teams.text', audience: 'landing.card.teams.audience' },
 ] as const;
 
-/** `/` (landing layout): banner and feature cards for the four target groups (spec §1, §2). */
-export default function LandingRoute() {
+interface Owner {
+  slug: string;
+  name: string | null;
+  img: string | null;
+}
+
+/** The answer of `landing_snapshot()` (migration 20261127000200_landing). */
+export interface LandingSnapshot {
+  stats: { members: number; projects: number; cities: number; upcoming_events: number };
+  projects: { id: number; slug: string; title: string; summary: string; category: string | null; city: string | null; owner: Owner }[];
+  events: { slug: string; title: string; category: string; city: string | null; is_online: boolean; is_paid: boolean; price_cents: number | null; starts_at: string; owner: Owner }[];
+  people: { slug: string; name: string; img: string | null; headline: string | null; city: string | null }[];
+  companies: number;
+  cities: { name: string; count: number }[];
+  plans: { id: string; name: string; monthly_cents: number; features_en: string[]; features_de: string[] }[];
+}
+
+const STATS = [
+  { key: 'members', id: 'landing.stats.members' },
+  { key: 'projects', id: 'landing.stats.projects' },
+  { key: 'cities', id: 'landing.stats.cities' },
+  { key: 'upcoming_events', id: 'landing.stats.events' },
+] as const;
+
+function eventTime(iso: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Berlin' }).format(new Date(iso));
+}
+
+function SectionHeader({ id, titleId, values, more }: { id: string; titleId: string; values?: Record<string, string>; more?: { to: string; id: string } }) {
+  return (
+    <Group justify="space-between" align="flex-end" mb="lg">
+      <Title id={id} order={2}>
+        <FormattedMessage id={titleId} values={values} />
+      </Title>
+      {more && (
+        <LocalLink to={more.to} fw={600}>
+          <FormattedMessage id={more.id} />
+        </LocalLink>
+      )}
+    </Group>
+  );
+}
+
+/**
+ * `/` (landing layout; spec §1, §2, issue 18): the platform alive from the database, loaded
+ * after the first paint with plain fetch (no supabase-js in the landing bundle): numbers,
+ * projects looking for people, upcoming events, people, cities and the plans; the four target
+ * groups. Testimonials are left out until there are real ones. Space for the live parts is
+ * reserved so nothing jumps when they arrive.
+ */
+export default function LandingRoute({ locale }: PageProps) {
+  const intl = useIntl();
+  const localize = useLocalizedPath();
+  const live = useQuery({
+    queryKey: ['landing-snapshot'],
+    queryFn: ({ signal }) => getPublicRpc<LandingSnapshot>('landing_snapshot', signal),
+    staleTime: 5 * 60_000,
+  });
+  const data = live.data;
+  const number = (n: number) => new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-GB').format(n);
+
   return (
     <>
-      <Box component="section" aria-labelledby="banner-title" py={{ base: 48, md: 96 }} bg="blue.9" c="white">
+      <Box
+        component="section"
+        aria-labelledby="banner-title"
+        py={{ base: 48, md: 88 }}
+        c="white"
+        style={{ background: 'linear-gradient(135deg, var(--tw-hero-from), var(--tw-hero-to))' }}
+      >
         <Container size="lg">
-          <Stack gap="lg" maw={720}>
-            <Title id="banner-title" order={1} fz={{ base: 32, md: 48 }} lh={1.15}>
+          <Stack gap="lg" maw={760}>
+            <Title id="banner-title" order={1} fz={{ base: 32, md: 52 }} lh={1.1} style={{ letterSpacing: '-0.02em' }}>
               <FormattedMessage id="landing.banner.title" values={{ product: PRODUCT_NAME }} />
             </Title>
-            <Text fz="lg">
+            <Text fz="lg" maw={640}>
               <FormattedMessage id="landing.banner.text" values={{ product: PRODUCT_NAME }} />
             </Text>
             <Group>
@@ -33,16 +106,129 @@ export default function LandingRoute() {
               </LocalButtonLink>
             </Group>
           </Stack>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} mt={48} spacing="lg" component="dl" data-testid="landing-stats" style={{ margin: 0, marginTop: 48 }}>
+            {STATS.map((s) => (
+              <Box key={s.key}>
+                <Text component="dt" fz="sm" style={{ opacity: 0.9 }}>
+                  <FormattedMessage id={s.id} />
+                </Text>
+                <Text component="dd" fz={32} fw={800} m={0} lh={1.2} data-testid={`landing-stat-${s.key}`}>
+                  {data ? number(data.stats[s.key]) : <Skeleton height={38} width={80} mt={2} />}
+                </Text>
+              </Box>
+            ))}
+          </SimpleGrid>
         </Container>
       </Box>
+
+      {live.isError && (
+        <Container size="lg" pt="xl">
+          <Text c="var(--tw-muted)" role="status">
+            <FormattedMessage id="landing.live.error" />
+          </Text>
+        </Container>
+      )}
+
+      <Container size="lg" py="xl" component="section" aria-labelledby="projects-title">
+        <SectionHeader id="projects-title" titleId="landing.projects.title" more={{ to: `${paths.search}?type=projects`, id: 'landing.projects.all' }} />
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="landing-projects" mih={data || live.isError ? undefined : 520}>
+          {data
+            ? data.projects.map((p) => (
+                <ContentCard
+                  key={p.slug}
+                  to={paths.project(p.id, p.slug)}
+                  title={p.title}
+                  kicker={p.category ? intl.formatMessage({ id: CATEGORY_LABEL[p.category] ?? 'search.category.other' }) : undefined}
+                  meta={p.city ?? undefined}
+                  summary={p.summary}
+                  owner={p.owner}
+                  action={<FormattedMessage id="landing.projects.action" />}
+                />
+              ))
+            : !live.isError && Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={240} radius="lg" />)}
+        </SimpleGrid>
+      </Container>
+
+      <Box component="section" aria-labelledby="events-title" bg="var(--tw-surface-muted)" py="xl">
+        <Container size="lg">
+          <SectionHeader id="events-title" titleId="landing.events.title" more={{ to: paths.events, id: 'landing.events.all' }} />
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" data-testid="landing-events" mih={data || live.isError ? undefined : 260}>
+            {data
+              ? data.events.map((e) => (
+                  <ContentCard
+                    key={e.slug}
+                    to={paths.event(e.slug)}
+                    title={e.title}
+                    kicker={eventTime(e.starts_at, locale)}
+                    meta={e.is_online ? intl.formatMessage({ id: 'landing.events.online' }) : (e.city ?? undefined)}
+                    owner={e.owner}
+                    badge={
+                      <CardBadge tone={e.is_paid ? 'grape' : 'teal'}>
+                        {e.is_paid && e.price_cents ? formatEuro(e.price_cents / 100, locale) : intl.formatMessage({ id: 'landing.events.free' })}
+                      </CardBadge>
+                    }
+                    action={<FormattedMessage id="landing.events.action" />}
+                  />
+                ))
+              : !live.isError && Array.from({ length: 4 }, (_, i) => <Skeleton key={i} height={200} radius="lg" />)}
+          </SimpleGrid>
+        </Container>
+      </Box>
+
+      <Container size="lg" py="xl" component="section" aria-labelledby="people-title">
+        <SectionHeader id="people-title" titleId="landing.people.title" values={{ product: PRODUCT_NAME }} />
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg" data-testid="landing-people" mih={data || live.isError ? undefined : 180}>
+          {data?.people.map((p) => (
+            <Anchor key={p.slug} component={Link} to={localize(paths.profile(p.slug))} underline="never" c="inherit">
+              <Group gap="sm" wrap="nowrap" align="flex-start">
+                <Avatar src={publicAvatarUrl(p.img)} name={p.name} alt="" size={48} radius="xl" color="brand" />
+                <Box style={{ minWidth: 0 }}>
+                  <Text fw={600} truncate>
+                    {p.name}
+                  </Text>
+                  {p.headline && (
+                    <Text fz="sm" c="var(--tw-muted)" lineClamp={2}>
+                      {p.headline}
+                    </Text>
+                  )}
+                  {p.city && (
+                    <Text fz="xs" c="var(--tw-muted)">
+                      {p.city}
+                    </Text>
+                  )}
+                </Box>
+              </Group>
+            </Anchor>
+          ))}
+        </SimpleGrid>
+        {data && data.companies > 0 && (
+          <Text mt="md" c="var(--tw-muted)">
+            <FormattedMessage id="landing.people.companies" values={{ count: data.companies }} />
+          </Text>
+        )}
+      </Container>
+
+      <Container size="lg" pb="xl" component="section" aria-labelledby="cities-title">
+        <Title id="cities-title" order={2} fz="h3" mb="md">
+          <FormattedMessage id="landing.cities.title" />
+        </Title>
+        <Group gap="xs" data-testid="landing-cities" mih={36}>
+          {data?.cities.map((c) => (
+            <Chip key={c.name} component={Link} {...{ to: localize(`${paths.search}?city=${encodeURIComponent(c.name)}`) }} checked={false} variant="outline" size="md">
+              {c.name} · {number(c.count)}
+            </Chip>
+          ))}
+        </Group>
+      </Container>
+
       <Container size="lg" py="xl" component="section" aria-labelledby="cards-title">
         <Title id="cards-title" order={2} mb="lg">
           <FormattedMessage id="landing.cards.title" />
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
           {CARDS.map((card) => (
-            <Card key={card.title} withBorder padding="lg" component="article">
-              <Text fz="sm" fw={700} c="blue.9" tt="uppercase">
+            <Card key={card.title} withBorder padding="lg" component="article" shadow="xs">
+              <Text fz="sm" fw={700} c="var(--tw-blue)" tt="uppercase">
                 <FormattedMessage id={card.audience} />
               </Text>
               <Title order={3} fz="lg" mt="xs" mb="sm">
@@ -55,8 +241,32 @@ export default function LandingRoute() {
           ))}
         </SimpleGrid>
       </Container>
-      <Container size="lg" pb="xl" component="section" aria-labelledby="network-title">
-        <Card withBorder padding="xl" bg="gray.0">
+
+      <Box component="section" aria-labelledby="plans-title" bg="var(--tw-surface-muted)" py="xl">
+        <Container size="lg">
+          <SectionHeader id="plans-title" titleId="landing.plans.title" more={{ to: paths.prices, id: 'landing.plans.compare' }} />
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" data-testid="landing-plans" mih={data || live.isError ? undefined : 220}>
+            {data?.plans.map((plan) => (
+              <Card key={plan.id} withBorder padding="lg" shadow={plan.id === 'premium' ? 'md' : 'xs'} style={plan.id === 'premium' ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 } : undefined}>
+                <Text fw={700} fz="lg">
+                  {plan.name}
+                </Text>
+                <Text fz={28} fw={800} mt={4}>
+                  <FormattedMessage id="landing.plans.perMonth" values={{ price: formatEuro(plan.monthly_cents / 100, locale) }} />
+                </Text>
+                <List size="sm" mt="sm" spacing={4}>
+                  {(locale === 'de' ? plan.features_de : plan.features_en).slice(0, 4).map((f) => (
+                    <List.Item key={f}>{f}</List.Item>
+                  ))}
+                </List>
+              </Card>
+            ))}
+          </SimpleGrid>
+        </Container>
+      </Box>
+
+      <Container size="lg" py="xl" component="section" aria-labelledby="network-title">
+        <Card withBorder padding="xl">
           <Title id="network-title" order={2} fz="xl">
             <FormattedMessage id="landing.network.title" />
           </Title>
@@ -64,7 +274,7 @@ export default function LandingRoute() {
             <FormattedMessage id="landing.network.text" values={{ product: PRODUCT_NAME }} />
           </Text>
           <Group mt="md">
-            <LocalButtonLink to={paths.remoteJobs} variant="light">
+            <LocalButtonLink to={paths.remoteJobs} variant="outline">
               <FormattedMessage id="landing.network.jobs" />
             </LocalButtonLink>
             <LocalButtonLink to={paths.about} variant="subtle">

@@ -129,7 +129,7 @@ export default function ProfileRoute({ params }: PageProps) {
             </Text>
           )}
           {p.headline && <Text fz="lg">{p.headline}</Text>}
-          {p.display_address && <Text c="gray.7">{p.display_address}</Text>}
+          {p.display_address && <Text c="var(--tw-muted)">{p.display_address}</Text>}
         </Stack>
         {canBlock && (
           <Stack gap="xs" align="flex-end">

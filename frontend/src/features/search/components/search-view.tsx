@@ -184,12 +184,12 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
                     <Stack gap={4}>
                       <Group gap="xs">
                         {type && (
-                          <Badge variant="outline" color="blue.9">
+                          <Badge variant="outline" color="var(--tw-blue)">
                             <FormattedMessage id={TYPE_LABEL[type]} />
                           </Badge>
                         )}
                         {r.premium && (
-                          <Badge variant="outline" color="grape.9">
+                          <Badge variant="outline" color="var(--tw-grape)">
                             <FormattedMessage id="search.premium" />
                           </Badge>
                         )}

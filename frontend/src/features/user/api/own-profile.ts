@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { invokeFunction } from '@/features/auth/api/invoke';
 import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
-import { isHttpUrl } from '@/lib/safe-url';
+import { publicAvatarUrl } from '@/lib/public-api';
 import { supabase } from '@/lib/supabase';
 
 /** The caller's profile with private fields and the computed display fields (public.my_profile(), spec §3). */
@@ -135,11 +135,7 @@ export async function uploadAvatar(blob: Blob, previousPath: string | null): Pro
 }
 
 /** Public URL of an avatar object path (the `avatars` bucket is public); null for none. */
-export function avatarUrl(path: string | null | undefined): string | null {
-  if (!path) return null;
-  if (isHttpUrl(path)) return path;
-  return supabase.storage.from('avatars').getPublicUrl(path).data.publicUrl;
-}
+export const avatarUrl = publicAvatarUrl;
 
 /** DSGVO Art. 20: the caller's data as JSON (`export_my_data()` RPC). */
 export async function exportMyData(): Promise<unknown> {

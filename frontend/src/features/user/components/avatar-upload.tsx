@@ -43,7 +43,7 @@ export function AvatarUpload({ path }: { path: string | null }) {
         <Button variant="outline" loading={upload.isPending} onClick={() => input.current?.click()}>
           <FormattedMessage id="account.avatar.choose" />
         </Button>
-        <Text size="sm" c="gray.7">
+        <Text size="sm" c="var(--tw-muted)">
           <FormattedMessage id="account.avatar.hint" />
         </Text>
       </Stack>

@@ -49,7 +49,7 @@ export function BlockedUsers() {
         {list.isPending && <LoadingState messageId="blockedUsers.loading" compact />}
         {list.isError && <LoadError messageId="blockedUsers.error.load" onRetry={() => void list.refetch()} testId="blocked-users-error" />}
         {list.isSuccess && entries.length === 0 && (
-          <Text c="gray.7" data-testid="blocked-users-empty">
+          <Text c="var(--tw-muted)" data-testid="blocked-users-empty">
             <FormattedMessage id="blockedUsers.empty" />
           </Text>
         )}
@@ -65,7 +65,7 @@ export function BlockedUsers() {
                       <LocalLink to={paths.profile(entry.slug)} fw={600}>
                         {entry.display_name}
                       </LocalLink>
-                      <Text size="sm" c="gray.7">
+                      <Text size="sm" c="var(--tw-muted)">
                         <FormattedMessage id="blockedUsers.blockedAt" values={{ date: formatDate(entry.blocked_at, locale) }} />
                       </Text>
                     </Stack>

@@ -40,7 +40,7 @@ export function PrivacyNotificationSettings() {
           <Switch
             key={s.key}
             label={<FormattedMessage id={s.label} />}
-            description={<Text size="xs" c="gray.7" component="span">{intl.formatMessage({ id: s.hint })}</Text>}
+            description={<Text size="xs" c="var(--tw-muted)" component="span">{intl.formatMessage({ id: s.hint })}</Text>}
             checked={(save.isPending && save.variables?.[s.key] !== undefined ? save.variables[s.key] : settings.data?.[s.key]) ?? true}
             disabled={!settings.data || save.isPending}
             onChange={(e) => save.mutate({ [s.key]: e.currentTarget.checked })}

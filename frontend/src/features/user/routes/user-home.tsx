@@ -1,10 +1,12 @@
-import { Alert, Avatar, Button, Card, Group, Loader, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Avatar, Button, Card, Group, List, Loader, Progress, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { SignOutButton } from '@/features/auth/components/sign-out-button';
+import type { PageProps } from '@/lib/route-def';
 import { avatarUrl, useOwnProfile } from '../api/own-profile';
-import { profileCompleteness } from '../components/profile-completeness';
+import { HomeDashboard } from '../components/home-dashboard';
+import { missingProfileSteps, profileCompleteness } from '../components/profile-completeness';
 
 const PLAN_IDS: Record<string, string> = {
   old_user: 'account.plan.free',
@@ -15,17 +17,14 @@ const PLAN_IDS: Record<string, string> = {
   admin: 'account.plan.admin',
 };
 
-const QUICK_LINKS = [
-  { to: paths.user.projects, id: 'userNav.projects' },
-  { to: paths.user.portfolios, id: 'userNav.portfolios' },
-  { to: paths.user.events, id: 'userNav.events' },
-  { to: paths.user.contacts, id: 'userNav.contacts' },
-  { to: paths.user.chat, id: 'userNav.chat' },
-  { to: paths.user.settings, id: 'userNav.settings' },
-] as const;
+const PAID = new Set(['basic', 'premium', 'enterprise', 'admin']);
 
-/** /user: personal start page: greeting, plan, quick links, profile completeness (issue 6). */
-export default function UserHomeRoute() {
+/**
+ * /user, the signed-in home (issue 6, issue 18): greeting and plan, what to do next (the most
+ * useful missing profile fields, a plan for free users), contact requests waiting, unread
+ * messages and upcoming events (HomeDashboard), profile completeness.
+ */
+export default function UserHomeRoute({ locale }: PageProps) {
   const intl = useIntl();
   const profile = useOwnProfile();
   return (
@@ -53,7 +52,7 @@ export default function UserHomeRoute() {
               <Text fz="xl" fw={600} data-testid="greeting">
                 <FormattedMessage id="account.home.greeting" values={{ name: profile.data.display_name ?? profile.data.firstname }} />
               </Text>
-              <Text c="gray.7">
+              <Text c="var(--tw-muted)">
                 <FormattedMessage
                   id="account.home.plan"
                   values={{ plan: intl.formatMessage({ id: PLAN_IDS[profile.data.user_role] ?? 'account.plan.free' }) }}
@@ -64,6 +63,31 @@ export default function UserHomeRoute() {
               </Text>
             </div>
           </Group>
+          {(missingProfileSteps(profile.data).length > 0 || !PAID.has(profile.data.user_role)) && (
+            <Card withBorder shadow="xs" padding="lg" data-testid="home-next">
+              <Title order={2} fz="h4" mb="xs">
+                <FormattedMessage id="home.next.title" />
+              </Title>
+              <List spacing={6}>
+                {!PAID.has(profile.data.user_role) && (
+                  <List.Item>
+                    <LocalLink to={paths.prices}>
+                      <FormattedMessage id="home.next.plan" />
+                    </LocalLink>
+                  </List.Item>
+                )}
+                {missingProfileSteps(profile.data)
+                  .slice(0, 3)
+                  .map((id) => (
+                    <List.Item key={id}>
+                      <LocalLink to={paths.user.settings}>
+                        <FormattedMessage id={id} />
+                      </LocalLink>
+                    </List.Item>
+                  ))}
+              </List>
+            </Card>
+          )}
           <Card withBorder>
             <Stack gap="xs">
               <Text fw={600}>
@@ -80,13 +104,7 @@ export default function UserHomeRoute() {
               </Group>
             </Stack>
           </Card>
-          <SimpleGrid cols={{ base: 2, sm: 3 }}>
-            {QUICK_LINKS.map((link) => (
-              <LocalButtonLink key={link.to} to={link.to} variant="default">
-                <FormattedMessage id={link.id} />
-              </LocalButtonLink>
-            ))}
-          </SimpleGrid>
+          <HomeDashboard userId={profile.data.id} paid={PAID.has(profile.data.user_role)} locale={locale} />
         </>
       )}
     </Stack>

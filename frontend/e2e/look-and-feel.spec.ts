@@ -1,0 +1,178 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { admin, createUser, type TestUser, useSession as putSession } from './content-events-support';
+import { dismissCookies } from './billing-support';
+
+/**
+ * Look and feel (issue 18): the main pages in English and German, light and dark, desktop
+ * (1280 × 800) and mobile (390 × 844). Every page is photographed into
+ * frontend/screenshots/<viewport>-<scheme>/<page>-<lang>.png, must not scroll
+ * sideways, and must have no axe colour-contrast violation in either scheme. The scheme
+ * follows the system until the visitor picks one with the header toggle, which is remembered.
+ */
+const SCREENS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../screenshots');
+
+interface Shot {
+  name: string;
+  path: string;
+  signedIn?: boolean;
+}
+
+let member: TestUser;
+let pages: Shot[] = [];
+
+test.beforeAll(async () => {
+  member = await createUser('premium', 'Lea');
+  const service = admin();
+  const project = await service
+    .from('projects')
+    .select('id, slug')
+    .eq('status', 'published')
+    .eq('is_private', false)
+    .eq('owner_listed', true)
+    .limit(1)
+    .single();
+  const profile = await service
+    .from('profiles')
+    .select('slug')
+    .eq('authenticated', 1)
+    .eq('profile_visibility', 1)
+    .not('headline', 'is', null)
+    .limit(1)
+    .single();
+  expect(project.error).toBeNull();
+  expect(profile.error).toBeNull();
+  pages = [
+    { name: 'landing', path: '/' },
+    { name: 'prices', path: '/prices' },
+    { name: 'search', path: '/search?q=projekt' },
+    { name: 'project', path: `/${project.data!.id}-${project.data!.slug}` },
+    { name: 'profile', path: `/u/${profile.data!.slug}` },
+    { name: 'events', path: '/events' },
+    { name: 'user-home', path: '/user', signedIn: true },
+    { name: 'chat', path: '/user/chat', signedIn: true },
+  ];
+});
+
+async function settle(page: Page, shot: Shot) {
+  await expect(page.locator('h1').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  if (shot.name === 'landing') await expect(page.getByTestId('landing-stat-members')).not.toHaveText('');
+}
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'mobile', width: 390, height: 844 },
+] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${viewport.name} ${scheme}: screenshots, no sideways scrolling, no contrast violation`, async ({ page }) => {
+      test.setTimeout(180_000);
+      await page.setViewportSize({
+        width: viewport.width,
+        height: viewport.height,
+      });
+      await page.emulateMedia({ colorScheme: scheme });
+      const dir = path.join(SCREENS, `${viewport.name}-${scheme}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const problems: string[] = [];
+      let cookiesDismissed = false;
+      for (const shot of pages) {
+        for (const lang of ['en', 'de'] as const) {
+          await putSession(page, shot.signedIn ? member : null);
+          const url = lang === 'de' ? (shot.path === '/' ? '/de' : `/de${shot.path}`) : shot.path;
+          await page.goto(url);
+          if (!cookiesDismissed) {
+            await dismissCookies(page).catch(() => undefined);
+            cookiesDismissed = true;
+          }
+          await settle(page, shot);
+          expect(await page.locator('html').getAttribute('data-mantine-color-scheme'), `${url} follows the system`).toBe(scheme);
+          await page.screenshot({
+            path: path.join(dir, `${shot.name}-${lang}.png`),
+            fullPage: true,
+          });
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          if (overflow > 0) problems.push(`${url}: scrolls sideways by ${overflow} px`);
+          const axe = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+          for (const v of axe.violations) {
+            for (const n of v.nodes) problems.push(`${url}: ${v.id} ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}
+
+test('the header switch picks a scheme and remembers it; without a choice the system decides', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.goto('/');
+  const html = page.locator('html');
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await page.reload();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await page.goto('/de');
+  await page.getByRole('button', { name: 'Helles Design einschalten' }).click();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.reload();
+  await expect(html).toHaveAttribute('data-mantine-color-scheme', 'light');
+});
+
+test('the landing page shows the platform from the database', async ({ page }) => {
+  const snapshot = (await admin().rpc('landing_snapshot')).data as {
+    stats: { members: number };
+    projects: { title: string }[];
+    events: { title: string }[];
+  };
+  await page.goto('/');
+  await expect(page.getByTestId('landing-stat-members')).toHaveText(new Intl.NumberFormat('en-GB').format(snapshot.stats.members));
+  await expect(page.getByTestId('landing-projects').getByRole('article')).toHaveCount(snapshot.projects.length);
+  await expect(page.getByTestId('landing-projects')).toContainText(snapshot.projects[0]!.title);
+  await expect(page.getByTestId('landing-events').getByRole('article')).toHaveCount(snapshot.events.length);
+  await expect(page.getByTestId('landing-plans')).toContainText('Premium');
+  await page.goto('/de');
+  await expect(page.getByTestId('landing-stat-members')).toHaveText(new Intl.NumberFormat('de-DE').format(snapshot.stats.members));
+  await expect(page.getByRole('heading', { name: 'Projekte suchen Mitstreiter' })).toBeVisible();
+});
+
+test.describe('on a phone', () => {
+  test.use({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+  });
+
+  test('mobile: the user area navigation is a menu; touch targets are at least 44 px', async ({ page }) => {
+    await putSession(page, member);
+    await page.goto('/user');
+    await expect(page.getByTestId('greeting')).toBeVisible();
+    await expect(
+      page
+        .getByRole('navigation', {
+          name: /user area|Nutzerbereich|Mein Bereich/i,
+        })
+        .getByRole('link', { name: 'Settings' }),
+    ).toBeHidden();
+    await page.getByTestId('area-menu').click();
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await expect(page).toHaveURL(/\/user\/settings$/);
+    await expect(page.getByTestId('area-menu')).toHaveText(/Settings/);
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('header button, main button, [data-testid="area-menu"]')]
+        .filter((el) => (el as HTMLElement).offsetParent !== null)
+        .map((el) => ({
+          label: el.getAttribute('aria-label') ?? el.textContent,
+          box: el.getBoundingClientRect(),
+        }))
+        .filter((b) => b.box.height < 44 || b.box.width < 44)
+        .map((b) => `${b.label}: ${Math.round(b.box.width)}×${Math.round(b.box.height)}`),
+    );
+    expect(small).toEqual([]);
+  });
+});
