@@ -57,7 +57,19 @@ export function landingFiles(manifest: Manifest): string[] {
 type LighthouseRun = (
   url: string,
   flags: Record<string, unknown>,
-) => Promise<{ lhr: { categories: Record<string, { score: number | null } | undefined> } } | undefined>;
+) => Promise<
+  | { lhr: { categories: Record<string, { score: number | null } | undefined>; audits: Record<string, { numericValue?: number } | undefined> } }
+  | undefined
+>;
+
+/** The Core Web Vitals and load metrics printed beside the scores (ms, CLS unitless). */
+const METRICS: [string, string][] = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'SI'],
+];
 interface ChromeLauncher {
   launch(options: { chromePath: string; chromeFlags: string[] }): Promise<{ port: number; kill(): void }>;
 }
@@ -118,6 +130,7 @@ async function lighthouseScores(): Promise<void> {
       const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       for (const page of ['/', '/prices', '/search']) {
         const scores: Record<string, number[]> = { performance: [], accessibility: [], 'best-practices': [], seo: [] };
+        const metrics: Record<string, number[]> = Object.fromEntries(METRICS.map(([, short]) => [short, []]));
         for (let run = 0; run < RUNS; run++) {
           const result = await lighthouse(`${base}${page}`, {
             port: chrome.port,
@@ -128,11 +141,18 @@ async function lighthouseScores(): Promise<void> {
           });
           const categories = result?.lhr.categories ?? {};
           for (const id of Object.keys(scores)) scores[id]!.push(Math.round((categories[id]?.score ?? 0) * 100));
+          for (const [audit, short] of METRICS) metrics[short]!.push(result?.lhr.audits[audit]?.numericValue ?? Number.NaN);
         }
         console.log(
           `lighthouse ${page.padEnd(8)} ` +
             Object.entries(scores)
               .map(([id, values]) => `${id} ${median(values)} (${values.join('/')})`)
+              .join('  '),
+        );
+        console.log(
+          `           ${''.padEnd(8)} ` +
+            Object.entries(metrics)
+              .map(([id, values]) => `${id} ${id === 'CLS' ? median(values).toFixed(3) : `${Math.round(median(values))} ms`}`)
               .join('  '),
         );
       }

@@ -1,85 +1,15 @@
-import { Box, Button, Container, Group, Menu, NavLink, Stack } from '@mantine/core';
+import { Box, Container, Group } from '@mantine/core';
 import { lazy, type ReactNode, Suspense } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
-import { Link, useLocation } from 'react-router';
+import { FormattedMessage } from 'react-intl';
 import { CookieNotice } from '@/components/cookie-consent';
 import { NetworkStatus } from '@/components/network-status';
 import { SiteFooter } from '@/components/site-footer';
 import { SiteHeader } from '@/components/site-header';
-import { useLocalizedPath } from '@/components/use-locale';
-import { paths } from '@/config/paths';
 import type { LayoutName } from '@/lib/route-def';
 
-const USER_NAV = [
-  { to: paths.user.home, id: 'userNav.overview' },
-  { to: paths.user.projects, id: 'userNav.projects' },
-  { to: paths.user.portfolios, id: 'userNav.portfolios' },
-  { to: paths.user.events, id: 'userNav.events' },
-  { to: paths.user.contacts, id: 'userNav.contacts' },
-  { to: paths.user.chat, id: 'userNav.chat' },
-  { to: paths.user.favorites, id: 'userNav.favorites' },
-  { to: paths.user.settings, id: 'userNav.settings' },
-  { to: paths.user.feedback, id: 'userNav.feedback' },
-] as const;
-
-// Count badges of the user area (chat, contacts) load with the signed-in code only.
-const NavCountBadge = lazy(() => import('@/features/chat/components/unread-badge'));
-const BADGES: Partial<Record<string, 'chat' | 'contacts'>> = { [paths.user.chat]: 'chat', [paths.user.contacts]: 'contacts' };
-
-const ADMIN_NAV = [
-  { to: paths.admin.home, id: 'adminNav.overview' },
-  { to: paths.admin.users, id: 'adminNav.users' },
-] as const;
-
-/**
- * The user and admin areas' navigation: a side list from the `sm` breakpoint, a menu button on
- * phones (issue 18: no second copy of the navigation taking the first screen).
- */
-function SideNav({ items, labelId }: { items: readonly { to: string; id: string }[]; labelId: string }) {
-  const intl = useIntl();
-  const localize = useLocalizedPath();
-  const { pathname } = useLocation();
-  const current = items.find((item) => pathname === localize(item.to) || pathname.startsWith(`${localize(item.to)}/`) && item.to !== items[0]!.to) ?? items[0]!;
-  return (
-    <Box component="nav" aria-label={intl.formatMessage({ id: labelId })} w={{ base: '100%', sm: 220 }}>
-      <Box hiddenFrom="sm">
-        <Menu position="bottom-start" width="target">
-          <Menu.Target>
-            <Button variant="default" fullWidth justify="space-between" rightSection="▾" data-testid="area-menu">
-              <FormattedMessage id={current.id} />
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {items.map((item) => (
-              <Menu.Item key={item.to} component={Link} to={localize(item.to)} fw={item === current ? 700 : undefined}>
-                <FormattedMessage id={item.id} />
-              </Menu.Item>
-            ))}
-          </Menu.Dropdown>
-        </Menu>
-      </Box>
-      <Stack gap={2} visibleFrom="sm">
-        {items.map((item) => (
-          <NavLink
-            key={item.to}
-            component={Link}
-            to={localize(item.to)}
-            active={pathname === localize(item.to) || (BADGES[item.to] !== undefined && pathname.startsWith(`${localize(item.to)}/`))}
-            label={<FormattedMessage id={item.id} />}
-            rightSection={
-              BADGES[item.to] ? (
-                <Suspense fallback={null}>
-                  <NavCountBadge kind={BADGES[item.to]!} />
-                </Suspense>
-              ) : undefined
-            }
-          />
-        ))}
-      </Stack>
-    </Box>
-  );
-}
-
+// The user and admin areas' navigation loads with those areas only (issue 18: its phone menu pulls
+// in Mantine's Menu, which the landing page's JavaScript budget has no room for).
+const SideNav = lazy(() => import('./side-nav').then((m) => ({ default: m.SideNav })));
 function SkipLink() {
   return (
     <a className="skip-link" href="#main">
@@ -114,7 +44,9 @@ export function LayoutFrame({ layout, children }: { layout: LayoutName; children
       ) : (
         <Container size="lg" w="100%" py="lg" style={{ flex: 1 }}>
           <Group align="flex-start" gap="xl" wrap="wrap">
-            <SideNav items={layout === 'admin' ? ADMIN_NAV : USER_NAV} labelId={layout === 'admin' ? 'adminNav.label' : 'userNav.label'} />
+            <Suspense fallback={<Box w={{ base: '100%', sm: 220 }} />}>
+              <SideNav area={layout === 'admin' ? 'admin' : 'user'} />
+            </Suspense>
             <Box style={{ flex: 1, minWidth: 260 }}>{main('100%')}</Box>
           </Group>
         </Container>

@@ -1,4 +1,4 @@
-import { Anchor, Avatar, Box, Card, Chip, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Avatar, Box, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
@@ -214,9 +214,9 @@ export default function LandingRoute({ locale }: PageProps) {
         </Title>
         <Group gap="xs" data-testid="landing-cities" mih={36}>
           {data?.cities.map((c) => (
-            <Chip key={c.name} component={Link} {...{ to: localize(`${paths.search}?city=${encodeURIComponent(c.name)}`) }} checked={false} variant="outline" size="md">
+            <LocalButtonLink key={c.name} to={`${paths.search}?city=${encodeURIComponent(c.name)}`} variant="default" radius="xl" size="sm" fw={500}>
               {c.name} · {number(c.count)}
-            </Chip>
+            </LocalButtonLink>
           ))}
         </Group>
       </Container>
