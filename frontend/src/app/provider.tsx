@@ -2,7 +2,7 @@ import '@fontsource-variable/inter';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';
-import { Card, createTheme, type CSSVariablesResolver, localStorageColorSchemeManager, MantineProvider, type MantineColorsTuple } from '@mantine/core';
+import { Card, createTheme, localStorageColorSchemeManager, MantineProvider, type MantineColorsTuple } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from 'react';
 import { isNotificationsHostWanted, loadNotifications, subscribeNotificationsHost } from '@/lib/notify';
@@ -70,34 +70,13 @@ export const theme = createTheme({
   },
 });
 
-/**
- * Colour variables that keep WCAG AA contrast (4.5:1) in both schemes (issue 18): Mantine's
- * defaults draw dimmed text, links and outlined or subtle brand controls too faint (light:
- * dimmed gray-6 on white; dark: brand-4 links on dark-7).
- */
-const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: {
-    '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
-    '--mantine-color-error': 'var(--mantine-color-red-9)',
-  },
-  dark: {
-    '--mantine-color-anchor': 'var(--mantine-color-brand-2)',
-    '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
-    '--mantine-color-error': 'var(--mantine-color-red-4)',
-    '--mantine-color-brand-outline': 'var(--mantine-color-brand-2)',
-    '--mantine-color-brand-light-color': 'var(--mantine-color-brand-2)',
-    '--mantine-color-brand-text': 'var(--mantine-color-brand-2)',
-  },
-});
-
 /** The colour scheme follows the system until the visitor picks one (stored in localStorage). */
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'teamwerk-color-scheme' });
 
 /** Providers that do not depend on the route: theme, snackbars, query cache. */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} cssVariablesResolver={cssVariablesResolver}>
+    <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
       <NotificationsHost />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
