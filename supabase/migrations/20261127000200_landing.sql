@@ -27,8 +27,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select p.authenticated = 1 and p.profile_visibility = 1
-    and not exists (select 1 from public.account_suspensions s where s.user_id = p.id)
+  select p.authenticated = 1 and p.profile_visibility = 1 and not private.is_suspended(p.id)
 $$;
 revoke all on function private.is_listed_profile(public.profiles) from public, anon, authenticated;
 
