@@ -74,8 +74,15 @@ Deno.test({
       const mails = await waitForMail(email, 2);
       assertEquals(mails.length, 2);
       assertEquals(mails[0]!.subject, 'Willkommen bei Teamwerk, Lena!');
-      const welcome = await withDb(async (db) => (await db.query(
+      // the mailbox has the mail a moment before the worker records it as sent (completions are
+      // written per batch): wait for the record
+      const welcomeRow = () => withDb(async (db) => (await db.query(
         `select status, lang from public.email_queue where user_id = $1 and email_type = 'welcome_email'`, [p.id])).rows);
+      let welcome = await welcomeRow();
+      for (let i = 0; i < 50 && welcome[0]?.status === 'processing'; i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        welcome = await welcomeRow();
+      }
       assertEquals(welcome, [{ status: 'sent', lang: 'de' }]);
 
       // A second click: harmless, no second welcome mail.
