@@ -15,6 +15,9 @@ export interface CardOwner {
  * (category or type), the title as the card's link, place and time, a short text, the owner's
  * avatar and name, and one clear action. The whole card is one link target (the title), so
  * keyboard users meet one stop per card.
+ * Optional: `to` null for an item without a page (the title is plain text, no action arrow);
+ * `heading` makes the title an `<h2>`/`<h3>` (lists under a page heading); `extra` holds
+ * controls of their own (remove, publish, connect) that stay clickable above the card link.
  */
 export function ContentCard({
   to,
@@ -26,18 +29,31 @@ export function ContentCard({
   action,
   badge,
   testId,
+  heading,
+  extra,
 }: {
-  to: string;
-  title: string;
+  to: string | null;
+  title: ReactNode;
   kicker?: ReactNode;
   meta?: ReactNode;
-  summary?: string | null;
+  summary?: ReactNode;
   owner?: CardOwner | null;
   action: ReactNode;
   badge?: ReactNode;
   testId?: string;
+  heading?: 'h2' | 'h3';
+  extra?: ReactNode;
 }) {
   const localize = useLocalizedPath();
+  const titleText = to ? (
+    <Text component={Link} to={localize(to)} fw={700} fz="lg" lh={1.3} className="tw-card-link" c="var(--mantine-color-text)">
+      {title}
+    </Text>
+  ) : (
+    <Text component="span" fw={700} fz="lg" lh={1.3}>
+      {title}
+    </Text>
+  );
   return (
     <Card withBorder shadow="sm" padding="lg" component="article" className="tw-card" data-testid={testId} style={{ height: '100%' }}>
       <Stack gap="xs" style={{ flex: 1 }}>
@@ -51,9 +67,13 @@ export function ContentCard({
           )}
           {badge}
         </Group>
-        <Text component={Link} to={localize(to)} fw={700} fz="lg" lh={1.3} className="tw-card-link" c="var(--mantine-color-text)">
-          {title}
-        </Text>
+        {heading ? (
+          <Text component={heading} m={0} lh={1.3}>
+            {titleText}
+          </Text>
+        ) : (
+          titleText
+        )}
         {meta && (
           <Text fz="sm" c="var(--tw-muted)">
             {meta}
@@ -76,10 +96,17 @@ export function ContentCard({
         ) : (
           <span />
         )}
-        <Text fz="sm" fw={600} c="var(--tw-blue)" aria-hidden="true" style={{ whiteSpace: 'nowrap' }}>
-          {action} →
-        </Text>
+        {to && (
+          <Text fz="sm" fw={600} c="var(--tw-blue)" aria-hidden="true" style={{ whiteSpace: 'nowrap' }}>
+            {action} →
+          </Text>
+        )}
       </Group>
+      {extra && (
+        <Group gap="xs" mt="sm" className="tw-card-extra">
+          {extra}
+        </Group>
+      )}
     </Card>
   );
 }

@@ -1,9 +1,11 @@
-import { Alert, Button, Container, Group, NativeSelect, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Container, Group, NativeSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import { CardBadge, ContentCard } from '@/components/content-card';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
+import { PageHeader } from '@/components/page-header';
 import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
@@ -46,14 +48,15 @@ export default function EventsRoute({ locale }: PageProps) {
   return (
     <Container size="lg" py="xl">
       <Stack>
-        <Group justify="space-between">
-          <Title order={1}>
-            <FormattedMessage id="events.title" />
-          </Title>
-          <LocalButtonLink to={paths.user.createEvent} variant="light">
-            <FormattedMessage id="events.create" />
-          </LocalButtonLink>
-        </Group>
+        <PageHeader
+          title={<FormattedMessage id="events.title" />}
+          description={<FormattedMessage id="events.intro" />}
+          action={
+            <LocalButtonLink to={paths.user.createEvent} variant="light">
+              <FormattedMessage id="events.create" />
+            </LocalButtonLink>
+          }
+        />
         <form onSubmit={submit} aria-label={intl.formatMessage({ id: 'events.filters' })}>
           <SimpleGrid cols={{ base: 1, sm: 3, md: 6 }} style={{ alignItems: 'end' }}>
             <TextInput label={<FormattedMessage id="events.filter.city" />} value={city} maxLength={100} onChange={(e) => setCity(e.currentTarget.value)} onBlur={() => city !== filters.city && apply({ city })} />
@@ -83,9 +86,9 @@ export default function EventsRoute({ locale }: PageProps) {
         {events.isPending && <LoadingState messageId="events.loading" />}
         {events.isError && <LoadError messageId="events.error" onRetry={() => void events.refetch()} />}
         {events.data && events.data.rows.length === 0 && (
-          <Alert color="blue" data-testid="events-empty">
+          <EmptyState testId="events-empty">
             <FormattedMessage id="events.empty" />
-          </Alert>
+          </EmptyState>
         )}
         {events.data && events.data.rows.length > 0 && (
           <Group justify="flex-end">

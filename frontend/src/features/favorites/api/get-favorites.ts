@@ -10,14 +10,23 @@ export const FAVORITES_PAGE_SIZE = 10;
 export interface FavouriteProjectItem {
   project_id: number;
   created_at: string;
-  project: { id: number; title: string; slug: string; city: string | null } | null;
+  project: {
+    id: number;
+    title: string;
+    slug: string;
+    city: string | null;
+    category: string | null;
+    summary: string | null;
+    /** The owner's public name and picture (null when the profile is not visible to the user). */
+    owner: { firstname: string; lastname: string; profile_img: string | null } | null;
+  } | null;
 }
 
 /** A favourite job with the fields the list shows (job null when expired/removed). */
 export interface FavouriteJobItem {
   job_id: string;
   created_at: string;
-  job: { id: string; title: string; company: string; city: string | null; remote: boolean } | null;
+  job: { id: string; title: string; company: string; city: string | null; remote: boolean; category: string | null } | null;
 }
 
 /** One page of a favourites list. */
@@ -32,7 +41,7 @@ export async function getFavouriteProjects(userId: string, page: number): Promis
   const from = (page - 1) * FAVORITES_PAGE_SIZE;
   const result = await supabase
     .from('favourite_projects')
-    .select('project_id, created_at, project:projects(id, title, slug, city)', { count: 'exact' })
+    .select('project_id, created_at, project:projects(id, title, slug, city, category, summary, owner:profiles!projects_owner_id_fkey(firstname, lastname, profile_img))', { count: 'exact' })
     .eq('user_id', userId)
     .order('created_at', { ascending: false })
     .range(from, from + FAVORITES_PAGE_SIZE - 1);
@@ -45,7 +54,7 @@ export async function getFavouriteJobs(userId: string, page: number): Promise<Fa
   const from = (page - 1) * FAVORITES_PAGE_SIZE;
   const result = await supabase
     .from('favourite_jobs')
-    .select('job_id, created_at, job:jobs(id, title, company, city, remote)', { count: 'exact' })
+    .select('job_id, created_at, job:jobs(id, title, company, city, remote, category)', { count: 'exact' })
     .eq('user_id', userId)
     .order('created_at', { ascending: false })
     .range(from, from + FAVORITES_PAGE_SIZE - 1);

@@ -1,25 +1,32 @@
-import { Alert, Button, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, SimpleGrid, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
+import { LoadError, LoadingState } from '@/components/query-state';
 import { FAVORITES_PAGE_SIZE } from '../api/get-favorites';
 
 /** One entry of a favourites list. */
 export interface FavouriteEntry {
   key: string;
-  content: ReactNode;
+  /** The entry's card (components/content-card); `remove` is the remove button for the card's `extra` slot. */
+  render: (remove: ReactNode) => ReactNode;
   onRemove: () => void;
   removing: boolean;
 }
 
 /**
- * A favourites list with loading, error (retry), empty and paginated states.
+ * A favourites list in the shared card design (issue 18) with loading, error (retry), empty and
+ * paginated states. Each entry is an `<li data-testid={testId}>`; the empty state's message has
+ * `data-testid={testId}-empty`.
  * @param emptyId message id shown when the list is empty
+ * @param emptyAction optional next step of the empty state (e.g. a link to search)
  */
 export function FavouriteList(props: {
   label: string;
   testId: string;
   emptyId: string;
+  emptyAction?: ReactNode;
   isPending: boolean;
   isError: boolean;
   onRetry: () => void;
@@ -28,47 +35,28 @@ export function FavouriteList(props: {
   page: number;
   onPage: (page: number) => void;
 }) {
-  const intl = useIntl();
-  if (props.isPending) {
-    return (
-      <Center py="md">
-        <Loader size="sm" aria-label={intl.formatMessage({ id: 'favorites.loading' })} />
-      </Center>
-    );
-  }
-  if (props.isError) {
-    return (
-      <Alert color="red" role="alert">
-        <Group justify="space-between">
-          <FormattedMessage id="favorites.loadFailed" />
-          <Button size="xs" variant="light" onClick={props.onRetry}>
-            <FormattedMessage id="common.retry" />
-          </Button>
-        </Group>
-      </Alert>
-    );
-  }
+  if (props.isPending) return <LoadingState messageId="favorites.loading" compact />;
+  if (props.isError) return <LoadError messageId="favorites.loadFailed" onRetry={props.onRetry} />;
   if (props.entries.length === 0) {
     return (
-      <Text c="dimmed" data-testid={`${props.testId}-empty`}>
+      <EmptyState compact testId={`${props.testId}-empty`} action={props.emptyAction}>
         <FormattedMessage id={props.emptyId} />
-      </Text>
+      </EmptyState>
     );
   }
   return (
     <Stack>
-      <Stack component="ul" gap="xs" p={0} style={{ listStyle: 'none' }} aria-label={props.label}>
+      <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} aria-label={props.label}>
         {props.entries.map((entry) => (
-          <Card component="li" key={entry.key} withBorder padding="sm" data-testid={props.testId}>
-            <Group justify="space-between">
-              <div>{entry.content}</div>
-              <Button size="xs" variant="light" color="red" loading={entry.removing} onClick={entry.onRemove}>
+          <li key={entry.key} data-testid={props.testId}>
+            {entry.render(
+              <Button size="xs" variant="outline" color="var(--tw-red)" loading={entry.removing} onClick={entry.onRemove}>
                 <FormattedMessage id="favorites.remove" />
-              </Button>
-            </Group>
-          </Card>
+              </Button>,
+            )}
+          </li>
         ))}
-      </Stack>
+      </SimpleGrid>
       <ListPagination total={props.total} pageSize={FAVORITES_PAGE_SIZE} page={props.page} onChange={props.onPage} />
     </Stack>
   );

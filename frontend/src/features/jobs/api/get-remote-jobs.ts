@@ -8,6 +8,8 @@ export interface RemoteJob {
   company: string;
   city: string | null;
   employment_type: string;
+  /** public.project_category value (issue 18: the card's kicker). */
+  category: string | null;
   posted_at: string;
   language: string;
 }
@@ -23,7 +25,7 @@ export async function getRemoteJobs(): Promise<RemoteJob[]> {
   const { supabase } = await import('@/lib/supabase');
   const result = await supabase
     .from('jobs')
-    .select('id, title, company, city, employment_type, posted_at, language')
+    .select('id, title, company, city, employment_type, category, posted_at, language')
     .eq('remote', true)
     .order('posted_at', { ascending: false })
     .limit(REMOTE_JOBS_LIMIT)

@@ -1,49 +1,45 @@
-import { Badge, Card, Group, Stack, Text } from '@mantine/core';
-import { FormattedMessage } from 'react-intl';
-import { LocalLink } from '@/components/local-link';
+import { Group } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { CardBadge, ContentCard } from '@/components/content-card';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
 import type { Locale } from '@/lib/constants';
 import type { RemoteJob } from '../api/get-remote-jobs';
-import { EMPLOYMENT_TYPE_LABEL } from './labels';
+import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from './labels';
 
 /** The columns of public.jobs a list entry shows (those of /working-remote-jobs); `remote` only where the list mixes both. */
 export type JobCardData = Omit<RemoteJob, 'language'> & { remote?: boolean };
 
 /**
- * One job ad in a list (/jobs, /working-remote-jobs): title linking to /jobs/{id}, company and city,
- * a remote badge, the employment type and the posting date in the page's locale (spec §2).
+ * One job ad in a list (/jobs, /working-remote-jobs) in the shared card design (issue 18): the
+ * category as kicker, the title linking to /jobs/{id}, city and posting date in the page's
+ * locale, the company in the owner's place, a remote badge and the employment type (spec §2).
+ * Renders an `<li>`; the title is the card's only link.
  */
 export function JobCard({ job, locale }: { job: JobCardData; locale: Locale }) {
+  const intl = useIntl();
   const typeLabel = EMPLOYMENT_TYPE_LABEL[job.employment_type];
+  const categoryLabel = job.category ? JOB_CATEGORY_LABEL[job.category] : undefined;
   return (
-    <Card component="li" withBorder padding="md">
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={2}>
-          <LocalLink to={paths.job(job.id)} fw={700}>
-            {job.title}
-          </LocalLink>
-          <Text fz="sm">
-            {job.company}
-            {job.city ? ` · ${job.city}` : ''}
-          </Text>
-        </Stack>
-        <Stack gap={4} align="flex-end">
-          <Group gap={4}>
+    <li>
+      <ContentCard
+        to={paths.job(job.id)}
+        title={job.title}
+        kicker={categoryLabel ? <FormattedMessage id={categoryLabel} /> : undefined}
+        meta={[job.city, intl.formatMessage({ id: 'remoteJobs.posted' }, { date: formatDate(job.posted_at, locale) })].filter(Boolean).join(' · ')}
+        owner={{ name: job.company, img: null }}
+        badge={
+          <Group gap={4} wrap="nowrap">
             {job.remote && (
-              <Badge variant="outline" color="var(--tw-teal)">
+              <CardBadge tone="teal">
                 <FormattedMessage id="jobs.remote" />
-              </Badge>
+              </CardBadge>
             )}
-            <Badge variant="outline" color="var(--tw-blue)">
-              {typeLabel ? <FormattedMessage id={typeLabel} /> : job.employment_type}
-            </Badge>
+            <CardBadge>{typeLabel ? <FormattedMessage id={typeLabel} /> : job.employment_type}</CardBadge>
           </Group>
-          <Text fz="xs">
-            <FormattedMessage id="remoteJobs.posted" values={{ date: formatDate(job.posted_at, locale) }} />
-          </Text>
-        </Stack>
-      </Group>
-    </Card>
+        }
+        action={<FormattedMessage id="card.action.job" />}
+      />
+    </li>
   );
 }

@@ -1,8 +1,10 @@
-import { Alert, Button, Container, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Container, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
+import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import type { PageProps } from '@/lib/route-def';
 import { EMPLOYMENT_TYPES, JOBS_PAGE_SIZE, type JobFilters, parseJobFilters, toJobSearch, useJobs } from '../api/get-jobs';
@@ -33,9 +35,7 @@ export default function JobsRoute({ locale }: PageProps) {
   return (
     <Container size="lg" py="xl">
       <Stack>
-        <Title order={1}>
-          <FormattedMessage id="jobs.title" />
-        </Title>
+        <PageHeader title={<FormattedMessage id="jobs.title" />} description={<FormattedMessage id="jobs.intro" />} />
         <form onSubmit={submit} aria-label={intl.formatMessage({ id: 'jobs.filters' })}>
           <SimpleGrid cols={{ base: 1, sm: 3, md: 5 }} style={{ alignItems: 'end' }}>
             <NativeSelect
@@ -77,16 +77,16 @@ export default function JobsRoute({ locale }: PageProps) {
           </Text>
         )}
         {jobs.data && jobs.data.rows.length === 0 && (
-          <Alert color="blue" data-testid="jobs-empty">
+          <EmptyState testId="jobs-empty">
             <FormattedMessage id="jobs.empty" />
-          </Alert>
+          </EmptyState>
         )}
         {jobs.data && jobs.data.rows.length > 0 && (
-          <Stack component="ul" gap="sm" p={0} style={{ listStyle: 'none' }} data-testid="jobs-list" aria-busy={jobs.isFetching}>
+          <SimpleGrid component="ul" cols={{ base: 1, sm: 2, md: 3 }} p={0} m={0} style={{ listStyle: 'none' }} data-testid="jobs-list" aria-busy={jobs.isFetching}>
             {jobs.data.rows.map((job) => (
               <JobCard key={job.id} job={job} locale={locale} />
             ))}
-          </Stack>
+          </SimpleGrid>
         )}
         {jobs.data && <ListPagination total={jobs.data.total} pageSize={JOBS_PAGE_SIZE} page={filters.page} onChange={(page) => apply({ page })} />}
       </Stack>

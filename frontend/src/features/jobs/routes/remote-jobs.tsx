@@ -1,5 +1,7 @@
-import { Alert, Container, Stack, Text, Title } from '@mantine/core';
+import { Container, SimpleGrid, Stack } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
+import { EmptyState } from '@/components/empty-state';
+import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import type { PageProps } from '@/lib/route-def';
 import { useRemoteJobs } from '../api/get-remote-jobs';
@@ -11,25 +13,20 @@ export default function RemoteJobsRoute({ locale }: PageProps) {
   return (
     <Container size="md" py="xl">
       <Stack>
-        <Title order={1}>
-          <FormattedMessage id="remoteJobs.title" />
-        </Title>
-        <Text>
-          <FormattedMessage id="remoteJobs.intro" />
-        </Text>
+        <PageHeader title={<FormattedMessage id="remoteJobs.title" />} description={<FormattedMessage id="remoteJobs.intro" />} />
         {jobs.isPending && <LoadingState messageId="remoteJobs.loading" />}
         {jobs.isError && <LoadError messageId="remoteJobs.error" onRetry={() => void jobs.refetch()} testId="remote-jobs-error" />}
         {jobs.isSuccess && jobs.data.length === 0 && (
-          <Alert color="blue" data-testid="remote-jobs-empty">
+          <EmptyState testId="remote-jobs-empty">
             <FormattedMessage id="remoteJobs.empty" />
-          </Alert>
+          </EmptyState>
         )}
         {jobs.isSuccess && jobs.data.length > 0 && (
-          <Stack component="ul" gap="sm" p={0} style={{ listStyle: 'none' }} data-testid="remote-jobs-list">
+          <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} data-testid="remote-jobs-list">
             {jobs.data.map((job) => (
               <JobCard key={job.id} job={job} locale={locale} />
             ))}
-          </Stack>
+          </SimpleGrid>
         )}
       </Stack>
     </Container>

@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Card, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
-import { LocalLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { Locale } from '@/lib/constants';
@@ -171,56 +172,52 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
           </Group>
           {showMap && data.results.length > 0 && <SearchResultsMap results={data.results} locale={locale} />}
           {showMap && data.results.length > 0 ? null : data.results.length === 0 ? (
-            <Alert color="blue" data-testid="search-empty">
+            <EmptyState testId="search-empty" title={<FormattedMessage id="search.emptyTitle" />}>
               <FormattedMessage id="search.empty" />
-            </Alert>
+            </EmptyState>
           ) : (
-            <Stack component="ol" gap="sm" p={0} style={{ listStyle: 'none' }} data-testid="search-results">
+            <SimpleGrid component="ol" cols={{ base: 1, sm: 2 }} spacing="md" p={0} m={0} style={{ listStyle: 'none' }} data-testid="search-results">
               {data.results.map((r) => {
                 const to = resultPath(r);
                 const type = (SEARCH_TYPES as readonly string[]).includes(r.type) ? (r.type as SearchType) : null;
                 return (
-                  <Card component="li" key={`${r.type}-${r.id}`} withBorder padding="md" data-testid="search-result">
-                    <Stack gap={4}>
-                      <Group gap="xs">
-                        {type && (
-                          <Badge variant="outline" color="var(--tw-blue)">
-                            <FormattedMessage id={TYPE_LABEL[type]} />
-                          </Badge>
-                        )}
-                        {r.premium && (
-                          <Badge variant="outline" color="var(--tw-grape)">
+                  <li key={`${r.type}-${r.id}`}>
+                    <ContentCard
+                      testId="search-result"
+                      to={to}
+                      heading="h2"
+                      title={<Highlight html={r.title_highlight} />}
+                      kicker={[type && intl.formatMessage({ id: TYPE_LABEL[type] }), r.category && CATEGORY_LABEL[r.category] ? intl.formatMessage({ id: CATEGORY_LABEL[r.category] }) : null]
+                        .filter(Boolean)
+                        .join(' · ')}
+                      badge={
+                        r.premium && (
+                          <CardBadge tone="grape">
                             <FormattedMessage id="search.premium" />
-                          </Badge>
-                        )}
-                      </Group>
-                      <Title order={2} fz="lg">
-                        {to ? (
-                          <LocalLink to={to}>
-                            <Highlight html={r.title_highlight} />
-                          </LocalLink>
-                        ) : (
-                          <Highlight html={r.title_highlight} />
-                        )}
-                      </Title>
-                      <Text fz="sm" data-testid="search-snippet">
-                        <Highlight html={r.snippet} />
-                      </Text>
-                      {signedIn && r.type === 'profile' && (
-                        <Suspense fallback={null}>
-                          <ConnectButton userId={r.id} name={r.title} size="xs" />
-                        </Suspense>
-                      )}
-                      <Text fz="xs" c="dimmed">
-                        {[r.category && CATEGORY_LABEL[r.category] ? intl.formatMessage({ id: CATEGORY_LABEL[r.category] }) : null, r.city, r.date ? formatDate(r.date, locale) : null]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </Text>
-                    </Stack>
-                  </Card>
+                          </CardBadge>
+                        )
+                      }
+                      meta={[r.city, r.date ? formatDate(r.date, locale) : null].filter(Boolean).join(' · ') || undefined}
+                      summary={
+                        <span data-testid="search-snippet">
+                          <Highlight html={r.snippet} />
+                        </span>
+                      }
+                      owner={r.type === 'profile' ? { name: r.title, img: null } : null}
+                      action={<FormattedMessage id={r.type === 'profile' ? 'card.action.profile' : r.type === 'event' ? 'landing.events.action' : 'card.action.open'} />}
+                      extra={
+                        signedIn &&
+                        r.type === 'profile' && (
+                          <Suspense fallback={null}>
+                            <ConnectButton userId={r.id} name={r.title} size="xs" />
+                          </Suspense>
+                        )
+                      }
+                    />
+                  </li>
                 );
               })}
-            </Stack>
+            </SimpleGrid>
           )}
           {/* the pager offers at most 1000 pages */}
           <ListPagination total={Math.min(data.total, 1000 * SEARCH_PAGE_SIZE)} pageSize={SEARCH_PAGE_SIZE} page={params.page} onChange={(page) => apply({ page })} />

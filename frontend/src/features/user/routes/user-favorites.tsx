@@ -1,14 +1,17 @@
-import { Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { Stack, Title } from '@mantine/core';
+import { type ReactNode, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { LocalLink } from '@/components/local-link';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
 import { useFavouriteJobs, useFavouriteProjects, useRemoveFavourite } from '@/features/favorites/api/get-favorites';
 import { FavouriteList } from '@/features/favorites/components/favourite-list';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { notify } from '@/lib/notify';
 
-/** `/user/favorites`: favourite projects and jobs with remove and empty states (spec §2, §3). */
+/** `/user/favorites`: favourite projects and jobs as cards (issue 18) with remove and empty states (spec §2, §3). */
 export default function UserFavoritesRoute() {
   const intl = useIntl();
   const userId = useUserId();
@@ -23,12 +26,19 @@ export default function UserFavoritesRoute() {
       onError: () => notify('error', intl.formatMessage({ id: 'favorites.removeFailed' })),
     });
   const removing = (kind: string, id: string | number) => remove.isPending && remove.variables?.kind === kind && remove.variables.id === id;
+  const category = (value: string | null | undefined) => (value && CATEGORY_LABEL[value] ? <FormattedMessage id={CATEGORY_LABEL[value]} /> : undefined);
+  const unavailable = (remove: ReactNode) => (
+    <ContentCard to={null} title={<FormattedMessage id="favorites.unavailable" />} action={null} extra={remove} />
+  );
+  const findMore = (
+    <LocalButtonLink to={paths.search} variant="light" size="xs">
+      <FormattedMessage id="favorites.findMore" />
+    </LocalButtonLink>
+  );
 
   return (
     <Stack>
-      <Title order={1}>
-        <FormattedMessage id="page.user-favorites.title" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="page.user-favorites.title" />} description={<FormattedMessage id="favorites.intro" />} />
       <Title order={2} size="h3">
         <FormattedMessage id="favorites.projects" />
       </Title>
@@ -36,6 +46,7 @@ export default function UserFavoritesRoute() {
         label={intl.formatMessage({ id: 'favorites.projects' })}
         testId="favourite-project-item"
         emptyId="favorites.projectsEmpty"
+        emptyAction={findMore}
         isPending={userId.isPending || (!!userId.data && projects.isPending)}
         isError={projects.isError}
         onRetry={() => projects.refetch()}
@@ -46,15 +57,24 @@ export default function UserFavoritesRoute() {
           key: String(row.project_id),
           removing: removing('project', row.project_id),
           onRemove: () => removeItem({ kind: 'project', id: row.project_id }),
-          content: row.project ? (
-            <LocalLink to={paths.project(row.project.id, row.project.slug)} fw={600}>
-              {row.project.title}
-            </LocalLink>
-          ) : (
-            <Text c="dimmed">
-              <FormattedMessage id="favorites.unavailable" />
-            </Text>
-          ),
+          render: (removeButton) => {
+            const p = row.project;
+            if (!p) return unavailable(removeButton);
+            const owner = p.owner ? { name: `${p.owner.firstname} ${p.owner.lastname}`.trim(), img: p.owner.profile_img } : null;
+            return (
+              <ContentCard
+                to={paths.project(p.id, p.slug)}
+                heading="h3"
+                title={p.title}
+                kicker={category(p.category)}
+                meta={p.city}
+                summary={p.summary}
+                owner={owner}
+                action={<FormattedMessage id="landing.projects.action" />}
+                extra={removeButton}
+              />
+            );
+          },
         }))}
       />
       <Title order={2} size="h3">
@@ -64,6 +84,11 @@ export default function UserFavoritesRoute() {
         label={intl.formatMessage({ id: 'favorites.jobs' })}
         testId="favourite-job-item"
         emptyId="favorites.jobsEmpty"
+        emptyAction={
+          <LocalButtonLink to={paths.jobs} variant="light" size="xs">
+            <FormattedMessage id="favorites.browseJobs" />
+          </LocalButtonLink>
+        }
         isPending={userId.isPending || (!!userId.data && jobs.isPending)}
         isError={jobs.isError}
         onRetry={() => jobs.refetch()}
@@ -74,21 +99,29 @@ export default function UserFavoritesRoute() {
           key: row.job_id,
           removing: removing('job', row.job_id),
           onRemove: () => removeItem({ kind: 'job', id: row.job_id }),
-          content: row.job ? (
-            <Stack gap={0}>
-              <LocalLink to={paths.job(row.job.id)} fw={600}>
-                {row.job.title}
-              </LocalLink>
-              <Text size="sm" c="dimmed">
-                {row.job.company}
-                {row.job.city ? ` · ${row.job.city}` : ''}
-              </Text>
-            </Stack>
-          ) : (
-            <Text c="dimmed">
-              <FormattedMessage id="favorites.unavailable" />
-            </Text>
-          ),
+          render: (removeButton) => {
+            const j = row.job;
+            if (!j) return unavailable(removeButton);
+            return (
+              <ContentCard
+                to={paths.job(j.id)}
+                heading="h3"
+                title={j.title}
+                kicker={category(j.category)}
+                meta={j.city}
+                owner={{ name: j.company, img: null }}
+                badge={
+                  j.remote && (
+                    <CardBadge tone="teal">
+                      <FormattedMessage id="jobs.remote" />
+                    </CardBadge>
+                  )
+                }
+                action={<FormattedMessage id="card.action.job" />}
+                extra={removeButton}
+              />
+            );
+          },
         }))}
       />
     </Stack>
