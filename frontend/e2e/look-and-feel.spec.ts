@@ -8,7 +8,7 @@ import { dismissCookies } from './billing-support';
 
 /**
  * Look and feel (issue 18): the main pages in English and German, light and dark, desktop
- * (1280 × 800) and mobile (390 × 844). Every page is photographed into
+ * (1280 × 800) and mobile (390 × 844); the chat shot is a conversation with messages. Every page is photographed into
  * frontend/screenshots/<viewport>-<scheme>/<page>-<lang>.png, must not scroll
  * sideways, and must have no axe colour-contrast violation in either scheme. The scheme
  * follows the system until the visitor picks one with the header toggle, which is remembered.
@@ -45,6 +45,22 @@ test.beforeAll(async () => {
     .single();
   expect(project.error).toBeNull();
   expect(profile.error).toBeNull();
+  // a real conversation for the chat shots: Lea and a contact exchange a few messages
+  const contact = await createUser('premium', 'Jonas');
+  const linked = await service.from('contacts').insert({ requester_id: contact.id, addressee_id: member.id, status: 'accepted', responded_at: new Date().toISOString() });
+  expect(linked.error).toBeNull();
+  const started = await member.client.rpc('start_direct_conversation', { p_other_user_id: contact.id });
+  expect(started.error).toBeNull();
+  const conversationId = started.data as string;
+  for (const [sender, body] of [
+    [contact, 'Hi Lea, I saw your project. Are you still looking for someone for the backend?'],
+    [member, 'Yes! We need help with the API and the database. Do you have time next week?'],
+    [contact, 'Tuesday afternoon works for me. Shall we have a call?'],
+    [member, 'Perfect, Tuesday 15:00. I will send you the link.'],
+  ] as const) {
+    const sent = await sender.client.from('messages').insert({ conversation_id: conversationId, sender_id: sender.id, body });
+    expect(sent.error).toBeNull();
+  }
   pages = [
     { name: 'landing', path: '/' },
     { name: 'prices', path: '/prices' },
@@ -53,7 +69,7 @@ test.beforeAll(async () => {
     { name: 'profile', path: `/u/${profile.data!.slug}` },
     { name: 'events', path: '/events' },
     { name: 'user-home', path: '/user', signedIn: true },
-    { name: 'chat', path: '/user/chat', signedIn: true },
+    { name: 'chat', path: `/user/chat/${conversationId}`, signedIn: true },
   ];
 });
 
@@ -61,6 +77,7 @@ async function settle(page: Page, shot: Shot) {
   await expect(page.locator('h1').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
   if (shot.name === 'landing') await expect(page.getByTestId('landing-stat-members')).not.toHaveText('');
+  if (shot.name === 'chat') await expect(page.getByText('Tuesday 15:00', { exact: false })).toBeVisible();
 }
 
 for (const viewport of [

@@ -1,5 +1,5 @@
 import { Anchor, Avatar, Box, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, Suspense, use, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { CardBadge, ContentCard } from '@/components/content-card';
@@ -9,8 +9,9 @@ import { paths } from '@/config/paths';
 import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { type Locale, PRODUCT_NAME } from '@/lib/constants';
 import { formatEuro } from '@/lib/format';
-import { getPublicRpc, publicAvatarUrl } from '@/lib/public-api';
+import { publicAvatarUrl } from '@/lib/public-api';
 import type { PageProps } from '@/lib/route-def';
+import { type LandingResult, type LandingSnapshot, landingSnapshot } from '../api/landing-snapshot';
 
 const CARDS = [
   { title: 'landing.card.students.title', text: 'landing.card.students.text', audience: 'landing.card.students.audience' },
@@ -18,23 +19,6 @@ const CARDS = [
   { title: 'landing.card.founders.title', text: 'landing.card.founders.text', audience: 'landing.card.founders.audience' },
   { title: 'landing.card.teams.title', text: 'landing.card.teams.text', audience: 'landing.card.teams.audience' },
 ] as const;
-
-interface Owner {
-  slug: string;
-  name: string | null;
-  img: string | null;
-}
-
-/** The answer of `landing_snapshot()` (migration 20261127000200_landing). */
-export interface LandingSnapshot {
-  stats: { members: number; projects: number; cities: number; upcoming_events: number };
-  projects: { id: number; slug: string; title: string; summary: string; category: string | null; city: string | null; owner: Owner }[];
-  events: { slug: string; title: string; category: string; city: string | null; is_online: boolean; is_paid: boolean; price_cents: number | null; starts_at: string; owner: Owner }[];
-  people: { slug: string; name: string; img: string | null; headline: string | null; city: string | null }[];
-  companies: number;
-  cities: { name: string; count: number }[];
-  plans: { id: string; name: string; monthly_cents: number; features_en: string[]; features_de: string[] }[];
-}
 
 const STATS = [
   { key: 'members', id: 'landing.stats.members' },
@@ -44,7 +28,14 @@ const STATS = [
 ] as const;
 
 function eventTime(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Berlin' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'Europe/Berlin',
+  }).format(new Date(iso));
 }
 
 function SectionHeader({ id, titleId, values, more }: { id: string; titleId: string; values?: Record<string, string>; more?: { to: string; id: string } }) {
@@ -62,9 +53,36 @@ function SectionHeader({ id, titleId, values, more }: { id: string; titleId: str
   );
 }
 
+/** Renders `children` with the landing data once it is there, `fallback` until then, nothing when it failed. */
+function Live({ result, fallback, children }: { result: Promise<LandingResult>; fallback: ReactNode; children: (data: LandingSnapshot) => ReactNode }) {
+  return (
+    <Suspense fallback={fallback}>
+      <LiveData result={result}>{children}</LiveData>
+    </Suspense>
+  );
+}
+
+function LiveData({ result, children }: { result: Promise<LandingResult>; children: (data: LandingSnapshot) => ReactNode }) {
+  const outcome = use(result);
+  return outcome.ok ? children(outcome.data) : null;
+}
+
+/** The notice shown instead of the live parts when the snapshot could not be loaded. */
+function LiveError({ result }: { result: Promise<LandingResult> }) {
+  const outcome = use(result);
+  if (outcome.ok) return null;
+  return (
+    <Container size="lg" pt="xl">
+      <Text c="var(--tw-muted)" role="status">
+        <FormattedMessage id="landing.live.error" />
+      </Text>
+    </Container>
+  );
+}
+
 /**
  * `/` (landing layout; spec §1, §2, issue 18): the platform alive from the database, loaded
- * after the first paint with plain fetch (no supabase-js in the landing bundle): numbers,
+ * after the first paint with plain fetch and React's `use()` (no supabase-js or query library in the landing bundle): numbers,
  * projects looking for people, upcoming events, people, cities and the plans; the four target
  * groups. Testimonials are left out until there are real ones. Space for the live parts is
  * reserved so nothing jumps when they arrive.
@@ -72,12 +90,8 @@ function SectionHeader({ id, titleId, values, more }: { id: string; titleId: str
 export default function LandingRoute({ locale }: PageProps) {
   const intl = useIntl();
   const localize = useLocalizedPath();
-  const live = useQuery({
-    queryKey: ['landing-snapshot'],
-    queryFn: ({ signal }) => getPublicRpc<LandingSnapshot>('landing_snapshot', signal),
-    staleTime: 5 * 60_000,
-  });
-  const data = live.data;
+  // one request per visit (reused for 5 min), started on mount; every live part waits for it in its own Suspense boundary
+  const [snapshot] = useState(() => landingSnapshot(Date.now()));
   const number = (n: number) => new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-GB').format(n);
 
   return (
@@ -113,7 +127,9 @@ export default function LandingRoute({ locale }: PageProps) {
                   <FormattedMessage id={s.id} />
                 </Text>
                 <Text component="dd" fz={32} fw={800} m={0} lh={1.2} data-testid={`landing-stat-${s.key}`}>
-                  {data ? number(data.stats[s.key]) : <Skeleton height={38} width={80} mt={2} />}
+                  <Live result={snapshot} fallback={<Skeleton height={38} width={80} mt={2} />}>
+                    {(data) => number(data.stats[s.key])}
+                  </Live>
                 </Text>
               </Box>
             ))}
@@ -121,19 +137,21 @@ export default function LandingRoute({ locale }: PageProps) {
         </Container>
       </Box>
 
-      {live.isError && (
-        <Container size="lg" pt="xl">
-          <Text c="var(--tw-muted)" role="status">
-            <FormattedMessage id="landing.live.error" />
-          </Text>
-        </Container>
-      )}
+      <Suspense fallback={null}>
+        <LiveError result={snapshot} />
+      </Suspense>
 
       <Container size="lg" py="xl" component="section" aria-labelledby="projects-title">
         <SectionHeader id="projects-title" titleId="landing.projects.title" more={{ to: `${paths.search}?type=projects`, id: 'landing.projects.all' }} />
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="landing-projects" mih={data || live.isError ? undefined : 520}>
-          {data
-            ? data.projects.map((p) => (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="landing-projects">
+          <Live
+            result={snapshot}
+            fallback={Array.from({ length: 6 }, (_, i) => (
+              <Skeleton key={i} height={240} radius="lg" />
+            ))}
+          >
+            {(data) =>
+              data.projects.map((p) => (
                 <ContentCard
                   key={p.slug}
                   to={paths.project(p.id, p.slug)}
@@ -145,16 +163,23 @@ export default function LandingRoute({ locale }: PageProps) {
                   action={<FormattedMessage id="landing.projects.action" />}
                 />
               ))
-            : !live.isError && Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={240} radius="lg" />)}
+            }
+          </Live>
         </SimpleGrid>
       </Container>
 
       <Box component="section" aria-labelledby="events-title" bg="var(--tw-surface-muted)" py="xl">
         <Container size="lg">
           <SectionHeader id="events-title" titleId="landing.events.title" more={{ to: paths.events, id: 'landing.events.all' }} />
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" data-testid="landing-events" mih={data || live.isError ? undefined : 260}>
-            {data
-              ? data.events.map((e) => (
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" data-testid="landing-events">
+            <Live
+              result={snapshot}
+              fallback={Array.from({ length: 4 }, (_, i) => (
+                <Skeleton key={i} height={200} radius="lg" />
+              ))}
+            >
+              {(data) =>
+                data.events.map((e) => (
                   <ContentCard
                     key={e.slug}
                     to={paths.event(e.slug)}
@@ -170,42 +195,56 @@ export default function LandingRoute({ locale }: PageProps) {
                     action={<FormattedMessage id="landing.events.action" />}
                   />
                 ))
-              : !live.isError && Array.from({ length: 4 }, (_, i) => <Skeleton key={i} height={200} radius="lg" />)}
+              }
+            </Live>
           </SimpleGrid>
         </Container>
       </Box>
 
       <Container size="lg" py="xl" component="section" aria-labelledby="people-title">
         <SectionHeader id="people-title" titleId="landing.people.title" values={{ product: PRODUCT_NAME }} />
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg" data-testid="landing-people" mih={data || live.isError ? undefined : 180}>
-          {data?.people.map((p) => (
-            <Anchor key={p.slug} component={Link} to={localize(paths.profile(p.slug))} underline="never" c="inherit">
-              <Group gap="sm" wrap="nowrap" align="flex-start">
-                <Avatar src={publicAvatarUrl(p.img)} name={p.name} alt="" size={48} radius="xl" color="brand" />
-                <Box style={{ minWidth: 0 }}>
-                  <Text fw={600} truncate>
-                    {p.name}
-                  </Text>
-                  {p.headline && (
-                    <Text fz="sm" c="var(--tw-muted)" lineClamp={2}>
-                      {p.headline}
-                    </Text>
-                  )}
-                  {p.city && (
-                    <Text fz="xs" c="var(--tw-muted)">
-                      {p.city}
-                    </Text>
-                  )}
-                </Box>
-              </Group>
-            </Anchor>
-          ))}
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg" data-testid="landing-people">
+          <Live
+            result={snapshot}
+            fallback={Array.from({ length: 8 }, (_, i) => (
+              <Skeleton key={i} height={64} radius="md" />
+            ))}
+          >
+            {(data) =>
+              data.people.map((p) => (
+                <Anchor key={p.slug} component={Link} to={localize(paths.profile(p.slug))} underline="never" c="inherit">
+                  <Group gap="sm" wrap="nowrap" align="flex-start">
+                    <Avatar src={publicAvatarUrl(p.img)} name={p.name} alt="" size={48} radius="xl" color="brand" />
+                    <Box style={{ minWidth: 0 }}>
+                      <Text fw={600} truncate>
+                        {p.name}
+                      </Text>
+                      {p.headline && (
+                        <Text fz="sm" c="var(--tw-muted)" lineClamp={2}>
+                          {p.headline}
+                        </Text>
+                      )}
+                      {p.city && (
+                        <Text fz="xs" c="var(--tw-muted)">
+                          {p.city}
+                        </Text>
+                      )}
+                    </Box>
+                  </Group>
+                </Anchor>
+              ))
+            }
+          </Live>
         </SimpleGrid>
-        {data && data.companies > 0 && (
-          <Text mt="md" c="var(--tw-muted)">
-            <FormattedMessage id="landing.people.companies" values={{ count: data.companies }} />
-          </Text>
-        )}
+        <Live result={snapshot} fallback={null}>
+          {(data) =>
+            data.companies > 0 && (
+              <Text mt="md" c="var(--tw-muted)">
+                <FormattedMessage id="landing.people.companies" values={{ count: data.companies }} />
+              </Text>
+            )
+          }
+        </Live>
       </Container>
 
       <Container size="lg" pb="xl" component="section" aria-labelledby="cities-title">
@@ -213,11 +252,15 @@ export default function LandingRoute({ locale }: PageProps) {
           <FormattedMessage id="landing.cities.title" />
         </Title>
         <Group gap="xs" data-testid="landing-cities" mih={36}>
-          {data?.cities.map((c) => (
-            <LocalButtonLink key={c.name} to={`${paths.search}?city=${encodeURIComponent(c.name)}`} variant="default" radius="xl" size="sm" fw={500}>
-              {c.name} · {number(c.count)}
-            </LocalButtonLink>
-          ))}
+          <Live result={snapshot} fallback={null}>
+            {(data) =>
+              data.cities.map((c) => (
+                <LocalButtonLink key={c.name} to={`${paths.search}?city=${encodeURIComponent(c.name)}`} variant="default" radius="xl" size="sm" fw={500}>
+                  {c.name} · {number(c.count)}
+                </LocalButtonLink>
+              ))
+            }
+          </Live>
         </Group>
       </Container>
 
@@ -245,22 +288,37 @@ export default function LandingRoute({ locale }: PageProps) {
       <Box component="section" aria-labelledby="plans-title" bg="var(--tw-surface-muted)" py="xl">
         <Container size="lg">
           <SectionHeader id="plans-title" titleId="landing.plans.title" more={{ to: paths.prices, id: 'landing.plans.compare' }} />
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" data-testid="landing-plans" mih={data || live.isError ? undefined : 220}>
-            {data?.plans.map((plan) => (
-              <Card key={plan.id} withBorder padding="lg" shadow={plan.id === 'premium' ? 'md' : 'xs'} style={plan.id === 'premium' ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 } : undefined}>
-                <Text fw={700} fz="lg">
-                  {plan.name}
-                </Text>
-                <Text fz={28} fw={800} mt={4}>
-                  <FormattedMessage id="landing.plans.perMonth" values={{ price: formatEuro(plan.monthly_cents / 100, locale) }} />
-                </Text>
-                <List size="sm" mt="sm" spacing={4}>
-                  {(locale === 'de' ? plan.features_de : plan.features_en).slice(0, 4).map((f) => (
-                    <List.Item key={f}>{f}</List.Item>
-                  ))}
-                </List>
-              </Card>
-            ))}
+          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" data-testid="landing-plans">
+            <Live
+              result={snapshot}
+              fallback={Array.from({ length: 3 }, (_, i) => (
+                <Skeleton key={i} height={220} radius="lg" />
+              ))}
+            >
+              {(data) =>
+                data.plans.map((plan) => (
+                  <Card
+                    key={plan.id}
+                    withBorder
+                    padding="lg"
+                    shadow={plan.id === 'premium' ? 'md' : 'xs'}
+                    style={plan.id === 'premium' ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 } : undefined}
+                  >
+                    <Text fw={700} fz="lg">
+                      {plan.name}
+                    </Text>
+                    <Text fz={28} fw={800} mt={4}>
+                      <FormattedMessage id="landing.plans.perMonth" values={{ price: formatEuro(plan.monthly_cents / 100, locale) }} />
+                    </Text>
+                    <List size="sm" mt="sm" spacing={4}>
+                      {(locale === 'de' ? plan.features_de : plan.features_en).slice(0, 4).map((f) => (
+                        <List.Item key={f}>{f}</List.Item>
+                      ))}
+                    </List>
+                  </Card>
+                ))
+              }
+            </Live>
           </SimpleGrid>
         </Container>
       </Box>
