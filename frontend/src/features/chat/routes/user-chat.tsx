@@ -1,10 +1,12 @@
-import { Avatar, Badge, Card, Group, Indicator, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Avatar, Badge, Card, Group, Indicator, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { ListPagination } from '@/components/list-pagination';
-import { LocalLink } from '@/components/local-link';
+import { EmptyState } from '@/components/empty-state';
+import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { useUserId } from '@/components/use-user-id';
@@ -14,6 +16,16 @@ import { formatRelativeTime } from '@/lib/format';
 import { INBOX_PAGE_SIZE, inboxQuery } from '../api/chat';
 import { PresenceLabel } from '../components/presence-label';
 import { usePresence } from '../live/presence';
+
+/** Picture of the empty inbox: two speech bubbles (inline SVG, decorative). */
+function ChatBubbles() {
+  return (
+    <svg width="28" height="28" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M4 15V6a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v5a2 2 0 0 1-2 2H7z" />
+      <path d="M9 17a2 2 0 0 0 2 2h6l3 3v-9a2 2 0 0 0-2-2" />
+    </svg>
+  );
+}
 
 /**
  * /user/chat (spec §2; issue 13): the inbox, most recent activity first, with the other person's
@@ -32,20 +44,21 @@ export default function UserChatRoute() {
 
   return (
     <Stack>
-      <Title order={1}>
-        <FormattedMessage id="page.user-chat.title" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="page.user-chat.title" />} description={<FormattedMessage id="chat.intro" />} />
       {inbox.isPending && <LoadingState messageId="chat.loading" />}
       {inbox.isError && <LoadError messageId="chat.loadError" onRetry={() => void inbox.refetch()} />}
       {inbox.data && rows.length === 0 && (
-        <Card withBorder data-testid="inbox-empty">
-          <Text>
-            <FormattedMessage id="chat.inboxEmpty" />
-          </Text>
-          <LocalLink to={paths.user.contacts} mt="xs">
-            <FormattedMessage id="chat.toContacts" />
-          </LocalLink>
-        </Card>
+        <EmptyState
+          testId="inbox-empty"
+          icon={<ChatBubbles />}
+          action={
+            <LocalButtonLink to={paths.user.contacts} variant="light">
+              <FormattedMessage id="chat.toContacts" />
+            </LocalButtonLink>
+          }
+        >
+          <FormattedMessage id="chat.inboxEmpty" />
+        </EmptyState>
       )}
       {rows.length > 0 && (
         <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }} data-testid="inbox" aria-busy={inbox.isFetching}>
@@ -81,7 +94,7 @@ export default function UserChatRoute() {
                         </Text>
                       </Group>
                       <Group justify="space-between" wrap="nowrap" gap="xs">
-                        <Text size="sm" c={unread > 0 ? 'dark.9' : 'gray.7'} fw={unread > 0 ? 600 : 400} truncate data-testid="inbox-excerpt">
+                        <Text size="sm" c={unread > 0 ? 'var(--mantine-color-text)' : 'var(--tw-muted)'} fw={unread > 0 ? 600 : 400} truncate data-testid="inbox-excerpt">
                           {row.last_message_id && (mine ? `${intl.formatMessage({ id: 'chat.you' })}: ` : '')}
                           {excerpt}
                         </Text>

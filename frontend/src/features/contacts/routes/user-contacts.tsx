@@ -1,19 +1,21 @@
-import { Avatar, Badge, Button, Card, Group, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, SimpleGrid, Stack, Tabs, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ContentCard } from '@/components/content-card';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
-import { LocalLink } from '@/components/local-link';
+import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { CHAT_KEY, chatErrorMessageId, startConversation } from '@/features/chat/api/chat';
 import { PresenceLabel } from '@/features/chat/components/presence-label';
 import { usePresence } from '@/features/chat/live/presence';
-import { avatarUrl } from '@/features/user/api/own-profile';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import {
@@ -110,9 +112,15 @@ export default function UserContactsRoute() {
   const received = requestCount.data ?? 0;
   return (
     <Stack>
-      <Title order={1}>
-        <FormattedMessage id="page.user-contacts.title" />
-      </Title>
+      <PageHeader
+        title={<FormattedMessage id="page.user-contacts.title" />}
+        description={<FormattedMessage id="contacts.intro" />}
+        action={
+          <LocalButtonLink to={paths.search} variant="light">
+            <FormattedMessage id="contacts.findPeople" />
+          </LocalButtonLink>
+        }
+      />
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="contacts" data-testid="contacts-tab-contacts">
@@ -144,74 +152,68 @@ export default function UserContactsRoute() {
       {list.isPending && <LoadingState messageId="contacts.loading" />}
       {list.isError && <LoadError messageId="contacts.loadError" onRetry={() => void list.refetch()} />}
       {list.data && rows.length === 0 && (
-        <Text c="var(--tw-muted)" data-testid="contacts-empty">
+        <EmptyState testId="contacts-empty">
           <FormattedMessage id={search ? 'contacts.emptyFilter' : EMPTY[tab]} />
-        </Text>
+        </EmptyState>
       )}
       {rows.length > 0 && (
-        <Stack component="ul" gap="sm" p={0} m={0} style={{ listStyle: 'none' }} aria-busy={list.isFetching} data-testid="contacts-list">
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} aria-busy={list.isFetching} data-testid="contacts-list">
           {rows.map((row) => (
-            <Card component="li" key={row.contact_id} withBorder padding="sm" data-testid="contact-entry" data-user-id={row.user_id}>
-              <Group justify="space-between" wrap="wrap" gap="sm">
-                <Group wrap="nowrap" gap="sm" style={{ minWidth: 0, flex: 1 }}>
-                  <Avatar src={avatarUrl(row.profile_img)} name={row.display_name} alt="" radius="xl" size={48} color="blue" />
-                  <Stack gap={2} style={{ minWidth: 0 }}>
-                    <LocalLink to={paths.profile(row.slug)} fw={600}>
-                      {row.display_name}
-                    </LocalLink>
-                    {row.headline && (
-                      <Text size="sm" truncate>
-                        {row.headline}
-                      </Text>
-                    )}
-                    <Text size="xs" c="var(--tw-muted)">
-                      {[row.city, t(tab === 'contacts' ? 'contacts.since' : 'contacts.sentOn', { date: formatDate(row.since, locale) })]
-                        .filter(Boolean)
-                        .join(' · ')}
+            <li key={row.contact_id} data-testid="contact-entry" data-user-id={row.user_id}>
+              <ContentCard
+                to={paths.profile(row.slug)}
+                heading="h2"
+                title={row.display_name}
+                badge={tab === 'contacts' ? <PresenceLabel status={presence[row.user_id] ?? 'offline'} lastSeenAt={row.last_seen_at} /> : undefined}
+                meta={[row.city, t(tab === 'contacts' ? 'contacts.since' : 'contacts.sentOn', { date: formatDate(row.since, locale) })].filter(Boolean).join(' · ')}
+                summary={
+                  tab !== 'contacts' && row.message ? (
+                    <Text component="span" fz="sm" fs="italic" style={{ whiteSpace: 'pre-line' }} data-testid="contact-note">
+                      {row.message}
                     </Text>
-                    {tab === 'contacts' && <PresenceLabel status={presence[row.user_id] ?? 'offline'} lastSeenAt={row.last_seen_at} />}
-                    {tab !== 'contacts' && row.message && (
-                      <Text size="sm" fs="italic" style={{ whiteSpace: 'pre-line' }} data-testid="contact-note">
-                        {row.message}
-                      </Text>
+                  ) : (
+                    row.headline
+                  )
+                }
+                owner={{ name: row.display_name, img: row.profile_img }}
+                action={<FormattedMessage id="card.action.profile" />}
+                extra={
+                  <>
+                    {tab === 'contacts' && (
+                      <>
+                        <Button size="xs" loading={message.isPending && message.variables?.contact_id === row.contact_id} onClick={() => message.mutate(row)}>
+                          <FormattedMessage id="contacts.message" />
+                        </Button>
+                        <Button size="xs" variant="subtle" color="var(--tw-red)" onClick={() => setPending({ kind: 'remove', row })}>
+                          <FormattedMessage id="contacts.remove" />
+                        </Button>
+                      </>
                     )}
-                  </Stack>
-                </Group>
-                <Group gap="xs">
-                  {tab === 'contacts' && (
-                    <>
-                      <Button size="xs" loading={message.isPending && message.variables?.contact_id === row.contact_id} onClick={() => message.mutate(row)}>
-                        <FormattedMessage id="contacts.message" />
+                    {tab === 'received' && (
+                      <>
+                        <Button
+                          size="xs"
+                          loading={answer.isPending && answer.variables?.accept && answer.variables.row.contact_id === row.contact_id}
+                          onClick={() => answer.mutate({ row, accept: true })}
+                        >
+                          <FormattedMessage id="contacts.accept" />
+                        </Button>
+                        <Button size="xs" variant="default" onClick={() => setPending({ kind: 'decline', row })}>
+                          <FormattedMessage id="contacts.decline" />
+                        </Button>
+                      </>
+                    )}
+                    {tab === 'sent' && (
+                      <Button size="xs" variant="default" onClick={() => setPending({ kind: 'withdraw', row })}>
+                        <FormattedMessage id="contacts.withdraw" />
                       </Button>
-                      <Button size="xs" variant="subtle" color="red" onClick={() => setPending({ kind: 'remove', row })}>
-                        <FormattedMessage id="contacts.remove" />
-                      </Button>
-                    </>
-                  )}
-                  {tab === 'received' && (
-                    <>
-                      <Button
-                        size="xs"
-                        loading={answer.isPending && answer.variables?.accept && answer.variables.row.contact_id === row.contact_id}
-                        onClick={() => answer.mutate({ row, accept: true })}
-                      >
-                        <FormattedMessage id="contacts.accept" />
-                      </Button>
-                      <Button size="xs" variant="default" onClick={() => setPending({ kind: 'decline', row })}>
-                        <FormattedMessage id="contacts.decline" />
-                      </Button>
-                    </>
-                  )}
-                  {tab === 'sent' && (
-                    <Button size="xs" variant="default" onClick={() => setPending({ kind: 'withdraw', row })}>
-                      <FormattedMessage id="contacts.withdraw" />
-                    </Button>
-                  )}
-                </Group>
-              </Group>
-            </Card>
+                    )}
+                  </>
+                }
+              />
+            </li>
           ))}
-        </Stack>
+        </SimpleGrid>
       )}
       <ListPagination total={list.data?.total ?? 0} pageSize={CONTACTS_PAGE_SIZE} page={page} onChange={setPage} />
       <ConfirmDialog

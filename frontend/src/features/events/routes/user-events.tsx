@@ -1,6 +1,9 @@
-import { Alert, Badge, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { Container, SimpleGrid, Stack, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
-import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { EmptyState } from '@/components/empty-state';
+import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
@@ -23,14 +26,14 @@ export default function UserEventsRoute({ locale }: PageProps) {
   return (
     <Container size="md" py="xl">
       <Stack>
-        <Group justify="space-between">
-          <Title order={1}>
-            <FormattedMessage id="events.mine.title" />
-          </Title>
-          <LocalButtonLink to={paths.user.createEvent}>
-            <FormattedMessage id="events.create" />
-          </LocalButtonLink>
-        </Group>
+        <PageHeader
+          title={<FormattedMessage id="events.mine.title" />}
+          action={
+            <LocalButtonLink to={paths.user.createEvent}>
+              <FormattedMessage id="events.create" />
+            </LocalButtonLink>
+          }
+        />
         {(mine.isPending || !userId) && <LoadingState messageId="events.loading" />}
         {mine.isError && <LoadError messageId="events.error" onRetry={() => void mine.refetch()} />}
         {mine.data && (
@@ -39,95 +42,99 @@ export default function UserEventsRoute({ locale }: PageProps) {
               <FormattedMessage id="events.mine.organised" />
             </Title>
             {mine.data.organised.length === 0 ? (
-              <Alert color="blue">
+              <EmptyState compact>
                 <FormattedMessage id="events.mine.organisedEmpty" />
-              </Alert>
+              </EmptyState>
             ) : (
-              <Stack component="ul" p={0} gap="sm" style={{ listStyle: 'none' }} data-testid="my-organised-events">
+              <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} data-testid="my-organised-events">
                 {mine.data.organised.map((ev) => (
-                  <Card component="li" key={ev.id} withBorder padding="sm">
-                    <Stack gap={4}>
-                      <Group justify="space-between">
-                        <LocalLink to={paths.event(ev.slug)} fw={700}>
-                          {ev.title}
-                        </LocalLink>
-                        <Badge variant="outline" color="var(--tw-blue)">
+                  <li key={ev.id}>
+                    <ContentCard
+                      to={paths.event(ev.slug)}
+                      heading="h3"
+                      title={ev.title}
+                      kicker={formatEventRange(ev.starts_at, ev.ends_at, locale, 'medium')}
+                      meta={<FormattedMessage id="events.mine.counts" values={{ count: ev.going_count, places: ev.waitlist_count }} />}
+                      badge={
+                        <CardBadge>
                           <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.draft'} />
-                        </Badge>
-                      </Group>
-                      <Text fz="sm">{formatEventRange(ev.starts_at, ev.ends_at, locale, 'medium')}</Text>
-                      <Text fz="sm">
-                        <FormattedMessage id="events.mine.counts" values={{ count: ev.going_count, places: ev.waitlist_count }} />
-                      </Text>
-                      <Group gap="xs">
-                        <EditEventButton eventId={ev.id} title={ev.title} status={ev.status} />
-                        <StatusActions eventId={ev.id} status={ev.status} />
-                      </Group>
-                    </Stack>
-                  </Card>
+                        </CardBadge>
+                      }
+                      action={<FormattedMessage id="landing.events.action" />}
+                      extra={
+                        <>
+                          <EditEventButton eventId={ev.id} title={ev.title} status={ev.status} />
+                          <StatusActions eventId={ev.id} status={ev.status} />
+                        </>
+                      }
+                    />
+                  </li>
                 ))}
-              </Stack>
+              </SimpleGrid>
             )}
             <Title order={2} fz="h3">
               <FormattedMessage id="events.mine.tickets" />
             </Title>
             {mine.data.tickets.length === 0 ? (
-              <Alert color="blue" variant="outline">
+              <EmptyState compact>
                 <FormattedMessage id="events.mine.ticketsEmpty" />
-              </Alert>
+              </EmptyState>
             ) : (
-              <Stack component="ul" p={0} gap="sm" style={{ listStyle: 'none' }} data-testid="my-tickets">
+              <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} data-testid="my-tickets">
                 {mine.data.tickets.map((t) => (
-                  <Card component="li" key={t.id} withBorder padding="sm" data-testid={`my-ticket-${t.ticket_number}`}>
-                    <Group justify="space-between" wrap="wrap">
-                      <Stack gap={2}>
-                        {t.event ? (
-                          <LocalLink to={paths.event(t.event.slug)} fw={700}>
-                            {t.event.title}
-                          </LocalLink>
-                        ) : (
-                          <Text fw={700}>
-                            <FormattedMessage id="events.mine.ticket.deleted" />
-                          </Text>
-                        )}
-                        {t.event && <Text fz="sm">{formatEventRange(t.event.starts_at, t.event.ends_at, locale, 'medium')}</Text>}
-                        <Text fz="sm">
-                          <FormattedMessage id="events.mine.ticket.line" values={{ number: t.ticket_number, amount: formatPriceCents(t.amount_cents, locale) }} />
-                        </Text>
-                      </Stack>
-                      <Badge variant="outline" color={t.status === 'paid' ? 'var(--tw-teal)' : 'var(--tw-gray)'} data-testid="my-ticket-status">
-                        <FormattedMessage id={TICKET_STATUS[t.status] ?? 'events.mine.ticket.paid'} />
-                      </Badge>
-                    </Group>
-                  </Card>
+                  <li key={t.id} data-testid={`my-ticket-${t.ticket_number}`}>
+                    <ContentCard
+                      to={t.event ? paths.event(t.event.slug) : null}
+                      heading="h3"
+                      title={t.event ? t.event.title : <FormattedMessage id="events.mine.ticket.deleted" />}
+                      kicker={t.event ? formatEventRange(t.event.starts_at, t.event.ends_at, locale, 'medium') : undefined}
+                      meta={<FormattedMessage id="events.mine.ticket.line" values={{ number: t.ticket_number, amount: formatPriceCents(t.amount_cents, locale) }} />}
+                      badge={
+                        <div data-testid="my-ticket-status">
+                          <CardBadge tone={t.status === 'paid' ? 'teal' : 'gray'}>
+                            <FormattedMessage id={TICKET_STATUS[t.status] ?? 'events.mine.ticket.paid'} />
+                          </CardBadge>
+                        </div>
+                      }
+                      action={<FormattedMessage id="landing.events.action" />}
+                    />
+                  </li>
                 ))}
-              </Stack>
+              </SimpleGrid>
             )}
             <Title order={2} fz="h3">
               <FormattedMessage id="events.mine.rsvps" />
             </Title>
             {mine.data.rsvps.length === 0 ? (
-              <Alert color="blue">
+              <EmptyState
+                compact
+                action={
+                  <LocalButtonLink to={paths.events} variant="light" size="xs">
+                    <FormattedMessage id="events.mine.browse" />
+                  </LocalButtonLink>
+                }
+              >
                 <FormattedMessage id="events.mine.rsvpsEmpty" />
-              </Alert>
+              </EmptyState>
             ) : (
-              <Stack component="ul" p={0} gap="sm" style={{ listStyle: 'none' }} data-testid="my-rsvps">
+              <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} data-testid="my-rsvps">
                 {mine.data.rsvps.map((r) => (
-                  <Card component="li" key={r.event!.id} withBorder padding="sm">
-                    <Group justify="space-between">
-                      <Stack gap={2}>
-                        <LocalLink to={paths.event(r.event!.slug)} fw={700}>
-                          {r.event!.title}
-                        </LocalLink>
-                        <Text fz="sm">{formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}</Text>
-                      </Stack>
-                      <Badge variant="outline" color={r.status === 'going' ? 'var(--tw-teal)' : 'var(--tw-gray)'}>
-                        <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : r.status === 'held' ? 'events.mine.held' : 'events.mine.waitlisted'} />
-                      </Badge>
-                    </Group>
-                  </Card>
+                  <li key={r.event!.id}>
+                    <ContentCard
+                      to={paths.event(r.event!.slug)}
+                      heading="h3"
+                      title={r.event!.title}
+                      kicker={formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}
+                      badge={
+                        <CardBadge tone={r.status === 'going' ? 'teal' : 'gray'}>
+                          <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : r.status === 'held' ? 'events.mine.held' : 'events.mine.waitlisted'} />
+                        </CardBadge>
+                      }
+                      action={<FormattedMessage id="landing.events.action" />}
+                    />
+                  </li>
                 ))}
-              </Stack>
+              </SimpleGrid>
             )}
           </>
         )}

@@ -1,12 +1,16 @@
-import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -23,52 +27,56 @@ export default function UserPortfoliosRoute({ locale }: PageProps) {
   const [toDelete, setToDelete] = useState<PortfolioRow | null>(null);
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>
-          <FormattedMessage id="page.user-portfolios.title" />
-        </Title>
-        <LocalButtonLink to={paths.user.createPortfolio}>
-          <FormattedMessage id="portfolios.new" />
-        </LocalButtonLink>
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="page.user-portfolios.title" />}
+        description={<FormattedMessage id="portfolios.intro" />}
+        action={
+          <LocalButtonLink to={paths.user.createPortfolio}>
+            <FormattedMessage id="portfolios.new" />
+          </LocalButtonLink>
+        }
+      />
       {(userId.isPending || query.isPending) && <LoadingState messageId="portfolios.loading" />}
       {query.isError && <LoadError messageId="portfolios.loadFailed" onRetry={() => void query.refetch()} />}
       {query.data?.rows.length === 0 && (
-        <Text c="dimmed" data-testid="portfolios-empty">
+        <EmptyState
+          testId="portfolios-empty"
+          title={<FormattedMessage id="portfolios.emptyTitle" />}
+          action={
+            <LocalButtonLink to={paths.user.createPortfolio} variant="light">
+              <FormattedMessage id="portfolios.emptyAction" />
+            </LocalButtonLink>
+          }
+        >
           <FormattedMessage id="portfolios.empty" />
-        </Text>
+        </EmptyState>
       )}
       {query.data && query.data.rows.length > 0 && (
-        <Stack component="ul" gap="sm" p={0} style={{ listStyle: 'none' }} aria-label={intl.formatMessage({ id: 'page.user-portfolios.title' })}>
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} aria-label={intl.formatMessage({ id: 'page.user-portfolios.title' })}>
           {query.data.rows.map((row) => (
-            <Card component="li" key={row.id} withBorder data-testid="my-portfolio">
-              <Group justify="space-between">
-                <Stack gap={2}>
-                  <Group gap="xs">
-                    <Text fw={600}>{row.title}</Text>
-                    <Badge variant="dot" color={row.status === 'published' ? 'green' : 'gray'}>
-                      <FormattedMessage id={row.status === 'published' ? 'portfolios.status.published' : 'portfolios.status.draft'} />
-                    </Badge>
-                    <Badge variant="outline">
-                      <FormattedMessage id={FILE_ACCESS_LABEL[row.file_access]} />
-                    </Badge>
-                  </Group>
-                  <Text size="xs" c="dimmed">
-                    <FormattedMessage id="portfolios.updatedOn" values={{ date: formatDate(row.updated_at, locale) }} />
-                  </Text>
-                </Stack>
-                <Group gap="xs">
-                  <LocalButtonLink to={paths.user.editPortfolio(row.id)} size="xs" variant="default">
-                    <FormattedMessage id="portfolios.edit" />
-                  </LocalButtonLink>
-                  <Button size="xs" color="red" variant="light" onClick={() => setToDelete(row)}>
+            <li key={row.id} data-testid="my-portfolio">
+              <ContentCard
+                to={paths.user.editPortfolio(row.id)}
+                heading="h2"
+                title={row.title}
+                kicker={row.category && CATEGORY_LABEL[row.category] ? <FormattedMessage id={CATEGORY_LABEL[row.category]} /> : undefined}
+                meta={[row.city, intl.formatMessage({ id: 'portfolios.updatedOn' }, { date: formatDate(row.updated_at, locale) })].filter(Boolean).join(' · ')}
+                summary={<FormattedMessage id="portfolios.card.files" values={{ access: intl.formatMessage({ id: FILE_ACCESS_LABEL[row.file_access] }) }} />}
+                badge={
+                  <CardBadge tone={row.status === 'published' ? 'teal' : 'gray'}>
+                    <FormattedMessage id={row.status === 'published' ? 'portfolios.status.published' : 'portfolios.status.draft'} />
+                  </CardBadge>
+                }
+                action={<FormattedMessage id="portfolios.edit" />}
+                extra={
+                  <Button size="xs" variant="outline" color="var(--tw-red)" onClick={() => setToDelete(row)}>
                     <FormattedMessage id="portfolios.delete" />
                   </Button>
-                </Group>
-              </Group>
-            </Card>
+                }
+              />
+            </li>
           ))}
-        </Stack>
+        </SimpleGrid>
       )}
       {query.data && <ListPagination total={query.data.total} pageSize={PORTFOLIOS_PAGE_SIZE} page={page} onChange={setPage} />}
       <ConfirmDialog

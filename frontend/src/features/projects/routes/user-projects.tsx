@@ -1,12 +1,16 @@
-import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
-import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -34,64 +38,73 @@ export default function UserProjectsRoute({ locale }: PageProps) {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>
-          <FormattedMessage id="page.user-projects.title" />
-        </Title>
-        <LocalButtonLink to={paths.user.createProject(NEW_DRAFT_TOKEN)} data-testid="new-project">
-          <FormattedMessage id="projects.new" />
-        </LocalButtonLink>
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="page.user-projects.title" />}
+        description={<FormattedMessage id="projects.intro" />}
+        action={
+          <LocalButtonLink to={paths.user.createProject(NEW_DRAFT_TOKEN)} data-testid="new-project">
+            <FormattedMessage id="projects.new" />
+          </LocalButtonLink>
+        }
+      />
       {data && data.limit !== null && <ProjectLimitNotice used={data.total} limit={data.limit} reached={reached} />}
       {(query.isPending || userId.isPending) && <LoadingState messageId="projects.loading" />}
       {query.isError && <LoadError messageId="projects.loadFailed" onRetry={() => void query.refetch()} />}
       {data && data.rows.length === 0 && (
-        <Text c="dimmed" data-testid="projects-empty">
+        <EmptyState
+          testId="projects-empty"
+          title={<FormattedMessage id="projects.emptyTitle" />}
+          action={
+            <LocalButtonLink to={paths.user.createProject(NEW_DRAFT_TOKEN)} variant="light">
+              <FormattedMessage id="projects.emptyAction" />
+            </LocalButtonLink>
+          }
+        >
           <FormattedMessage id="projects.empty" />
-        </Text>
+        </EmptyState>
       )}
       {data && data.rows.length > 0 && (
-        <Stack component="ul" gap="sm" p={0} style={{ listStyle: 'none' }} aria-label={intl.formatMessage({ id: 'page.user-projects.title' })}>
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} p={0} m={0} style={{ listStyle: 'none' }} aria-label={intl.formatMessage({ id: 'page.user-projects.title' })}>
           {data.rows.map((row) => (
-            <Card component="li" key={row.id} withBorder data-testid="my-project">
-              <Group justify="space-between" wrap="wrap">
-                <Stack gap={2}>
-                  <Group gap="xs">
-                    <Text fw={600}>{row.title}</Text>
-                    <Badge color={row.status === 'published' ? 'green' : 'gray'} variant="dot">
-                      <FormattedMessage id={STATUS_LABEL[row.status]} />
-                    </Badge>
-                  </Group>
-                  <Text size="xs" c="dimmed">
-                    <FormattedMessage id="projects.createdOn" values={{ date: formatDate(row.created_at, locale) }} />
-                  </Text>
-                </Stack>
-                <Group gap="xs">
-                  {row.status === 'published' && (
-                    <LocalLink to={paths.project(row.id, row.slug)} size="sm">
-                      <FormattedMessage id="projects.view" />
-                    </LocalLink>
-                  )}
-                  <LocalButtonLink to={paths.user.project(row.id)} size="xs" variant="default">
-                    <FormattedMessage id="projects.edit" />
-                  </LocalButtonLink>
-                  {row.status === 'published' ? (
-                    <Button size="xs" variant="default" onClick={() => setToUnpublish(row)}>
-                      <FormattedMessage id="projects.unpublish" />
+            <li key={row.id} data-testid="my-project">
+              <ContentCard
+                to={paths.user.project(row.id)}
+                heading="h2"
+                title={row.title}
+                kicker={row.category && CATEGORY_LABEL[row.category] ? <FormattedMessage id={CATEGORY_LABEL[row.category]} /> : undefined}
+                meta={[row.city, intl.formatMessage({ id: 'projects.createdOn' }, { date: formatDate(row.created_at, locale) })].filter(Boolean).join(' · ')}
+                summary={row.summary}
+                badge={
+                  <CardBadge tone={row.status === 'published' ? 'teal' : 'gray'}>
+                    <FormattedMessage id={STATUS_LABEL[row.status]} />
+                  </CardBadge>
+                }
+                action={<FormattedMessage id="projects.edit" />}
+                extra={
+                  <>
+                    {row.status === 'published' && (
+                      <LocalButtonLink to={paths.project(row.id, row.slug)} size="xs" variant="default">
+                        <FormattedMessage id="projects.view" />
+                      </LocalButtonLink>
+                    )}
+                    {row.status === 'published' ? (
+                      <Button size="xs" variant="default" onClick={() => setToUnpublish(row)}>
+                        <FormattedMessage id="projects.unpublish" />
+                      </Button>
+                    ) : (
+                      <Button size="xs" variant="light" loading={setStatus.isPending && setStatus.variables?.id === row.id} onClick={() => publish(row)}>
+                        <FormattedMessage id="projects.publish" />
+                      </Button>
+                    )}
+                    <Button size="xs" variant="outline" color="var(--tw-red)" onClick={() => setToDelete(row)}>
+                      <FormattedMessage id="projects.delete" />
                     </Button>
-                  ) : (
-                    <Button size="xs" variant="light" loading={setStatus.isPending && setStatus.variables?.id === row.id} onClick={() => publish(row)}>
-                      <FormattedMessage id="projects.publish" />
-                    </Button>
-                  )}
-                  <Button size="xs" color="red" variant="light" onClick={() => setToDelete(row)}>
-                    <FormattedMessage id="projects.delete" />
-                  </Button>
-                </Group>
-              </Group>
-            </Card>
+                  </>
+                }
+              />
+            </li>
           ))}
-        </Stack>
+        </SimpleGrid>
       )}
       {data && <ListPagination total={data.total} pageSize={MY_PROJECTS_PAGE_SIZE} page={page} onChange={setPage} />}
       <ConfirmDialog
