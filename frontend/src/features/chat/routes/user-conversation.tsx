@@ -59,6 +59,15 @@ function sameDay(a: string, b: string): boolean {
   return new Date(a).toDateString() === new Date(b).toDateString();
 }
 
+/** A paperclip drawn as SVG (an emoji depends on the visitor's fonts and shows as a box without them). */
+function PaperclipIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M21 11.5 12.4 20a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l7.9-7.9" />
+    </svg>
+  );
+}
+
 /**
  * /user/chat/{conversationId} (spec §2; issue 13): history newest at the bottom, older pages when
  * scrolling up (keyset by id, 50 at a time), day separators and sender groups; Enter sends,
@@ -547,7 +556,7 @@ export default function UserConversationRoute({ params }: PageProps) {
             >
               {(props) => (
                 <ActionIcon {...props} variant="default" size={36} aria-label={t('chat.attachment.add')} data-testid="attach-file">
-                  📎
+                  <PaperclipIcon />
                 </ActionIcon>
               )}
             </FileButton>
