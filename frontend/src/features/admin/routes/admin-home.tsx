@@ -1,6 +1,7 @@
-import { Group, Stack, Text, Title } from '@mantine/core';
+import { Group, Stack } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
+import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
 import { SignOutButton } from '@/features/auth/components/sign-out-button';
 
@@ -8,15 +9,11 @@ import { SignOutButton } from '@/features/auth/components/sign-out-button';
 export default function AdminHomeRoute() {
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>
-          <FormattedMessage id="page.admin.title" values={{ product: 'Teamwerk' }} />
-        </Title>
-        <SignOutButton />
-      </Group>
-      <Text>
-        <FormattedMessage id="admin.home.intro" />
-      </Text>
+      <PageHeader
+        title={<FormattedMessage id="page.admin.title" values={{ product: 'Teamwerk' }} />}
+        description={<FormattedMessage id="admin.home.intro" />}
+        action={<SignOutButton />}
+      />
       <Group>
         <LocalButtonLink to={paths.admin.users}>
           <FormattedMessage id="page.admin-users.title" />

@@ -1,8 +1,10 @@
-import { Alert, Badge, Button, Group, Loader, Menu, Pagination, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Menu, Pagination, Stack, Table, TextInput } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { EmptyState } from '@/components/empty-state';
+import { PageHeader } from '@/components/page-header';
 import { useLocale } from '@/components/use-locale';
 import { formatDate } from '@/lib/format';
 import { adminUsersQuery, type AdminUserRow, PAGE_SIZE } from '../api/admin-users';
@@ -24,14 +26,14 @@ export default function AdminUsersRoute() {
   const pages = users.data ? Math.max(1, Math.ceil(users.data.total / PAGE_SIZE)) : 1;
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>
-          <FormattedMessage id="page.admin-users.title" />
-        </Title>
-        <Button onClick={openCreate}>
-          <FormattedMessage id="admin.users.create" />
-        </Button>
-      </Group>
+      <PageHeader
+        title={<FormattedMessage id="page.admin-users.title" />}
+        action={
+          <Button onClick={openCreate}>
+            <FormattedMessage id="admin.users.create" />
+          </Button>
+        }
+      />
       <TextInput
         label={t('admin.users.search')}
         value={search}
@@ -48,9 +50,9 @@ export default function AdminUsersRoute() {
         </Alert>
       )}
       {users.data && users.data.rows.length === 0 && (
-        <Text c="var(--tw-muted)">
+        <EmptyState compact>
           <FormattedMessage id="admin.users.empty" />
-        </Text>
+        </EmptyState>
       )}
       {users.data && users.data.rows.length > 0 && (
         <Table striped className="tw-stack-table" aria-label={t('page.admin-users.title')}>

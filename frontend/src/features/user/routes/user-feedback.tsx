@@ -1,10 +1,11 @@
-import { Button, Input, NativeSelect, Rating, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Button, Input, NativeSelect, Rating, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useUserId } from '@/components/use-user-id';
 import { FEEDBACK_CATEGORY_LABEL, feedbackSchema, useCreateFeedback } from '@/features/feedback/api/create-feedback';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
+import { PageHeader } from '@/components/page-header';
 
 /** `/user/feedback`: feedback form stored in `feedback`, confirmed with a success snackbar (spec §2). */
 export default function UserFeedbackRoute() {
@@ -36,12 +37,7 @@ export default function UserFeedbackRoute() {
 
   return (
     <Stack maw={640}>
-      <Title order={1}>
-        <FormattedMessage id="page.user-feedback.title" />
-      </Title>
-      <Text>
-        <FormattedMessage id="feedback.intro" />
-      </Text>
+      <PageHeader title={<FormattedMessage id="page.user-feedback.title" />} description={<FormattedMessage id="feedback.intro" />} />
       <form onSubmit={submit} noValidate aria-label={intl.formatMessage({ id: 'page.user-feedback.title' })}>
         <Stack>
           <NativeSelect

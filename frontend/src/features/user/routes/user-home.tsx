@@ -7,6 +7,7 @@ import type { PageProps } from '@/lib/route-def';
 import { avatarUrl, useOwnProfile } from '../api/own-profile';
 import { HomeDashboard } from '../components/home-dashboard';
 import { missingProfileSteps, profileCompleteness } from '../components/profile-completeness';
+import { PageHeader } from '@/components/page-header';
 
 const PLAN_IDS: Record<string, string> = {
   old_user: 'account.plan.free',
@@ -29,12 +30,7 @@ export default function UserHomeRoute({ locale }: PageProps) {
   const profile = useOwnProfile();
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>
-          <FormattedMessage id="page.user-home.title" />
-        </Title>
-        <SignOutButton />
-      </Group>
+      <PageHeader title={<FormattedMessage id="page.user-home.title" />} action={<SignOutButton />} />
       {profile.isPending && <Loader aria-label={intl.formatMessage({ id: 'auth.loading' })} />}
       {profile.isError && (
         <Alert color="red" role="alert">

@@ -1,4 +1,4 @@
-import { Alert, Button, Loader, Stack, Title } from '@mantine/core';
+import { Alert, Button, Loader, Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useOwnProfile } from '../api/own-profile';
 import { AccountCredentials } from '../components/account-credentials';
@@ -10,6 +10,7 @@ import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { PrivacyNotificationSettings } from '../components/privacy-notification-settings';
 import { ProfileForm } from '../components/profile-form';
 import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
+import { PageHeader } from '@/components/page-header';
 
 /** /user/settings: profile fields, avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */
 export default function UserSettingsRoute() {
@@ -17,9 +18,7 @@ export default function UserSettingsRoute() {
   const profile = useOwnProfile();
   return (
     <Stack>
-      <Title order={1}>
-        <FormattedMessage id="page.user-settings.title" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="page.user-settings.title" />} />
       {profile.isPending && <Loader aria-label={intl.formatMessage({ id: 'auth.loading' })} />}
       {profile.isError && (
         <Alert color="red" role="alert">
