@@ -1,5 +1,7 @@
-import { Anchor, Badge, Card, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { CardBadge, ContentCard } from '@/components/content-card';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
 import { isHttpsUrl, isHttpUrl } from '@/lib/safe-url';
 import { toPortfolioValues } from '../api/portfolio-schema';
 import { usePublicPortfolios } from '../api/portfolios';
@@ -8,7 +10,8 @@ import { PortfolioFilesPanel } from './portfolio-files-panel';
 /**
  * A user's published portfolios for visitors (e.g. on /u/{slug}): description in the page's
  * language (the other one as fallback), skills, links and the supporting files the owner allows
- * the visitor to download (signed URLs; spec §2). Renders nothing when there are none.
+ * the visitor to download (signed URLs; spec §2), each in the shared card design (issue 18).
+ * Renders nothing when there are none.
  */
 export function PublicPortfolios({ ownerId }: { ownerId: string }) {
   const intl = useIntl();
@@ -20,50 +23,61 @@ export function PublicPortfolios({ ownerId }: { ownerId: string }) {
       <Title order={2} fz="h4" mb="xs">
         <FormattedMessage id="portfolios.public.title" />
       </Title>
-      <Stack>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
         {query.data.map((row) => {
           const v = toPortfolioValues(row);
           const description = (de ? v.descriptionDe || v.descriptionEn : v.descriptionEn || v.descriptionDe).trim();
           return (
-            <Card key={row.id} withBorder data-testid="public-portfolio">
-              <Stack gap="xs">
-                <Title order={3} fz="h5">
-                  {row.title}
-                </Title>
-                {description && <Text style={{ whiteSpace: 'pre-line' }}>{description}</Text>}
-                {v.images.some(isHttpsUrl) && (
-                  <SimpleGrid cols={{ base: 2, sm: 4 }}>
-                    {v.images
-                      .filter(isHttpsUrl)
-                      .map((src, i) => (
-                        <Image key={src} src={src} radius="sm" loading="lazy" alt={intl.formatMessage({ id: 'projects.detail.imageAlt' }, { title: row.title, n: i + 1 })} />
+            <ContentCard
+              key={row.id}
+              to={null}
+              heading="h3"
+              testId="public-portfolio"
+              title={row.title}
+              kicker={row.category && CATEGORY_LABEL[row.category] ? intl.formatMessage({ id: CATEGORY_LABEL[row.category] }) : undefined}
+              meta={row.city}
+              action={null}
+              extra={
+                <Stack gap="xs" w="100%">
+                  {description && (
+                    <Text fz="sm" style={{ whiteSpace: 'pre-line' }}>
+                      {description}
+                    </Text>
+                  )}
+                  {v.images.some(isHttpsUrl) && (
+                    <SimpleGrid cols={{ base: 2, sm: 4 }}>
+                      {v.images
+                        .filter(isHttpsUrl)
+                        .map((src, i) => (
+                          <Image key={src} src={src} radius="sm" loading="lazy" alt={intl.formatMessage({ id: 'projects.detail.imageAlt' }, { title: row.title, n: i + 1 })} />
+                        ))}
+                    </SimpleGrid>
+                  )}
+                  {v.skills.length > 0 && (
+                    <Group gap={4}>
+                      {v.skills.map((s) => (
+                        <CardBadge key={s} tone="gray">
+                          {s}
+                        </CardBadge>
                       ))}
-                  </SimpleGrid>
-                )}
-                {v.skills.length > 0 && (
-                  <Group gap={4}>
-                    {v.skills.map((s) => (
-                      <Badge key={s} variant="outline" color="dark">
-                        {s}
-                      </Badge>
-                    ))}
-                  </Group>
-                )}
-                {v.links.some((l) => isHttpUrl(l.url)) && (
-                  <Group gap="sm">
-                    {v.links.filter((l) => isHttpUrl(l.url)).map((l) => (
-                      <Anchor key={l.url} href={l.url} target="_blank" rel="nofollow noopener noreferrer">
-                        {l.label}
-                      </Anchor>
-                    ))}
-                  </Group>
-                )}
-                <PortfolioFilesPanel portfolioId={row.id} ownerId={row.owner_id} access={row.file_access} canEdit={false} />
-              </Stack>
-            </Card>
+                    </Group>
+                  )}
+                  {v.links.some((l) => isHttpUrl(l.url)) && (
+                    <Group gap="sm">
+                      {v.links.filter((l) => isHttpUrl(l.url)).map((l) => (
+                        <Anchor key={l.url} href={l.url} target="_blank" rel="nofollow noopener noreferrer">
+                          {l.label}
+                        </Anchor>
+                      ))}
+                    </Group>
+                  )}
+                  <PortfolioFilesPanel portfolioId={row.id} ownerId={row.owner_id} access={row.file_access} canEdit={false} />
+                </Stack>
+              }
+            />
           );
         })}
-      </Stack>
+      </SimpleGrid>
     </section>
   );
 }

@@ -31,7 +31,7 @@ export const profileProjectsQuery = (ownerId: string) =>
       unwrap(
         await supabase
           .from('projects')
-          .select('id, slug, title, summary')
+          .select('id, slug, title, summary, category, city')
           .eq('owner_id', ownerId)
           .eq('status', 'published')
           .order('published_at', { ascending: false })

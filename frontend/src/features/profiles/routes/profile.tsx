@@ -1,13 +1,15 @@
-import { Alert, Anchor, Avatar, Badge, Button, Card, Group, List, Loader, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Avatar, Badge, Box, Button, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { ContentCard } from '@/components/content-card';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { blockedUserBySlugQuery, refreshAfterBlockChange, unblockUser } from '@/features/user/api/blocked-users';
 import { avatarUrl } from '@/features/user/api/own-profile';
 import { CATEGORY_IDS, SOCIAL_NETWORKS } from '@/features/user/components/profile-form';
+import { CATEGORY_LABEL } from '@/lib/category-labels';
 import type { PageProps } from '@/lib/route-def';
 import { notify } from '@/lib/notify';
 import { isHttpUrl } from '@/lib/safe-url';
@@ -147,12 +149,16 @@ export default function ProfileRoute({ params }: PageProps) {
           <Title order={2} fz="h4">
             <FormattedMessage id="profile.premium.featured" />
           </Title>
-          <Card withBorder mt="xs" style={accent ? { borderLeft: `6px solid ${accent}` } : undefined}>
-            <LocalLink to={paths.project(premium.featured_project.id, premium.featured_project.slug)} fw={600}>
-              {premium.featured_project.title}
-            </LocalLink>
-            {premium.featured_project.summary && <Text size="sm">{premium.featured_project.summary}</Text>}
-          </Card>
+          <Box mt="xs" style={accent ? { borderLeft: `6px solid ${accent}`, borderRadius: 'var(--mantine-radius-md)' } : undefined}>
+            <ContentCard
+              to={paths.project(premium.featured_project.id, premium.featured_project.slug)}
+              heading="h3"
+              title={premium.featured_project.title}
+              summary={premium.featured_project.summary}
+              owner={{ name: p.display_name, img: p.profile_img }}
+              action={<FormattedMessage id="landing.projects.action" />}
+            />
+          </Box>
         </section>
       )}
       {p.bio && <Text style={{ whiteSpace: 'pre-line' }}>{p.bio}</Text>}
@@ -214,16 +220,22 @@ export default function ProfileRoute({ params }: PageProps) {
           <Title order={2} fz="h4">
             <FormattedMessage id="profile.projects" />
           </Title>
-          <List mt="xs">
+          <SimpleGrid component="ul" cols={{ base: 1, sm: 2 }} mt="xs" p={0} m={0} style={{ listStyle: 'none' }} data-testid="profile-projects">
             {projects.data.map((project) => (
-              <List.Item key={project.id}>
-                <Card p={0}>
-                  <LocalLink to={paths.project(project.id, project.slug)}>{project.title}</LocalLink>
-                  {project.summary && <Text size="sm">{project.summary}</Text>}
-                </Card>
-              </List.Item>
+              <li key={project.id}>
+                <ContentCard
+                  to={paths.project(project.id, project.slug)}
+                  heading="h3"
+                  title={project.title}
+                  kicker={project.category ? t(CATEGORY_LABEL[project.category] ?? 'search.category.other') : undefined}
+                  meta={project.city}
+                  summary={project.summary}
+                  owner={{ name: p.display_name, img: p.profile_img }}
+                  action={<FormattedMessage id="landing.projects.action" />}
+                />
+              </li>
             ))}
-          </List>
+          </SimpleGrid>
         </section>
       )}
       <PublicPortfolios ownerId={p.id} />

@@ -1,0 +1,146 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { dismissCookies } from './billing-support';
+import { admin, createUser, token, type TestUser, useSession as putSession } from './content-events-support';
+import { messages } from './support';
+
+/**
+ * One card design, page headers and empty states (issue 18) on the lists outside the landing
+ * page: favourites and contacts show the owner's name, category, city and one action per card
+ * while their own buttons stay usable; an empty list names a next step that leads somewhere; and
+ * the lists with cards and empty states (jobs, search, the user area) have no axe colour-contrast
+ * violation and no sideways scrolling, in light and dark, on a desktop (English) and a phone
+ * (German, the longer words).
+ */
+
+test.describe.configure({ mode: 'serial' });
+
+const tok = token();
+const city = `Kartenstadt${tok}`;
+let owner: TestUser;
+let fan: TestUser;
+let newcomer: TestUser;
+let project: { id: number; slug: string; title: string };
+
+const en = (id: string) => {
+  const text = messages.en[id];
+  if (!text) throw new Error(`no message ${id}`);
+  return text;
+};
+
+test.beforeAll(async () => {
+  [owner, fan, newcomer] = await Promise.all([createUser('premium', 'Karla'), createUser('premium', 'Finn'), createUser('basic', 'Nele')]);
+  const service = admin();
+  const inserted = await service
+    .from('projects')
+    .insert({ owner_id: owner.id, title: `Kartenprojekt ${tok}`, slug: '', category: 'environment', city, status: 'published', summary: 'Cards for everyone.' })
+    .select('id, slug, title')
+    .single();
+  expect(inserted.error).toBeNull();
+  project = inserted.data as typeof project;
+  expect((await fan.client.from('favourite_projects').insert({ user_id: fan.id, project_id: project.id })).error).toBeNull();
+  const linked = await service.from('contacts').insert({ requester_id: owner.id, addressee_id: fan.id, status: 'accepted', responded_at: new Date().toISOString() });
+  expect(linked.error).toBeNull();
+});
+
+async function ownerName(user: TestUser): Promise<string> {
+  const row = await admin().from('profiles').select('firstname, lastname').eq('id', user.id).single();
+  expect(row.error).toBeNull();
+  return `${row.data!.firstname} ${row.data!.lastname}`;
+}
+
+test('a favourite project is a card with owner, category and city; its remove button works above the card link', async ({ page }) => {
+  await putSession(page, fan);
+  await page.goto('/user/favorites');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('page.user-favorites.title'));
+  const card = page.getByTestId('favourite-project-item');
+  await expect(card).toHaveCount(1);
+  await expect(card.getByRole('heading', { level: 3 })).toHaveText(project.title);
+  await expect(card).toContainText(await ownerName(owner));
+  await expect(card).toContainText(en('search.category.environment'));
+  await expect(card).toContainText(city);
+  // the title is the card's one link and leads to the project
+  await expect(card.getByRole('link')).toHaveCount(1);
+  await expect(card.getByRole('link')).toHaveAttribute('href', new RegExp(`/${project.id}-${project.slug}$`));
+  // the button sits above the card-wide link: a click removes instead of navigating
+  await card.getByRole('button', { name: en('favorites.remove') }).click();
+  await expect(page.getByTestId('favourite-project-item-empty')).toHaveText(en('favorites.projectsEmpty'));
+  await expect(page).toHaveURL(/\/user\/favorites$/);
+  const left = await admin().from('favourite_projects').select('project_id').eq('user_id', fan.id);
+  expect(left.data).toEqual([]);
+  // the empty state names a next step
+  await page.getByRole('link', { name: en('favorites.findMore') }).click();
+  await expect(page).toHaveURL(/\/search$/);
+});
+
+test('a contact is a person card: picture and name, link to the profile, message button', async ({ page }) => {
+  await putSession(page, fan);
+  await page.goto('/user/contacts');
+  const card = page.getByTestId('contact-entry').filter({ hasText: await ownerName(owner) });
+  await expect(card).toHaveCount(1);
+  const profile = await admin().from('profiles').select('slug').eq('id', owner.id).single();
+  await expect(card.getByRole('link')).toHaveAttribute('href', `/u/${profile.data!.slug}`);
+  await expect(card.getByRole('button', { name: en('contacts.message') })).toBeVisible();
+});
+
+test('empty user lists say what to do next, and the step leads there', async ({ page }) => {
+  await putSession(page, newcomer);
+  await page.goto('/user/projects');
+  await expect(page.getByTestId('projects-empty')).toHaveText(en('projects.empty'));
+  await page.getByRole('link', { name: en('projects.emptyAction') }).click();
+  await expect(page).toHaveURL(/\/user\/projects\/create-project-new$/);
+  await page.goto('/user/portfolios');
+  await expect(page.getByTestId('portfolios-empty')).toHaveText(en('portfolios.empty'));
+  await page.getByRole('link', { name: en('portfolios.emptyAction') }).click();
+  await expect(page).toHaveURL(/\/user\/create-portfolio$/);
+  await page.goto('/user/chat');
+  await expect(page.getByTestId('inbox-empty')).toHaveText(en('chat.inboxEmpty'));
+});
+
+async function settle(page: Page) {
+  await expect(page.locator('h1').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+}
+
+const PAGES: { path: string; who: 'fan' | 'newcomer' | null }[] = [
+  { path: '/jobs', who: null },
+  { path: '/working-remote-jobs', who: null },
+  { path: `/search?q=Kartenprojekt`, who: null },
+  { path: '/search?q=nichtsdergleichen', who: null },
+  { path: '/user/projects', who: 'newcomer' },
+  { path: '/user/portfolios', who: 'newcomer' },
+  { path: '/user/events', who: 'newcomer' },
+  { path: '/user/favorites', who: 'newcomer' },
+  { path: '/user/contacts', who: 'fan' },
+  { path: '/user/chat', who: 'newcomer' },
+];
+
+for (const viewport of [
+  { name: 'desktop', width: 1280, height: 800, lang: 'en' },
+  { name: 'mobile', width: 390, height: 844, lang: 'de' },
+] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`${viewport.name} ${scheme}: cards and empty states keep contrast and fit the width`, async ({ page }) => {
+      test.setTimeout(120_000);
+      await page.setViewportSize({ width: viewport.width, height: viewport.height });
+      await page.emulateMedia({ colorScheme: scheme });
+      const problems: string[] = [];
+      let cookiesDismissed = false;
+      for (const entry of PAGES) {
+        await putSession(page, entry.who === 'fan' ? fan : entry.who === 'newcomer' ? newcomer : null);
+        const url = viewport.lang === 'de' ? `/de${entry.path}` : entry.path;
+        await page.goto(url);
+        if (!cookiesDismissed) {
+          await dismissCookies(page).catch(() => undefined);
+          cookiesDismissed = true;
+        }
+        await settle(page);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        if (overflow > 0) problems.push(`${url}: scrolls sideways by ${overflow} px`);
+        const axe = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
+        for (const v of axe.violations) for (const n of v.nodes) problems.push(`${url}: ${v.id} ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+}
