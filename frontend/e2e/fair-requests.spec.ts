@@ -59,7 +59,7 @@ for (const lang of ['en', 'de'] as const) {
       await dismissCookies(page);
       await page.goto(path(lang, '/user/contacts'));
       await expect(page.getByTestId('contacts-allowance')).toHaveText(
-        msg(lang, 'contacts.allowance', { remaining: '0', limit: '10', date: renewalText(lang) }),
+        msg(lang, 'contacts.allowance', { n: '0', limit: '10', date: renewalText(lang) }),
       );
       await expectAccessible(page, `contacts page with allowance (${lang})`);
 
@@ -102,7 +102,7 @@ for (const lang of ['en', 'de'] as const) {
       await expect(stats).toBeVisible();
       await expect(stats.getByRole('heading')).toHaveText(msg(lang, 'profile.responsiveness.title'));
       const rateText = messages[lang]['profile.responsiveness.rate']!;
-      const [prefix, suffix] = rateText.split('{rate}');
+      const [prefix, suffix] = rateText.split('{percent}');
       const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       await expect(page.getByTestId('response-rate')).toHaveText(
         new RegExp(`^${escape(prefix!)}83\\s?%${escape(suffix!)} · ${escape(msg(lang, 'profile.responsiveness.withinHour'))}$`),

@@ -156,7 +156,7 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
             {allowance.data && allowance.data.weeklyLimit !== null && allowance.data.weeklyLimit > 0 && (
               <Text size="sm" c="var(--tw-muted)" data-testid="contact-allowance">
                 {t('contacts.allowance', {
-                  remaining: String(allowance.data.remaining ?? 0),
+                  n: String(allowance.data.remaining ?? 0),
                   limit: String(allowance.data.weeklyLimit),
                   date: formatRenewal(intl, allowance.data.renewsAt),
                 })}

@@ -122,7 +122,7 @@ export default function UserContactsRoute() {
           <FormattedMessage
             id="contacts.allowance"
             values={{
-              remaining: allowance.data.remaining ?? 0,
+              n: allowance.data.remaining ?? 0,
               limit: allowance.data.weeklyLimit,
               date: formatRenewal(intl, allowance.data.renewsAt),
             }}

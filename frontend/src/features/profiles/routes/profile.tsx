@@ -255,8 +255,8 @@ function Responsiveness({ stats }: { stats: ResponseStats }) {
   let time: string | null = null;
   if (hours !== null) {
     if (hours < 1) time = intl.formatMessage({ id: 'profile.responsiveness.withinHour' });
-    else if (hours < 48) time = intl.formatMessage({ id: 'profile.responsiveness.withinHours' }, { hours: Math.round(hours) });
-    else time = intl.formatMessage({ id: 'profile.responsiveness.withinDays' }, { days: Math.round(hours / 24) });
+    else if (hours < 48) time = intl.formatMessage({ id: 'profile.responsiveness.withinHours' }, { n: Math.round(hours) });
+    else time = intl.formatMessage({ id: 'profile.responsiveness.withinDays' }, { n: Math.round(hours / 24) });
   }
   return (
     <section data-testid="response-stats">
@@ -266,7 +266,7 @@ function Responsiveness({ stats }: { stats: ResponseStats }) {
       <Text data-testid="response-rate">
         <FormattedMessage
           id="profile.responsiveness.rate"
-          values={{ rate: intl.formatNumber(stats.rate, { style: 'percent', maximumFractionDigits: 0 }) }}
+          values={{ percent: intl.formatNumber(stats.rate, { style: 'percent', maximumFractionDigits: 0 }) }}
         />
         {time && ` · ${time}`}
       </Text>
