@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { anonClient, signedInClient, superuserDb } from '../../scripts/test-support/clients.ts';
+import { anonClient, config, serviceClient, signedInClient, superuserDb } from '../../scripts/test-support/clients.ts';
 
 let db: pg.Client;
 beforeAll(async () => {
@@ -23,7 +23,7 @@ afterAll(async () => {
   await db?.end();
 });
 
-type Person = { id: string; client?: SupabaseClient };
+type Person = { id: string; client?: SupabaseClient; email?: string };
 
 /** A signed-in user; with a plan, an active subscription through the billing write path. */
 async function member(plan: 'basic' | 'premium' | 'enterprise' | null, lang: 'de' | 'en' = 'en'): Promise<Required<Person>> {
@@ -37,7 +37,7 @@ async function member(plan: 'basic' | 'premium' | 'enterprise' | null, lang: 'de
     );
   }
   await db.query(`update public.profiles set profile_visibility = 1 where id = $1`, [u.userId]);
-  return { id: u.userId, client: u.client };
+  return { id: u.userId, client: u.client, email: u.email };
 }
 
 /** A confirmed, visible user who only receives requests. */
@@ -188,6 +188,18 @@ describe('expiry after 14 days, one reminder after 7 (cron functions)', () => {
     const template = await db.query(`select subject, body from public.email_templates where key = 'contact_request_reminder' order by lang`);
     expect(template.rows).toHaveLength(2);
     for (const t of template.rows) expect(t.body).toContain('{{unsubscribe_link}}');
+    // delivered by process-email-queue: German subject, the expiry day, a one-click unsubscribe link
+    expect((await serviceClient().functions.invoke('process-email-queue', { body: {} })).error).toBeNull();
+    let delivered: { subject: string; text: string | null }[] = [];
+    for (let i = 0; i < 60 && delivered.length === 0; i++) {
+      const all = (await (await fetch(`${config.mailboxUrl}/api/messages?to=${encodeURIComponent(target.email)}`)).json()) as typeof delivered;
+      delivered = all.filter((m) => m.subject.startsWith('Erinnerung:'));
+      if (delivered.length === 0) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.subject).toMatch(/^Erinnerung: Fair\S+ Sender wartet auf Ihre Antwort$/);
+    expect(delivered[0]!.text).toContain(`verfällt sie am ${expires}`);
+    expect(delivered[0]!.text).toMatch(/\/de\/unsubscribe\?token=/);
     // once: later runs do not queue it again
     await db.query(`select private.send_contact_request_reminders()`);
     await shift(10);
