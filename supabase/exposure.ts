@@ -513,6 +513,17 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'participants',
   },
   'contact_request_count()': { execute: ['authenticated'], returns: 'integer', rows: 'own' },
+  // issue 19: fair requests (weekly allowance; response stats are aggregates, no requester identity)
+  'my_contact_request_allowance()': {
+    execute: ['authenticated'],
+    returns: ['plan', 'weekly_limit', 'used', 'remaining', 'renews_at', 'renews_on'],
+    rows: 'own',
+  },
+  'profile_response_stats(p_profile_id uuid)': {
+    execute: ['anon', 'authenticated'],
+    returns: ['requests', 'response_rate', 'median_response_hours'],
+    rows: 'public',
+  },
   'touch_presence()': { execute: ['authenticated'], returns: 'void', rows: 'none' },
   'my_inbox(p_limit integer, p_offset integer)': {
     execute: ['authenticated'],

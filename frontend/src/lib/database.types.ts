@@ -1116,6 +1116,11 @@ isOneToOne: true
               "blocked_at": string,"display_name": string,"profile_img": string,"slug": string,"user_id": string
             }[]
                            },
+"my_contact_request_allowance":
+{ Args: Record<PropertyKey, never>; Returns: {
+              "plan": string,"remaining": number,"renews_at": string,"renews_on": string,"used": number,"weekly_limit": number
+            }[]
+                           },
 "my_contacts":
 { Args: { "p_limit"?: number,"p_offset"?: number,"p_search"?: string,"p_tab"?: string }; Returns: {
               "city": string,"contact_id": number,"display_name": string,"headline": string,"last_seen_at": string,"message": string,"profile_img": string,"since": string,"slug": string,"status": Database["public"]['Enums']["contact_status"],"total": number,"user_id": string
@@ -1139,6 +1144,11 @@ isOneToOne: true
                            },
 "newsletter_unsubscribe":
 { Args: { "p_token": string }; Returns: boolean
+                           },
+"profile_response_stats":
+{ Args: { "p_profile_id": string }; Returns: {
+              "median_response_hours": number,"requests": number,"response_rate": number
+            }[]
                            },
 "queue_account_exists_notice":
 { Args: { "p_email": string,"p_link": string }; Returns: undefined
@@ -1215,7 +1225,7 @@ isOneToOne: true
                            }
           }
           Enums: {
-            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
+            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined"|"expired","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -1331,7 +1341,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
+            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined", "expired"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
           }
         }
 } as const

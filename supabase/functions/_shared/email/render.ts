@@ -81,6 +81,7 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   cancellation_confirm_link: { de: 'Kündigung bestätigen', en: 'Confirm cancellation' },
   account_exists_notice: { de: 'Zur Anmeldung', en: 'Go to login' },
   contact_request: { de: 'Anfrage ansehen', en: 'View request' },
+  contact_request_reminder: { de: 'Anfrage beantworten', en: 'Answer the request' },
   chat_unread: { de: 'Nachricht lesen', en: 'Read message' },
   subscription_duplicate_refunded: { de: 'Zu den Einstellungen', en: 'Open settings' },
   ticket_confirmation: { de: 'Zur Veranstaltung', en: 'View event' },

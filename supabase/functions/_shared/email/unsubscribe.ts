@@ -9,9 +9,10 @@
  */
 import { base64url, fromBase64url, timingSafeEqual } from '../tokens.ts';
 
-/** The user_settings switch per unsubscribable mail kind (contact requests, messages: issue 13; event updates: issue 16). */
+/** The user_settings switch per unsubscribable mail kind (contact requests, messages: issue 13; event updates: issue 16; request reminders: issue 19). */
 export const UNSUBSCRIBE_KINDS: Readonly<Record<string, 'email_contact_requests' | 'email_messages' | 'email_event_updates'>> = {
   contact_request: 'email_contact_requests',
+  contact_request_reminder: 'email_contact_requests',
   chat_unread: 'email_messages',
   event_changed: 'email_event_updates',
   event_cancelled: 'email_event_updates',

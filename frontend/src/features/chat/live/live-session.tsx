@@ -22,7 +22,8 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'mousemove', 'scroll', 'focus
  * The signed-in user's live connection, mounted once per tab by the header's account menu
  * (issue 13):
  * - `user:<id>` (private): `inbox` → inbox and unread total refetch in every tab; `contact_request`
- *   → an in-app snackbar and the requests list; `contact_accepted` → contacts refetch. A rejoin
+ *   → an in-app snackbar and the requests list; `contact_accepted` → contacts refetch;
+ *   `contact_expired` (issue 19) → contacts refetch, quietly. A rejoin
  *   after a lost connection refetches too, so nothing sent meanwhile is missed.
  * - own presence on `presence:user:<id>`: online, away after 5 minutes without input; nothing
  *   while "Show my online status" is off, and then no one else's presence is watched either
@@ -61,6 +62,8 @@ export function LiveSession({ userId }: { userId: string }) {
         void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
         notify('success', intlRef.current.formatMessage({ id: 'nav.notify.contactAccepted' }));
       })
+      // issue 19: a request of mine expired unanswered (14 days): the sent list and the Connect button follow
+      .on('broadcast', { event: 'contact_expired' }, () => void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY }))
       .subscribe((status) => {
         if (status === 'SUBSCRIBED') refreshChat();
       }),

@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
+import { ContactRequestError } from './weekly-limit';
 
 /**
  * Contacts (issue 13, spec §2 /user/contacts): requests with a note, answers, removal. The
@@ -83,6 +84,8 @@ export const relationQuery = (me: string, otherId: string) =>
       const row = rows[0];
       if (!row) return { kind: 'none' };
       if (row.status === 'accepted') return { kind: 'contact', contactId: row.id };
+      // an expired request (issue 19: 14 days unanswered) may be sent again
+      if (row.status === 'expired') return { kind: 'none' };
       if (row.status === 'declined') return row.requester_id === me ? { kind: 'declined', contactId: row.id } : { kind: 'none' };
       return row.requester_id === me ? { kind: 'sent', contactId: row.id } : { kind: 'received', contactId: row.id, message: row.message };
     },
@@ -92,10 +95,12 @@ export const relationQuery = (me: string, otherId: string) =>
  * Sends a request (or accepts theirs when they asked first).
  * @returns 'pending' | 'accepted'
  * @throws ApiError with code PT409 (already_contacts, request_pending, declined_recently), PT429
- *   (contact_request_limit), PT402 (payment_required), P0001 (blocked), P0002 (user_not_found), 22001
+ *   (weekly_contact_request_limit: see weeklyLimitOf; contact_request_limit), PT402 (payment_required), P0001 (blocked), P0002 (user_not_found), 22001
  */
 export async function sendContactRequest(addresseeId: string, note: string): Promise<string> {
-  return unwrap(await supabase.rpc('send_contact_request', { p_addressee_id: addresseeId, p_message: note.trim() || undefined }), 'POST');
+  const result = await supabase.rpc('send_contact_request', { p_addressee_id: addresseeId, p_message: note.trim() || undefined });
+  if (result.error) throw new ContactRequestError(result.error.message, result.status, result.error.code, result.error.hint || undefined);
+  return result.data;
 }
 
 /** Accepts or declines a received request (only the addressee may; the database checks). */
@@ -115,6 +120,7 @@ export function contactErrorMessageId(error: unknown): string {
     already_contacts: 'contacts.error.alreadyContacts',
     request_pending: 'contacts.error.requestPending',
     declined_recently: 'contacts.error.declinedRecently',
+    weekly_contact_request_limit: 'contacts.error.weeklyLimit',
     contact_request_limit: 'contacts.error.limit',
     payment_required: 'contacts.error.paymentRequired',
     blocked: 'contacts.error.blocked',
@@ -124,3 +130,27 @@ export function contactErrorMessageId(error: unknown): string {
   };
   return known[message] ?? 'contacts.error.generic';
 }
+
+/** The caller's weekly allowance of contact requests (issue 19; `my_contact_request_allowance`). */
+export interface ContactAllowance {
+  /** 'basic' | 'premium' | 'enterprise' | 'admin', null without a plan */
+  plan: string | null;
+  /** requests per week; null = no limit (admin), 0 without a plan */
+  weeklyLimit: number | null;
+  used: number;
+  /** null = no limit */
+  remaining: number | null;
+  /** next Monday 00:00 Europe/Berlin (ISO instant) */
+  renewsAt: string;
+}
+
+/** Query options of the caller's weekly allowance (under CONTACTS_KEY, so it refreshes after every contact action). */
+export const contactAllowanceQuery = () =>
+  queryOptions({
+    queryKey: [...CONTACTS_KEY, 'allowance'],
+    queryFn: async (): Promise<ContactAllowance> => {
+      const row = unwrap(await supabase.rpc('my_contact_request_allowance'), 'POST')[0];
+      if (!row) throw new ApiError('allowance_missing', 500, 'POST');
+      return { plan: row.plan, weeklyLimit: row.weekly_limit, used: row.used, remaining: row.remaining, renewsAt: row.renews_at };
+    },
+  });

@@ -13,17 +13,21 @@ import {
   answerContactRequest,
   CONTACT_NOTE_MAX,
   contactErrorMessageId,
+  contactAllowanceQuery,
   CONTACTS_KEY,
   deleteContact,
   relationQuery,
   sendContactRequest,
 } from '../api/contacts';
+import { formatRenewal, weeklyLimitOf } from '../api/weekly-limit';
 
 /**
  * "Connect" wherever a person is shown (issue 13): sends a contact request with an optional note
  * (≤ 500 characters); when a request is open it offers withdraw (sent) or accept/decline
  * (received); for a contact it offers "Message". Renders nothing for visitors and on one's own
- * profile. The database decides (30-day rule, limits, blocks, payment); its answer is shown.
+ * profile. The database decides (30-day rule, limits, blocks, payment); its answer is shown. The
+ * dialog shows the requests left this week; the weekly limit's refusal names the renewal day
+ * (issue 19).
  * Default export: loaded lazily by public pages, only for signed-in viewers.
  */
 export default function ConnectButton({ userId, name, size = 'sm' }: { userId: string; name: string; size?: 'xs' | 'sm' }) {
@@ -37,6 +41,7 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const allowance = useQuery({ ...contactAllowanceQuery(), enabled: open });
   const [confirm, setConfirm] = useState<'withdraw' | 'decline' | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
 
@@ -49,9 +54,13 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
       void refresh();
     },
     onError: (err) => {
-      const id = contactErrorMessageId(err);
-      setError(id);
-      notify('error', t(id));
+      // the weekly allowance (issue 19) comes with its size and renewal day
+      const limit = weeklyLimitOf(err);
+      const text = limit
+        ? t('contacts.error.weeklyLimit', { limit: String(limit.limit), date: formatRenewal(intl, limit.renewsAt) })
+        : t(contactErrorMessageId(err));
+      setError(text);
+      notify('error', text);
     },
   });
   const answer = useMutation({
@@ -144,9 +153,18 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
               data-autofocus
               data-testid="contact-note-input"
             />
+            {allowance.data && allowance.data.weeklyLimit !== null && allowance.data.weeklyLimit > 0 && (
+              <Text size="sm" c="var(--tw-muted)" data-testid="contact-allowance">
+                {t('contacts.allowance', {
+                  n: String(allowance.data.remaining ?? 0),
+                  limit: String(allowance.data.weeklyLimit),
+                  date: formatRenewal(intl, allowance.data.renewsAt),
+                })}
+              </Text>
+            )}
             {error && (
-              <Alert color="red" role="alert">
-                <Text size="sm">{t(error)}</Text>
+              <Alert color="red" role="alert" data-testid="contact-send-error">
+                <Text size="sm">{error}</Text>
               </Alert>
             )}
             <Group justify="flex-end">

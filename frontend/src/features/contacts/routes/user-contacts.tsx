@@ -20,6 +20,7 @@ import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import {
   answerContactRequest,
+  contactAllowanceQuery,
   CONTACT_TABS,
   contactErrorMessageId,
   contactRequestCountQuery,
@@ -30,6 +31,7 @@ import {
   deleteContact,
   myContactsQuery,
 } from '../api/contacts';
+import { formatRenewal } from '../api/weekly-limit';
 
 const EMPTY: Record<ContactTab, string> = {
   contacts: 'contacts.empty.contacts',
@@ -48,7 +50,8 @@ const CONFIRM: Record<NonNullable<Pending>['kind'], { title: string; text: strin
 /**
  * /user/contacts (spec §2; issue 13): tabs "My contacts", "Requests received", "Requests sent"
  * (`?tab=`), a name filter, paging; accept, decline, withdraw and remove with confirmation where
- * it cannot be undone; "Message" opens the direct chat. Presence of contacts is live.
+ * it cannot be undone; "Message" opens the direct chat. Presence of contacts is live. Under the
+ * title: the contact requests left this week and the renewal day (issue 19).
  */
 export default function UserContactsRoute() {
   const intl = useIntl();
@@ -65,6 +68,7 @@ export default function UserContactsRoute() {
   const [search] = useDebouncedValue(filter.trim(), 300);
   const list = useQuery(myContactsQuery(tab, search, page));
   const requestCount = useQuery(contactRequestCountQuery());
+  const allowance = useQuery(contactAllowanceQuery());
   const rows = list.data?.rows ?? [];
   const presence = usePresence(tab === 'contacts' ? rows.map((r) => r.user_id) : []);
   const [pending, setPending] = useState<Pending>(null);
@@ -121,6 +125,18 @@ export default function UserContactsRoute() {
           </LocalButtonLink>
         }
       />
+      {allowance.data && allowance.data.weeklyLimit !== null && allowance.data.weeklyLimit > 0 && (
+        <Text c="var(--tw-muted)" data-testid="contacts-allowance">
+          <FormattedMessage
+            id="contacts.allowance"
+            values={{
+              n: allowance.data.remaining ?? 0,
+              limit: allowance.data.weeklyLimit,
+              date: formatRenewal(intl, allowance.data.renewsAt),
+            }}
+          />
+        </Text>
+      )}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
         <Tabs.List>
           <Tabs.Tab value="contacts" data-testid="contacts-tab-contacts">

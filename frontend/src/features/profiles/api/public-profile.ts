@@ -40,6 +40,32 @@ export const profileProjectsQuery = (ownerId: string) =>
       ),
   });
 
+/** Response stats of a profile (issue 19): over the last 90 days of contact requests received. */
+export interface ResponseStats {
+  /** decided requests (answered, expired or dismissed); at least 5, else there are no stats */
+  requests: number;
+  /** answered (accepted or declined) / requests, 0..1 */
+  rate: number;
+  /** median hours to an answer; null when none was answered */
+  medianHours: number | null;
+}
+
+/**
+ * Query options of a profile's response stats (RPC profile_response_stats): null below 5 decided
+ * requests or when the profile is not visible to the viewer. Only aggregates, nobody's identity.
+ */
+export const responseStatsQuery = (profileId: string) =>
+  queryOptions({
+    queryKey: ['profile-response-stats', profileId],
+    queryFn: async (): Promise<ResponseStats | null> => {
+      const rows = unwrap(await supabase.rpc('profile_response_stats', { p_profile_id: profileId }), 'POST');
+      const row = rows[0];
+      if (!row) return null;
+      return { requests: row.requests, rate: Number(row.response_rate), medianHours: row.median_response_hours === null ? null : Number(row.median_response_hours) };
+    },
+    staleTime: 5 * 60_000,
+  });
+
 /** The signed-in viewer's id, or null (no session stored). */
 export async function viewerId(): Promise<string | null> {
   const { data } = await supabase.auth.getSession();

@@ -15,7 +15,7 @@ import { notify } from '@/lib/notify';
 import { isHttpUrl } from '@/lib/safe-url';
 import { PublicPortfolios } from '@/features/portfolios/components/public-portfolios';
 import { blockErrorMessageId } from '../api/block-errors';
-import { blockUser, profileProjectsQuery, publicProfileQuery, viewerId } from '../api/public-profile';
+import { blockUser, profileProjectsQuery, publicProfileQuery, type ResponseStats, responseStatsQuery, viewerId } from '../api/public-profile';
 
 const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
 
@@ -33,6 +33,7 @@ export default function ProfileRoute({ params }: PageProps) {
   const profile = useQuery(publicProfileQuery(slug));
   const viewer = useQuery({ queryKey: ['viewer-id'], queryFn: viewerId });
   const projects = useQuery({ ...profileProjectsQuery(profile.data?.id ?? ''), enabled: !!profile.data });
+  const responseStats = useQuery({ ...responseStatsQuery(profile.data?.id ?? ''), enabled: !!profile.data });
   const hidden = profile.isSuccess && profile.data === null;
   const myBlock = useQuery({ ...blockedUserBySlugQuery(slug), enabled: hidden && !!viewer.data });
   const [justBlocked, setJustBlocked] = useState<{ id: string; name: string } | null>(null);
@@ -161,6 +162,7 @@ export default function ProfileRoute({ params }: PageProps) {
           </Box>
         </section>
       )}
+      {responseStats.data && <Responsiveness stats={responseStats.data} />}
       {p.bio && <Text style={{ whiteSpace: 'pre-line' }}>{p.bio}</Text>}
       {p.skills.length > 0 && (
         <section>
@@ -255,5 +257,34 @@ export default function ProfileRoute({ params }: PageProps) {
         </Stack>
       </Modal>
     </Stack>
+  );
+}
+
+/** Response rate and typical response time of the profile (issue 19), in the page locale. */
+function Responsiveness({ stats }: { stats: ResponseStats }) {
+  const intl = useIntl();
+  const hours = stats.medianHours;
+  let time: string | null = null;
+  if (hours !== null) {
+    if (hours < 1) time = intl.formatMessage({ id: 'profile.responsiveness.withinHour' });
+    else if (hours < 48) time = intl.formatMessage({ id: 'profile.responsiveness.withinHours' }, { n: Math.round(hours) });
+    else time = intl.formatMessage({ id: 'profile.responsiveness.withinDays' }, { n: Math.round(hours / 24) });
+  }
+  return (
+    <section data-testid="response-stats">
+      <Title order={2} fz="h4">
+        <FormattedMessage id="profile.responsiveness.title" />
+      </Title>
+      <Text data-testid="response-rate">
+        <FormattedMessage
+          id="profile.responsiveness.rate"
+          values={{ percent: intl.formatNumber(stats.rate, { style: 'percent', maximumFractionDigits: 0 }) }}
+        />
+        {time && ` · ${time}`}
+      </Text>
+      <Text size="sm" c="var(--tw-muted)">
+        <FormattedMessage id="profile.responsiveness.basis" values={{ count: stats.requests }} />
+      </Text>
+    </section>
   );
 }
