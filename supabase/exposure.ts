@@ -110,6 +110,12 @@ const VISIBLE_CARD = [
   'latitude', 'longitude', 'skills', 'categories', 'looking_for', 'offering', 'created_at', 'updated_at',
 ] as const;
 
+const MATCH_PROFILE_WRITE = [
+  'user_id', 'name', 'active', 'kind', 'kinds_sought', 'roles_offered', 'roles_sought', 'skills', 'skill_tags', 'skills_sought',
+  'industries', 'idea_stage', 'stages_sought', 'commitment', 'available_from', 'city', 'remote_ok', 'radius_km', 'languages',
+  'ticket_min_eur', 'ticket_max_eur', 'must_have', 'weights',
+] as const;
+
 const both = <T extends readonly string[]>(cols: T) => ({ anon: cols, authenticated: cols });
 const signedIn = <T extends readonly string[]>(cols: T) => ({ authenticated: cols });
 
@@ -405,6 +411,54 @@ export const relations: Record<string, RelationExposure> = {
     update: signedIn(['status']),
     delete: ['authenticated'],
   },
+  // issue 19: matching. The skill vocabulary is public reference data; matching profiles, declines
+  // and impressions are the owner's; open roles are visible with their project. Engine columns
+  // (masks, effective weights) are not readable through the API.
+  skills: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['id', 'key', 'role', 'label_en', 'label_de'],
+    select: both(['id', 'key', 'role', 'label_en', 'label_de']),
+  },
+  match_profiles: {
+    kind: 'table',
+    rows: 'own',
+    columns: [
+      'id', 'user_id', 'is_primary', 'name', 'active', 'kind', 'kinds_sought', 'roles_offered', 'roles_sought', 'skills', 'skill_tags',
+      'skills_sought', 'industries', 'idea_stage', 'stages_sought', 'commitment', 'available_from', 'city', 'remote_ok', 'radius_km',
+      'languages', 'ticket_min_eur', 'ticket_max_eur', 'must_have', 'weights', 'roles_offered_mask', 'roles_sought_mask', 'kind_mask',
+      'kinds_sought_mask', 'industries_mask', 'stage_mask', 'stages_sought_mask', 'skills_mask', 'skills_sought_mask', 'must_mask',
+      'weights_arr', 'created_at', 'updated_at',
+    ],
+    select: signedIn([...MATCH_PROFILE_WRITE, 'id', 'is_primary', 'created_at', 'updated_at']),
+    insert: signedIn([...MATCH_PROFILE_WRITE, 'is_primary']),
+    update: signedIn(MATCH_PROFILE_WRITE.filter((c) => c !== 'user_id')),
+    delete: ['authenticated'],
+  },
+  project_open_roles: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['id', 'project_id', 'role', 'title', 'skills', 'commitment', 'filled', 'skills_mask', 'created_at', 'updated_at'],
+    select: both(['id', 'project_id', 'role', 'title', 'skills', 'commitment', 'filled', 'created_at', 'updated_at']),
+    insert: signedIn(['project_id', 'role', 'title', 'skills', 'commitment', 'filled']),
+    update: signedIn(['role', 'title', 'skills', 'commitment', 'filled']),
+    delete: ['authenticated'],
+  },
+  match_declines: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['user_id', 'declined_id', 'created_at'],
+    select: signedIn(['user_id', 'declined_id', 'created_at']),
+    insert: signedIn(['user_id', 'declined_id']),
+    delete: ['authenticated'],
+  },
+  match_impressions: {
+    kind: 'table',
+    rows: 'own',
+    columns: ['user_id', 'shown_id', 'first_shown_at'],
+    // written only by match_people (the Basic weekly quota)
+    select: signedIn(['user_id', 'shown_id', 'first_shown_at']),
+  },
   contact_messages: {
     kind: 'table',
     rows: 'own',
@@ -562,5 +616,10 @@ export const functions: Record<string, FunctionExposure> = {
     returns: 'subscriptions',
     rows: 'admin',
   },
+  // issue 19: matching (see the migration 20261128000000_matching for inputs, outputs, reason codes and errors)
+  'match_people(p_profile_id uuid, p_filters jsonb, p_limit integer, p_cursor text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
+  'export_matches_csv(p_profile_id uuid, p_filters jsonb, p_limit integer)': { execute: ['authenticated'], returns: 'text', rows: 'public' },
+  'match_projects(p_filters jsonb, p_limit integer, p_cursor text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
+  'project_role_candidates(p_project_id bigint, p_role_id bigint, p_limit integer)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
 };

@@ -341,6 +341,54 @@ const MATRIX: Record<string, Spec> = {
     },
     expect: { select: 'DDDDDAA', insert: 'AAAAAAA', update: 'DDDDDAA', delete: 'DDDDDAA' },
   },
+  // issue 19: matching
+  skills: {
+    sql: {
+      select: () => `select 1 from public.skills where key = 'backend'`,
+      insert: () => `insert into public.skills (id, key, role, label_en, label_de) values (200, 'matrix_skill', 'technical', 'Matrix', 'Matrix')`,
+      update: () => `update public.skills set label_en = label_en || '!' where key = 'backend'`,
+      delete: () => `delete from public.skills where key = 'venture_capital'`,
+    },
+    expect: { select: 'AAAAAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
+  match_profiles: {
+    sql: {
+      select: () => `select 1 from public.match_profiles where id = '${f.matchProfile}'`,
+      insert: () => `insert into public.match_profiles (user_id, roles_offered) values ($1, '{design}')`,
+      update: () => `update public.match_profiles set radius_km = 80 where id = '${f.matchProfile}'`,
+      delete: () => `delete from public.match_profiles where id = '${f.matchProfile}'`,
+    },
+    // each actor inserts their own primary profile (the owner's fixture profile is removed first)
+    prep: { insert: () => `delete from public.match_profiles where user_id = '${f.owner}';` },
+    expect: { select: 'DADDAAA', insert: 'DAAADAA', update: 'DADDDDA', delete: 'DADDAAA' },
+  },
+  project_open_roles: {
+    sql: {
+      select: () => `select 1 from public.project_open_roles where id = ${f.openRole}`,
+      insert: () => `insert into public.project_open_roles (project_id, role, skills) values (${f.project2}, 'design', '{ui_design}')`,
+      update: () => `update public.project_open_roles set title = 'CTO' where id = ${f.openRole}`,
+      delete: () => `delete from public.project_open_roles where id = ${f.openRole}`,
+    },
+    expect: { select: 'AAADAAA', insert: 'DADDDDA', update: 'DADDDDA', delete: 'DADDAAA' },
+  },
+  match_declines: {
+    sql: {
+      select: () => `select 1 from public.match_declines where user_id = '${f.owner}' and declined_id = '${f.third}'`,
+      insert: () => `insert into public.match_declines (user_id, declined_id) values ($1, '${f.fourth}')`,
+      update: () => `update public.match_declines set created_at = now() where user_id = '${f.owner}' and declined_id = '${f.third}'`,
+      delete: () => `delete from public.match_declines where user_id = '${f.owner}' and declined_id = '${f.third}'`,
+    },
+    expect: { select: 'DADDADA', insert: 'DAAADAA', update: 'DDDDDDA', delete: 'DADDADA' },
+  },
+  match_impressions: {
+    sql: {
+      select: () => `select 1 from public.match_impressions where user_id = '${f.owner}' and shown_id = '${f.other}'`,
+      insert: () => `insert into public.match_impressions (user_id, shown_id) values ($1, '${f.fourth}')`,
+      update: () => `update public.match_impressions set first_shown_at = now() where user_id = '${f.owner}' and shown_id = '${f.other}'`,
+      delete: () => `delete from public.match_impressions where user_id = '${f.owner}' and shown_id = '${f.other}'`,
+    },
+    expect: { select: 'DADDADA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
 };
 
 let db: TestDb;
@@ -393,6 +441,11 @@ beforeAll(async () => {
   await db.sql(`insert into public.stripe_events (id, type) values ('evt_matrix_fixture', 'invoice.paid')`);
   f.queue = await one(`insert into public.email_queue (user_id, email, email_type) values ($1, $2, 'password_reset') returning id`, [owner.id, owner.email]);
   f.subscription = await one(`insert into public.subscriptions (user_id, plan_id, status, stripe_customer_id, stripe_subscription_id, last_synced_at) values ($1, 'premium', 'active', 'cus_matrix', 'sub_matrix_fixture', now()) returning id`, [owner.id]);
+
+  f.matchProfile = await one(`insert into public.match_profiles (user_id, kind, roles_offered, roles_sought, skills) values ($1, 'founder_with_idea', '{business}', '{technical}', '{strategy}') returning id`, [owner.id]);
+  f.openRole = await one(`insert into public.project_open_roles (project_id, role, skills) values ($1, 'technical', '{backend}') returning id`, [f.project1]);
+  await db.sql(`insert into public.match_declines (user_id, declined_id) values ($1, $2)`, [owner.id, third.id]);
+  await db.sql(`insert into public.match_impressions (user_id, shown_id) values ($1, $2)`, [owner.id, other.id]);
 
   Object.assign(actors, { anon, owner, other, blocked, suspended: owner, admin, service_role: serviceRole });
   Object.assign(selfOf, {

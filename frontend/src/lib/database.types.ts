@@ -614,6 +614,138 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"match_declines": {
+                  Row: {
+                    "created_at": string,"declined_id": string,"user_id": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "created_at"?: string,"declined_id": string,"user_id"?: string
+                  }
+                  Update: {
+                    "created_at"?: string,"declined_id"?: string,"user_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "match_declines_declined_id_fkey"
+      columns: ["declined_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_declines_declined_id_fkey"
+      columns: ["declined_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_declines_declined_id_fkey"
+      columns: ["declined_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_declines_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_declines_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_declines_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
+                },"match_impressions": {
+                  Row: {
+                    "first_shown_at": string,"shown_id": string,"user_id": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "first_shown_at"?: string,"shown_id": string,"user_id": string
+                  }
+                  Update: {
+                    "first_shown_at"?: string,"shown_id"?: string,"user_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "match_impressions_shown_id_fkey"
+      columns: ["shown_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_impressions_shown_id_fkey"
+      columns: ["shown_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_impressions_shown_id_fkey"
+      columns: ["shown_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_impressions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_impressions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_impressions_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
+                },"match_profiles": {
+                  Row: {
+                    "active": boolean,"available_from": string | null,"city": string | null,"commitment": Database["public"]['Enums']["match_commitment"] | null,"created_at": string,"id": string,"idea_stage": Database["public"]['Enums']["project_stage"] | null,"industries": (Database["public"]['Enums']["project_category"])[],"industries_mask": number,"is_primary": boolean,"kind": Database["public"]['Enums']["match_kind"] | null,"kind_mask": number,"kinds_sought": (Database["public"]['Enums']["match_kind"])[],"kinds_sought_mask": number,"languages": (string)[],"must_have": (string)[],"must_mask": number,"name": string | null,"radius_km": number,"remote_ok": boolean,"roles_offered": (Database["public"]['Enums']["match_role"])[],"roles_offered_mask": number,"roles_sought": (Database["public"]['Enums']["match_role"])[],"roles_sought_mask": number,"skill_tags": (string)[],"skills": (string)[],"skills_mask": unknown,"skills_sought": (string)[],"skills_sought_mask": unknown,"stage_mask": number,"stages_sought": (Database["public"]['Enums']["project_stage"])[],"stages_sought_mask": number,"ticket_max_eur": number | null,"ticket_min_eur": number | null,"updated_at": string,"user_id": string,"weights": NonNullable<Json>,"weights_arr": (number)[]
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "active"?: boolean,"available_from"?: string | null,"city"?: string | null,"commitment"?: Database["public"]['Enums']["match_commitment"] | null,"created_at"?: string,"id"?: string,"idea_stage"?: Database["public"]['Enums']["project_stage"] | null,"industries"?: (Database["public"]['Enums']["project_category"])[],"industries_mask"?: number,"is_primary"?: boolean,"kind"?: Database["public"]['Enums']["match_kind"] | null,"kind_mask"?: number,"kinds_sought"?: (Database["public"]['Enums']["match_kind"])[],"kinds_sought_mask"?: number,"languages"?: (string)[],"must_have"?: (string)[],"must_mask"?: number,"name"?: string | null,"radius_km"?: number,"remote_ok"?: boolean,"roles_offered"?: (Database["public"]['Enums']["match_role"])[],"roles_offered_mask"?: number,"roles_sought"?: (Database["public"]['Enums']["match_role"])[],"roles_sought_mask"?: number,"skill_tags"?: (string)[],"skills"?: (string)[],"skills_mask"?: unknown,"skills_sought"?: (string)[],"skills_sought_mask"?: unknown,"stage_mask"?: number,"stages_sought"?: (Database["public"]['Enums']["project_stage"])[],"stages_sought_mask"?: number,"ticket_max_eur"?: number | null,"ticket_min_eur"?: number | null,"updated_at"?: string,"user_id"?: string,"weights"?: NonNullable<Json>,"weights_arr"?: (number)[]
+                  }
+                  Update: {
+                    "active"?: boolean,"available_from"?: string | null,"city"?: string | null,"commitment"?: Database["public"]['Enums']["match_commitment"] | null,"created_at"?: string,"id"?: string,"idea_stage"?: Database["public"]['Enums']["project_stage"] | null,"industries"?: (Database["public"]['Enums']["project_category"])[],"industries_mask"?: number,"is_primary"?: boolean,"kind"?: Database["public"]['Enums']["match_kind"] | null,"kind_mask"?: number,"kinds_sought"?: (Database["public"]['Enums']["match_kind"])[],"kinds_sought_mask"?: number,"languages"?: (string)[],"must_have"?: (string)[],"must_mask"?: number,"name"?: string | null,"radius_km"?: number,"remote_ok"?: boolean,"roles_offered"?: (Database["public"]['Enums']["match_role"])[],"roles_offered_mask"?: number,"roles_sought"?: (Database["public"]['Enums']["match_role"])[],"roles_sought_mask"?: number,"skill_tags"?: (string)[],"skills"?: (string)[],"skills_mask"?: unknown,"skills_sought"?: (string)[],"skills_sought_mask"?: unknown,"stage_mask"?: number,"stages_sought"?: (Database["public"]['Enums']["project_stage"])[],"stages_sought_mask"?: number,"ticket_max_eur"?: number | null,"ticket_min_eur"?: number | null,"updated_at"?: string,"user_id"?: string,"weights"?: NonNullable<Json>,"weights_arr"?: (number)[]
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "match_profiles_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_profiles_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "match_profiles_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"messages": {
                   Row: {
                     "attachment_name": string | null,"attachment_path": string | null,"attachment_size": number | null,"attachment_type": string | null,"body": string,"client_id": string | null,"conversation_id": string,"created_at": string,"deleted_at": string | null,"edited_at": string | null,"id": number,"sender_id": string | null
@@ -808,6 +940,26 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"project_open_roles": {
+                  Row: {
+                    "commitment": Database["public"]['Enums']["match_commitment"] | null,"created_at": string,"filled": boolean,"id": number,"project_id": number,"role": Database["public"]['Enums']["match_role"],"skills": (string)[],"skills_mask": unknown,"title": string | null,"updated_at": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "commitment"?: Database["public"]['Enums']["match_commitment"] | null,"created_at"?: string,"filled"?: boolean,"id"?: never,"project_id": number,"role": Database["public"]['Enums']["match_role"],"skills"?: (string)[],"skills_mask"?: unknown,"title"?: string | null,"updated_at"?: string
+                  }
+                  Update: {
+                    "commitment"?: Database["public"]['Enums']["match_commitment"] | null,"created_at"?: string,"filled"?: boolean,"id"?: never,"project_id"?: number,"role"?: Database["public"]['Enums']["match_role"],"skills"?: (string)[],"skills_mask"?: unknown,"title"?: string | null,"updated_at"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "project_open_roles_project_id_fkey"
+      columns: ["project_id"]
+isOneToOne: false
+      referencedRelation: "projects"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"projects": {
                   Row: {
                     "category": Database["public"]['Enums']["project_category"] | null,"city": string | null,"created_at": string,"description": string,"id": number,"images": (string)[],"is_private": boolean,"latitude": number | null,"longitude": number | null,"owner_id": string,"owner_listed": boolean,"owner_premium": boolean,"private_category": Database["public"]['Enums']["private_project_category"] | null,"published_at": string | null,"roles_sought": (string)[],"slug": string,"stage": Database["public"]['Enums']["project_stage"],"status": Database["public"]['Enums']["project_status"],"summary": string,"title": string,"updated_at": string
@@ -839,6 +991,20 @@ isOneToOne: false
       referencedRelation: "visible_profiles"
       referencedColumns: ["id"]
     }
+                  ]
+                },"skills": {
+                  Row: {
+                    "id": number,"key": string,"label_de": string,"label_en": string,"role": Database["public"]['Enums']["match_role"]
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "id": number,"key": string,"label_de": string,"label_en": string,"role": Database["public"]['Enums']["match_role"]
+                  }
+                  Update: {
+                    "id"?: number,"key"?: string,"label_de"?: string,"label_en"?: string,"role"?: Database["public"]['Enums']["match_role"]
+                  }
+                  Relationships: [
+                    
                   ]
                 },"stripe_events": {
                   Row: {
@@ -1081,6 +1247,9 @@ isOneToOne: true
 "event_waitlist_position":
 { Args: { "p_event_id": number }; Returns: number
                            },
+"export_matches_csv":
+{ Args: { "p_filters"?: Json,"p_limit"?: number,"p_profile_id"?: string }; Returns: string
+                           },
 "export_my_data":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
@@ -1110,6 +1279,12 @@ isOneToOne: true
                            },
 "mark_conversation_read":
 { Args: { "p_conversation_id": string }; Returns: string
+                           },
+"match_people":
+{ Args: { "p_cursor"?: string,"p_filters"?: Json,"p_limit"?: number,"p_profile_id"?: string }; Returns: Json
+                           },
+"match_projects":
+{ Args: { "p_cursor"?: string,"p_filters"?: Json,"p_limit"?: number }; Returns: Json
                            },
 "my_blocked_users":
 { Args: { "p_slug"?: string }; Returns: {
@@ -1149,6 +1324,9 @@ isOneToOne: true
 { Args: { "p_profile_id": string }; Returns: {
               "median_response_hours": number,"requests": number,"response_rate": number
             }[]
+                           },
+"project_role_candidates":
+{ Args: { "p_limit"?: number,"p_project_id": number,"p_role_id"?: number }; Returns: Json
                            },
 "queue_account_exists_notice":
 { Args: { "p_email": string,"p_link": string }; Returns: undefined
@@ -1225,7 +1403,7 @@ isOneToOne: true
                            }
           }
           Enums: {
-            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined"|"expired","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
+            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined"|"expired","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","match_commitment": "full_time"|"part_time"|"side_project"|"later","match_kind": "founder_with_idea"|"founder_seeking_idea"|"professional"|"student"|"mentor"|"investor","match_role": "technical"|"business"|"product"|"design"|"sales_marketing"|"operations"|"domain_expert"|"mentor"|"investor"|"team_member","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -1341,7 +1519,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined", "expired"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
+            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined", "expired"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"match_commitment": ["full_time", "part_time", "side_project", "later"],"match_kind": ["founder_with_idea", "founder_seeking_idea", "professional", "student", "mentor", "investor"],"match_role": ["technical", "business", "product", "design", "sales_marketing", "operations", "domain_expert", "mentor", "investor", "team_member"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
           }
         }
 } as const
