@@ -388,10 +388,10 @@ export const relations: Record<string, RelationExposure> = {
   user_settings: {
     kind: 'table',
     rows: 'own',
-    columns: ['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at', 'email_event_updates'],
-    select: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at', 'email_event_updates']),
-    insert: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'email_event_updates']),
-    update: signedIn(['show_online_status', 'email_contact_requests', 'email_messages', 'email_event_updates']),
+    columns: ['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at', 'email_event_updates', 'email_match_digest'],
+    select: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'updated_at', 'email_event_updates', 'email_match_digest']),
+    insert: signedIn(['user_id', 'show_online_status', 'email_contact_requests', 'email_messages', 'email_event_updates', 'email_match_digest']),
+    update: signedIn(['show_online_status', 'email_contact_requests', 'email_messages', 'email_event_updates', 'email_match_digest']),
   },
   feedback: {
     kind: 'table',

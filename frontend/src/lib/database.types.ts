@@ -1116,14 +1116,14 @@ isOneToOne: false
                   ]
                 },"user_settings": {
                   Row: {
-                    "email_contact_requests": boolean,"email_event_updates": boolean,"email_messages": boolean,"show_online_status": boolean,"updated_at": string,"user_id": string
+                    "email_contact_requests": boolean,"email_event_updates": boolean,"email_match_digest": boolean,"email_messages": boolean,"show_online_status": boolean,"updated_at": string,"user_id": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "email_contact_requests"?: boolean,"email_event_updates"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id": string
+                    "email_contact_requests"?: boolean,"email_event_updates"?: boolean,"email_match_digest"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id": string
                   }
                   Update: {
-                    "email_contact_requests"?: boolean,"email_event_updates"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id"?: string
+                    "email_contact_requests"?: boolean,"email_event_updates"?: boolean,"email_match_digest"?: boolean,"email_messages"?: boolean,"show_online_status"?: boolean,"updated_at"?: string,"user_id"?: string
                   }
                   Relationships: [
                     {

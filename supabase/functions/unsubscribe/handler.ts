@@ -6,7 +6,7 @@
  * with (see _shared/email/unsubscribe.ts); the mail's kind decides which switch of the
  * recipient's user_settings goes off (contact_request → email_contact_requests, chat_unread →
  * email_messages). GET is refused, so link scanners never unsubscribe anyone.
- * → 200 `{ unsubscribed: true, kind: 'contact_requests' | 'messages' | 'event_updates' }` (repeating is harmless).
+ * → 200 `{ unsubscribed: true, kind: 'contact_requests' | 'messages' | 'event_updates' | 'match_digest' }` (repeating is harmless).
  * Errors: 400 `token_invalid` (malformed, forged, unknown mail or not an unsubscribable kind);
  * 400 `validation_failed`; 405 `method_not_allowed`; 429 `rate_limited` (60 a network address
  * and hour); 500 `internal_error`.

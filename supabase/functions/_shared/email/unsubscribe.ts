@@ -9,14 +9,15 @@
  */
 import { base64url, fromBase64url, timingSafeEqual } from '../tokens.ts';
 
-/** The user_settings switch per unsubscribable mail kind (contact requests, messages: issue 13; event updates: issue 16; request reminders: issue 19). */
-export const UNSUBSCRIBE_KINDS: Readonly<Record<string, 'email_contact_requests' | 'email_messages' | 'email_event_updates'>> = {
+/** The user_settings switch per unsubscribable mail kind (contact requests, messages: issue 13; event updates: issue 16; request reminders, weekly matches: issue 19). */
+export const UNSUBSCRIBE_KINDS: Readonly<Record<string, 'email_contact_requests' | 'email_messages' | 'email_event_updates' | 'email_match_digest'>> = {
   contact_request: 'email_contact_requests',
   contact_request_reminder: 'email_contact_requests',
   chat_unread: 'email_messages',
   event_changed: 'email_event_updates',
   event_cancelled: 'email_event_updates',
   event_reminder: 'email_event_updates',
+  match_digest: 'email_match_digest',
 };
 
 /** The name the unsubscribe answer gives each switch. */
@@ -24,6 +25,7 @@ export const UNSUBSCRIBE_NAMES = {
   email_contact_requests: 'contact_requests',
   email_messages: 'messages',
   email_event_updates: 'event_updates',
+  email_match_digest: 'match_digest',
 } as const;
 
 const PREFIX = 'teamwerk-unsubscribe.';

@@ -16,9 +16,11 @@ export interface UserSettings {
   email_messages: boolean;
   /** E-mail when an event I attend or wait for changes, is cancelled, and a reminder the day before (issue 16). */
   email_event_updates: boolean;
+  /** Weekly "new matches" e-mail (issue 19; sent to Premium and Enterprise members). */
+  email_match_digest: boolean;
 }
 
-export const DEFAULT_USER_SETTINGS: UserSettings = { show_online_status: true, email_contact_requests: true, email_messages: true, email_event_updates: true };
+export const DEFAULT_USER_SETTINGS: UserSettings = { show_online_status: true, email_contact_requests: true, email_messages: true, email_event_updates: true, email_match_digest: true };
 
 /** Query key of the caller's settings. */
 export const USER_SETTINGS_KEY = ['user-settings'] as const;
@@ -29,7 +31,7 @@ export const userSettingsQuery = () =>
     queryKey: USER_SETTINGS_KEY,
     queryFn: async (): Promise<UserSettings> => {
       const row = unwrap(
-        await supabase.from('user_settings').select('show_online_status, email_contact_requests, email_messages, email_event_updates').maybeSingle(),
+        await supabase.from('user_settings').select('show_online_status, email_contact_requests, email_messages, email_event_updates, email_match_digest').maybeSingle(),
         'GET',
       );
       return row ?? DEFAULT_USER_SETTINGS;
@@ -43,7 +45,7 @@ export const userSettingsQuery = () =>
  */
 export async function saveUserSettings(changes: Partial<UserSettings>): Promise<UserSettings> {
   const userId = await currentUserId();
-  const columns = 'show_online_status, email_contact_requests, email_messages, email_event_updates';
+  const columns = 'show_online_status, email_contact_requests, email_messages, email_event_updates, email_match_digest';
   const update = async () => unwrap(await supabase.from('user_settings').update(changes).eq('user_id', userId).select(columns), 'PATCH');
   const updated = await update();
   if (updated[0]) return updated[0];

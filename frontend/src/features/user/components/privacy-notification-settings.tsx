@@ -10,6 +10,7 @@ const SWITCHES: { key: keyof UserSettings; label: string; hint: string }[] = [
   { key: 'email_contact_requests', label: 'settings.emailContactRequests', hint: 'settings.emailContactRequests.hint' },
   { key: 'email_messages', label: 'settings.emailMessages', hint: 'settings.emailMessages.hint' },
   { key: 'email_event_updates', label: 'settings.emailEventUpdates', hint: 'settings.emailEventUpdates.hint' },
+  { key: 'email_match_digest', label: 'settings.emailMatchDigest', hint: 'settings.emailMatchDigest.hint' },
 ];
 
 /**
