@@ -10,7 +10,8 @@
  * ones, portfolios with files (rows here; scripts/seed/upload-files.ts uploads the matching bytes),
  * 120 events over all statuses with RSVPs and waitlists, 250 jobs (a third remote), contacts,
  * conversations with messages, favourites, blocks, suspensions, subscriptions, feedback,
- * newsletter subscribers and contact messages.
+ * newsletter subscribers and contact messages; matching profiles for three quarters of the
+ * confirmed people and open roles for a third of the projects (issue 19).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -78,6 +79,38 @@ export function slugify(value: string): string {
 }
 
 /** Builds the whole seed.sql text. Pure: same output on every call. */
+/** Matching profile per seeded profession (issue 19): what the person is, the roles and vocabulary skills they offer. */
+const MATCH_BY_PROFESSION: Readonly<Record<string, { kind: 'professional' | 'student' | 'founder_with_idea' | 'investor'; offers: string[]; skills: string[] }>> = {
+  'Software developer': { kind: 'professional', offers: ['technical'], skills: ['frontend', 'react', 'typescript'] },
+  'Backend developer': { kind: 'professional', offers: ['technical'], skills: ['backend', 'databases', 'python'] },
+  'UX designer': { kind: 'professional', offers: ['design'], skills: ['ux_design', 'ui_design', 'ux_research'] },
+  'Product manager': { kind: 'professional', offers: ['product'], skills: ['product_management', 'agile'] },
+  'Data scientist': { kind: 'professional', offers: ['technical'], skills: ['data_science', 'machine_learning', 'python'] },
+  'Marketing manager': { kind: 'professional', offers: ['sales_marketing'], skills: ['online_marketing', 'seo', 'content_marketing'] },
+  'Sales professional': { kind: 'professional', offers: ['sales_marketing', 'business'], skills: ['b2b_sales', 'business_development'] },
+  'Tax advisor': { kind: 'professional', offers: ['business'], skills: ['finance', 'accounting'] },
+  'Mechanical engineer': { kind: 'professional', offers: ['technical', 'domain_expert'], skills: ['industrial_design', 'manufacturing', 'modelling_3d'] },
+  'Graphic designer': { kind: 'professional', offers: ['design'], skills: ['graphic_design', 'branding', 'illustration'] },
+  Photographer: { kind: 'professional', offers: ['design'], skills: ['video', 'branding'] },
+  Teacher: { kind: 'professional', offers: ['domain_expert'], skills: ['didactics'] },
+  Nurse: { kind: 'professional', offers: ['domain_expert'], skills: ['healthcare'] },
+  Physician: { kind: 'professional', offers: ['domain_expert'], skills: ['healthcare', 'research'] },
+  'Environmental scientist': { kind: 'professional', offers: ['domain_expert'], skills: ['sustainability', 'research'] },
+  'Social worker': { kind: 'professional', offers: ['domain_expert', 'team_member'], skills: ['coaching'] },
+  Architect: { kind: 'professional', offers: ['design'], skills: ['industrial_design', 'modelling_3d'] },
+  Lawyer: { kind: 'professional', offers: ['domain_expert'], skills: ['law'] },
+  'Computer science student': { kind: 'student', offers: ['technical', 'team_member'], skills: ['java', 'python', 'backend'] },
+  'Business student': { kind: 'student', offers: ['business', 'team_member'], skills: ['business_planning', 'finance'] },
+  Chef: { kind: 'professional', offers: ['operations'], skills: ['operations_management'] },
+  Physiotherapist: { kind: 'professional', offers: ['domain_expert'], skills: ['healthcare'] },
+  Musician: { kind: 'professional', offers: ['design'], skills: ['video'] },
+  Founder: { kind: 'founder_with_idea', offers: ['business'], skills: ['fundraising', 'strategy', 'business_planning'] },
+  'Business angel': { kind: 'investor', offers: ['investor', 'mentor'], skills: ['angel_investing', 'mentoring'] },
+  'Electrical engineer': { kind: 'professional', offers: ['technical'], skills: ['embedded', 'hardware'] },
+  'Project manager': { kind: 'professional', offers: ['operations'], skills: ['project_management', 'agile'] },
+  Translator: { kind: 'professional', offers: ['domain_expert'], skills: ['copywriting'] },
+};
+
 export function generateSeedSql(): string {
   const rng = new Rng(SEED);
   const hash = bcrypt.hashSync(DEMO_PASSWORD, BCRYPT_SALT);
@@ -457,6 +490,52 @@ insert into public.newsletter_subscribers (email, lang, status, token, user_id, 
 ${nlRows.join(',\n')};
 insert into public.contact_messages (user_id, name, email, topic, plan_id, subject, message, lang, status, created_at) values
 ${cmRows.join(',\n')};`);
+
+  // ------------------------------------------------------------------- matching (issue 19)
+  // its own random stream, so adding it left every row above unchanged
+  const mrng = new Rng(SEED + 19);
+  emit('-- ---------------------------------------------------------------- matching profiles and open roles (issue 19)');
+  const matchRows = people
+    .filter((p) => p.confirmed && !p.suspended && p.role !== 'admin' && (people.indexOf(p) < 8 || mrng.chance(0.75)))
+    .map((p) => {
+      const profile = MATCH_BY_PROFESSION[p.profession[1]] ?? { kind: 'professional' as const, offers: ['team_member'], skills: [] as string[] };
+      const demo = people.indexOf(p) < 8;
+      // the demo founders (Premium, Enterprise) look for a technical co-founder, so their dashboards have matches
+      const founder = profile.kind === 'founder_with_idea' || (demo && (p.role === 'premium' || p.role === 'enterprise'));
+      const kind = founder ? 'founder_with_idea' : profile.kind;
+      const offers = founder ? ['business'] : profile.offers;
+      const seeks = founder
+        ? ['technical', mrng.pick(['design', 'sales_marketing', 'product'])]
+        : kind === 'investor' ? ['business'] : kind === 'student' ? ['mentor', 'business'] : offers.includes('business') ? ['technical'] : ['business'];
+      const skillsSought = founder ? mrng.sample(['backend', 'frontend', 'react', 'mobile', 'ux_design', 'online_marketing', 'databases'], 3) : mrng.sample(['strategy', 'fundraising', 'business_development', 'b2b_sales'], 2);
+      const commitment = mrng.weighted<string>([['full_time', 30], ['part_time', 30], ['side_project', 30], ['later', 10]]);
+      const languages = p.lang === 'de' ? (mrng.chance(0.7) ? ['de', 'en'] : ['de']) : mrng.chance(0.4) ? ['en', 'de'] : ['en'];
+      const industries = mrng.sample(Object.keys(T.PROJECT_IDEAS), mrng.int(1, 3));
+      const investor = kind === 'investor';
+      return `(${lit(p.id)}, ${lit(kind)}, ${lit(`{${founder ? 'professional,student' : investor ? 'founder_with_idea' : 'founder_with_idea,founder_seeking_idea'}}`)}, ${lit(`{${offers.join(',')}}`)}, ${lit(`{${seeks.join(',')}}`)}, ${textArr(founder ? ['strategy', 'business_planning'] : profile.skills)}, ${textArr(skillsSought)}, ${lit(`{${industries.join(',')}}`)}, ${founder ? lit(mrng.pick(['idea', 'concept', 'prototype', 'mvp'])) : 'null'}, ${investor ? "'{prototype,mvp,growth}'" : "'{}'"}, ${lit(commitment)}, ${commitment === 'later' ? `(now() + interval '${mrng.int(30, 150)} days')::date` : 'null'}, ${mrng.chance(0.5)}, ${mrng.pick([25, 50, 100, 200])}, ${textArr(languages)}, ${investor ? '25000' : 'null'}, ${investor ? '250000' : 'null'}, ${ago(mrng.int(60, 60 * 24 * 60))})`;
+    });
+  emit(`insert into public.match_profiles (user_id, kind, kinds_sought, roles_offered, roles_sought, skills, skills_sought, industries, idea_stage,
+  stages_sought, commitment, available_from, remote_ok, radius_km, languages, ticket_min_eur, ticket_max_eur, updated_at)
+select v.user_id::uuid, v.kind::public.match_kind, v.kinds_sought::public.match_kind[], v.offers::public.match_role[], v.seeks::public.match_role[],
+  v.skills, v.skills_sought, v.industries::public.project_category[], v.stage::public.project_stage, v.stages::public.project_stage[],
+  v.commitment::public.match_commitment, v.available_from, v.remote_ok, v.radius_km, v.languages, v.tmin, v.tmax, v.updated_at
+from (values
+${matchRows.join(',\n')}
+) as v(user_id, kind, kinds_sought, offers, seeks, skills, skills_sought, industries, stage, stages, commitment, available_from,
+       remote_ok, radius_km, languages, tmin, tmax, updated_at);
+-- the Enterprise demo account keeps a saved match profile for an open position (custom matching)
+insert into public.match_profiles (user_id, is_primary, name, kind, roles_offered, roles_sought, skills_sought, commitment, languages, must_have)
+values (${lit(people[3]!.id)}, false, 'Backend-Entwicklung (Vollzeit)', 'founder_with_idea', '{business}', '{technical}', ${textArr(['backend', 'databases', 'python'])},
+        'full_time', ${textArr(['de'])}, ${textArr(['languages'])});
+-- open roles for a third of the published projects (deterministic by id)
+insert into public.project_open_roles (project_id, role, title, skills, commitment)
+select p.id, r.role::public.match_role, r.title, r.skills, (array['full_time', 'part_time', 'side_project'])[1 + p.id % 3]::public.match_commitment
+from public.projects p
+cross join lateral (values
+  ('technical', 'Tech lead', array['backend', 'react', 'databases']),
+  ('design', 'Design', array['ux_design', 'ui_design']),
+  ('sales_marketing', 'Marketing', array['online_marketing', 'social_media'])) as r(role, title, skills)
+where p.status = 'published' and p.id % 3 = 0 and (r.role = 'technical' or p.id % 2 = 0);`);
 
   emit(`-- The triggers above queued receipts for historic demo rows; demo data must not send mail.
 delete from public.email_queue;
