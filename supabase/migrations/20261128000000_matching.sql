@@ -324,6 +324,7 @@ create table public.match_profiles (
   skills_mask bit(256) not null default (pg_catalog.repeat('0', 256)::bit(256)),
   skills_sought_mask bit(256) not null default (pg_catalog.repeat('0', 256)::bit(256)),
   must_mask integer not null default 0,
+  role_pairs integer[] not null default '{}',
   weights_arr integer[] not null default '{30,20,15,10,10,5,5,5}',
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
@@ -362,7 +363,9 @@ comment on column public.match_profiles.weights is
 create unique index match_profiles_primary_key on public.match_profiles (user_id) where is_primary;
 create index match_profiles_user_idx on public.match_profiles (user_id, created_at);
 create index match_profiles_offered_gin on public.match_profiles using gin (roles_offered) where is_primary and active;
-create index match_profiles_sought_gin on public.match_profiles using gin (roles_sought) where is_primary and active;
+create index match_profiles_pairs_gin on public.match_profiles using gin (role_pairs) where is_primary and active;
+comment on column public.match_profiles.role_pairs is
+  'Engine: offered × sought role pairs as o * 16 + s (enum positions from 0; s = 15 when nothing is sought), so one GIN lookup finds the people who offer a role the caller seeks and seek a role the caller offers (or nothing).';
 create index match_profiles_recent_idx on public.match_profiles (updated_at desc) where is_primary and active;
 
 /* BEFORE INSERT/UPDATE: validates skills against the vocabulary, weights, plan rules, and fills the
@@ -415,6 +418,11 @@ begin
   new.industries_mask := private.category_mask(new.industries);
   new.stage_mask := case when new.idea_stage is null then 0 else private.stage_mask(array[new.idea_stage]) end;
   new.stages_sought_mask := private.stage_mask(new.stages_sought);
+  new.role_pairs := coalesce(array(
+    select (pg_catalog.array_position(pg_catalog.enum_range(null::public.match_role), o) - 1) * 16
+           + coalesce(pg_catalog.array_position(pg_catalog.enum_range(null::public.match_role), sr) - 1, 15)
+    from pg_catalog.unnest(new.roles_offered) o
+    left join pg_catalog.unnest(case when cardinality(new.roles_sought) = 0 then array[null]::public.match_role[] else new.roles_sought end) sr on true), '{}');
   new.must_mask := coalesce((select pg_catalog.bit_or(1 << (pg_catalog.array_position(private.match_criteria(), m) - 1))
                              from pg_catalog.unnest(new.must_have) m), 0);
   new.weights_arr := private.match_weights(new.weights);
@@ -452,7 +460,7 @@ create index project_open_roles_project_idx on public.project_open_roles (projec
 create index project_open_roles_open_idx on public.project_open_roles (role, created_at desc) where not filled;
 
 /* BEFORE INSERT/UPDATE on project_open_roles: vocabulary check, skill mask, at most 10 roles per
-   project. Errors: 22023 unknown_skill, P0001 open_role_limit, 42501 protected_column. */
+   project (checked for API requests). Errors: 22023 unknown_skill, P0001 open_role_limit, 42501 protected_column. */
 create or replace function private.prepare_open_role()
 returns trigger
 language plpgsql
@@ -463,7 +471,9 @@ begin
   if tg_op = 'UPDATE' and new.project_id <> old.project_id then
     raise exception using errcode = '42501', message = 'protected_column', detail = 'An open role stays with its project.';
   end if;
-  if tg_op = 'INSERT' and (select pg_catalog.count(*) from public.project_open_roles where project_id = new.project_id) >= 10 then
+  -- through the API (PostgREST sets a role); bulk loads as the owner (seed, benchmarks) are not counted row by row
+  if tg_op = 'INSERT' and coalesce(pg_catalog.current_setting('role', true), 'none') <> 'none'
+     and (select pg_catalog.count(*) from public.project_open_roles where project_id = new.project_id) >= 10 then
     raise exception using errcode = 'P0001', message = 'open_role_limit', detail = 'At most 10 open roles per project.';
   end if;
   new.skills := coalesce(array(select distinct s from pg_catalog.unnest(new.skills) s order by 1), '{}');
@@ -603,90 +613,94 @@ comment on function private.match_w(boolean, boolean, integer[]) is 'Effective w
  * One direction of a match: how well y fits what x wants (issue 19). Inputs: p_full (false =
  * Basic: only roles, skills and location earn points), x and y match profiles with their place
  * (latitude/longitude in WGS84 degrees, city name), x's weights (int[8], criterion order of
- * private.match_criteria()). Output per criterion: points (numeric, 2 decimals) and max (the
- * weight), both null when the criterion does not count (x states no wish, y lacks the attribute
+ * private.match_criteria()). Output per criterion: points in hundredths (integer, *_p100) and max
+ * (the weight), both null when the criterion does not count (x states no wish, y lacks the attribute
  * for commitment/stage, or Basic); distance_km (rounded, null without coordinates);
  * location_code; ok = role prerequisite and all of x's must-haves met (must-haves are checked on
- * every criterion, also for Basic); score = round(100 × Σ points / Σ max), 100 when Σ max = 0.
+ * every criterion, also for Basic); score = round(100 × Σ points / Σ max) (half up, integer
+ * arithmetic on hundredths), 100 when Σ max = 0.
  * Plain SQL without SET (not security definer, reads no table) so it is inlined into the
  * ranking query: the same expressions score every candidate and explain the page.
  */
 create or replace function private.match_direction(
-  p_full boolean, x public.match_profiles, x_w integer[], x_lat double precision, x_lon double precision, x_city text,
-  y public.match_profiles, y_lat double precision, y_lon double precision, y_city text)
+  p_full boolean, x_w integer[], x_must integer, x_roles_sought integer, x_skills_sought bit(256), x_kinds_sought integer,
+  x_industries integer, x_stages_sought integer, x_commitment public.match_commitment, x_languages text[], x_remote boolean,
+  x_radius integer, x_lat double precision, x_lon double precision, x_city text,
+  y_roles_offered integer, y_skills bit(256), y_kind integer, y_industries integer, y_stage integer,
+  y_commitment public.match_commitment, y_languages text[], y_remote boolean, y_lat double precision, y_lon double precision, y_city text)
 returns table (
-  roles_pts numeric, roles_max integer, skills_pts numeric, skills_max integer, location_pts numeric, location_max integer,
-  kind_pts numeric, kind_max integer, industries_pts numeric, industries_max integer, commitment_pts numeric,
-  commitment_max integer, stage_pts numeric, stage_max integer, languages_pts numeric, languages_max integer,
+  roles_p100 integer, roles_max integer, skills_p100 integer, skills_max integer, location_p100 integer, location_max integer,
+  kind_p100 integer, kind_max integer, industries_p100 integer, industries_max integer, commitment_p100 integer,
+  commitment_max integer, stage_p100 integer, stage_max integer, languages_p100 integer, languages_max integer,
   distance_km integer, location_code text, ok boolean, score integer)
 language sql
 immutable
 parallel safe
 as $$
-  select c.roles_pts, c.roles_max, c.skills_pts, c.skills_max, c.location_pts, c.location_max, c.kind_pts, c.kind_max,
-         c.industries_pts, c.industries_max, c.commitment_pts, c.commitment_max, c.stage_pts, c.stage_max,
-         c.languages_pts, c.languages_max, c.km, c.l_code, c.ok,
-         case when c.tmax = 0 then 100 else pg_catalog.round(100 * c.tpts / c.tmax)::integer end
+  select c.roles_p100, c.roles_max, c.skills_p100, c.skills_max, c.location_p100, c.location_max, c.kind_p100, c.kind_max,
+         c.industries_p100, c.industries_max, c.commitment_p100, c.commitment_max, c.stage_p100, c.stage_max,
+         c.languages_p100, c.languages_max, c.km, c.l_code, c.ok,
+         case when c.tmax = 0 then 100 else (200 * c.tp100 + 100 * c.tmax) / (200 * c.tmax) end
   from (
     select b.*,
       coalesce(b.roles_max, 0) + coalesce(b.skills_max, 0) + coalesce(b.location_max, 0) + coalesce(b.kind_max, 0)
         + coalesce(b.industries_max, 0) + coalesce(b.commitment_max, 0) + coalesce(b.stage_max, 0) + coalesce(b.languages_max, 0) as tmax,
-      coalesce(b.roles_pts, 0) + coalesce(b.skills_pts, 0) + coalesce(b.location_pts, 0) + coalesce(b.kind_pts, 0)
-        + coalesce(b.industries_pts, 0) + coalesce(b.commitment_pts, 0) + coalesce(b.stage_pts, 0) + coalesce(b.languages_pts, 0) as tpts
+      coalesce(b.roles_p100, 0) + coalesce(b.skills_p100, 0) + coalesce(b.location_p100, 0) + coalesce(b.kind_p100, 0)
+        + coalesce(b.industries_p100, 0) + coalesce(b.commitment_p100, 0) + coalesce(b.stage_p100, 0) + coalesce(b.languages_p100, 0) as tp100
     from (
       select a.km, a.l_code,
-        case when a.r_app then case when a.r_hit then x_w[1] else 0 end end::numeric as roles_pts,
+        case when a.r_app then case when a.r_hit then 100 * x_w[1] else 0 end end as roles_p100,
         case when a.r_app then x_w[1] end as roles_max,
-        case when a.s_n > 0 then pg_catalog.round(x_w[2] * a.s_hit::numeric / a.s_n, 2) end as skills_pts,
+        case when a.s_n > 0 then (200 * x_w[2] * a.s_hit + a.s_n) / (2 * a.s_n) end as skills_p100,
         case when a.s_n > 0 then x_w[2] end as skills_max,
-        case when a.l_app then case when a.l_hit then x_w[3] else 0 end end::numeric as location_pts,
+        case when a.l_app then case when a.l_hit then 100 * x_w[3] else 0 end end as location_p100,
         case when a.l_app then x_w[3] end as location_max,
-        case when p_full and a.k_app then case when a.k_hit then x_w[4] else 0 end end::numeric as kind_pts,
+        case when p_full and a.k_app then case when a.k_hit then 100 * x_w[4] else 0 end end as kind_p100,
         case when p_full and a.k_app then x_w[4] end as kind_max,
-        case when p_full and a.i_app then case when a.i_hit then x_w[5] else 0 end end::numeric as industries_pts,
+        case when p_full and a.i_app then case when a.i_hit then 100 * x_w[5] else 0 end end as industries_p100,
         case when p_full and a.i_app then x_w[5] end as industries_max,
-        case when p_full and a.c_app then pg_catalog.round(x_w[6] * a.c_frac, 2) end as commitment_pts,
+        case when p_full and a.c_app then 50 * x_w[6] * a.c_half end as commitment_p100,
         case when p_full and a.c_app then x_w[6] end as commitment_max,
-        case when p_full and a.st_app then case when a.st_hit then x_w[7] else 0 end end::numeric as stage_pts,
+        case when p_full and a.st_app then case when a.st_hit then 100 * x_w[7] else 0 end end as stage_p100,
         case when p_full and a.st_app then x_w[7] end as stage_max,
-        case when p_full and a.la_app then case when a.la_hit then x_w[8] else 0 end end::numeric as languages_pts,
+        case when p_full and a.la_app then case when a.la_hit then 100 * x_w[8] else 0 end end as languages_p100,
         case when p_full and a.la_app then x_w[8] end as languages_max,
         (not a.r_app or a.r_hit)
-          and ((x).must_mask & 2 = 0 or a.s_n = 0 or a.s_hit = a.s_n)
-          and ((x).must_mask & 4 = 0 or not a.l_app or a.l_hit)
-          and ((x).must_mask & 8 = 0 or not a.k_app or a.k_hit)
-          and ((x).must_mask & 16 = 0 or not a.i_app or a.i_hit)
-          and ((x).must_mask & 32 = 0 or (x).commitment is null or a.c_frac = 1)
-          and ((x).must_mask & 64 = 0 or (x).stages_sought_mask = 0 or a.st_hit)
-          and ((x).must_mask & 128 = 0 or not a.la_app or a.la_hit) as ok
+          and (x_must & 2 = 0 or a.s_n = 0 or a.s_hit = a.s_n)
+          and (x_must & 4 = 0 or not a.l_app or a.l_hit)
+          and (x_must & 8 = 0 or not a.k_app or a.k_hit)
+          and (x_must & 16 = 0 or not a.i_app or a.i_hit)
+          and (x_must & 32 = 0 or x_commitment is null or a.c_half = 2)
+          and (x_must & 64 = 0 or x_stages_sought = 0 or a.st_hit)
+          and (x_must & 128 = 0 or not a.la_app or a.la_hit) as ok
       from (
         select d.km,
           d.l_code,
           d.l_code in ('same_city', 'within_radius', 'both_remote') as l_hit,
-          (x).roles_sought_mask <> 0 as r_app,
-          ((x).roles_sought_mask & (y).roles_offered_mask) <> 0 as r_hit,
-          pg_catalog.bit_count((x).skills_sought_mask)::integer as s_n,
-          pg_catalog.bit_count((x).skills_sought_mask & (y).skills_mask)::integer as s_hit,
-          (x_lat is not null or x_city is not null or (x).remote_ok) as l_app,
-          (x).kinds_sought_mask <> 0 as k_app,
-          ((x).kinds_sought_mask & (y).kind_mask) <> 0 as k_hit,
-          (x).industries_mask <> 0 as i_app,
-          ((x).industries_mask & (y).industries_mask) <> 0 as i_hit,
-          ((x).commitment is not null and (y).commitment is not null) as c_app,
-          case when (x).commitment = (y).commitment then 1::numeric
-               when ((x).commitment, (y).commitment) in (('full_time', 'part_time'), ('part_time', 'full_time'),
+          x_roles_sought <> 0 as r_app,
+          (x_roles_sought & y_roles_offered) <> 0 as r_hit,
+          pg_catalog.bit_count(x_skills_sought)::integer as s_n,
+          pg_catalog.bit_count(x_skills_sought & y_skills)::integer as s_hit,
+          (x_lat is not null or x_city is not null or x_remote) as l_app,
+          x_kinds_sought <> 0 as k_app,
+          (x_kinds_sought & y_kind) <> 0 as k_hit,
+          x_industries <> 0 as i_app,
+          (x_industries & y_industries) <> 0 as i_hit,
+          (x_commitment is not null and y_commitment is not null) as c_app,
+          case when x_commitment = y_commitment then 2
+               when (x_commitment, y_commitment) in (('full_time', 'part_time'), ('part_time', 'full_time'),
                  ('part_time', 'side_project'), ('side_project', 'part_time'), ('full_time', 'later'), ('later', 'full_time'))
-                 then 0.5
-               else 0::numeric end as c_frac,
-          ((x).stages_sought_mask <> 0 and (y).stage_mask <> 0) as st_app,
-          ((x).stages_sought_mask & (y).stage_mask) <> 0 as st_hit,
-          pg_catalog.cardinality((x).languages) > 0 as la_app,
-          coalesce((x).languages operator(pg_catalog.&&) (y).languages, false) as la_hit
+                 then 1
+               else 0 end as c_half,
+          (x_stages_sought <> 0 and y_stage <> 0) as st_app,
+          (x_stages_sought & y_stage) <> 0 as st_hit,
+          pg_catalog.cardinality(x_languages) > 0 as la_app,
+          coalesce(x_languages operator(pg_catalog.&&) y_languages, false) as la_hit
         from (
           select e.km,
             case when x_city is not null and y_city is not null and pg_catalog.lower(x_city) = pg_catalog.lower(y_city) then 'same_city'
-                 when e.km is not null and e.km <= (x).radius_km then 'within_radius'
-                 when (x).remote_ok and (y).remote_ok then 'both_remote'
+                 when e.km is not null and e.km <= x_radius then 'within_radius'
+                 when x_remote and y_remote then 'both_remote'
                  when e.km is null then 'location_unknown'
                  else 'too_far' end as l_code
           from (
@@ -695,14 +709,19 @@ as $$
                                pg_catalog.power(x_lat - y_lat, 2)
                                + pg_catalog.power((x_lon - y_lon) * pg_catalog.cos(pg_catalog.radians((x_lat + y_lat) / 2)), 2)))::integer
                    end as km
+            offset 0
           ) e
+          offset 0
         ) d
+        offset 0
       ) a
+      offset 0
     ) b
   ) c
 $$;
-comment on function private.match_direction(boolean, public.match_profiles, integer[], double precision, double precision, text,
-  public.match_profiles, double precision, double precision, text) is
+comment on function private.match_direction(boolean, integer[], integer, integer, bit, integer, integer, integer, public.match_commitment,
+  text[], boolean, integer, double precision, double precision, text, integer, bit, integer, integer, integer, public.match_commitment,
+  text[], boolean, double precision, double precision, text) is
   'Scores one direction x→y of a match per criterion (points/max), must-haves (ok) and the direction score 0..100 (issue 19).';
 
 /* Intersection of two text arrays in the order of the first. */
@@ -755,7 +774,7 @@ begin
   -- roles
   if d ->> 'roles_max' is not null then
     v_roles := private.text_intersect(x.roles_sought::text[], y.roles_offered::text[]);
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'roles', 'points', (d ->> 'roles_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'roles', 'points', pg_catalog.round((d ->> 'roles_p100')::numeric / 100, 2),
       'max', (d ->> 'roles_max')::integer, 'must', false);
     if cardinality(v_roles) > 0 then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'offers_sought_role', 'role', v_roles[1], 'roles', pg_catalog.to_jsonb(v_roles),
@@ -767,7 +786,7 @@ begin
   -- skills
   if d ->> 'skills_max' is not null then
     v_x := private.text_intersect(x.skills_sought, y.skills);
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'skills', 'points', (d ->> 'skills_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'skills', 'points', pg_catalog.round((d ->> 'skills_p100')::numeric / 100, 2),
       'max', (d ->> 'skills_max')::integer, 'must', 'skills' = any (x.must_have));
     if cardinality(v_x) > 0 then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'has_sought_skills', 'skills', pg_catalog.to_jsonb(v_x),
@@ -778,7 +797,7 @@ begin
   end if;
   -- location
   if d ->> 'location_max' is not null then
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'location', 'points', (d ->> 'location_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'location', 'points', pg_catalog.round((d ->> 'location_p100')::numeric / 100, 2),
       'max', (d ->> 'location_max')::integer, 'must', 'location' = any (x.must_have), 'code', d ->> 'location_code');
     out := out || (base || case d ->> 'location_code'
       when 'same_city' then pg_catalog.jsonb_build_object('city', y_city)
@@ -788,7 +807,7 @@ begin
   end if;
   -- kind
   if d ->> 'kind_max' is not null then
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'kind', 'points', (d ->> 'kind_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'kind', 'points', pg_catalog.round((d ->> 'kind_p100')::numeric / 100, 2),
       'max', (d ->> 'kind_max')::integer, 'must', 'kind' = any (x.must_have), 'kind', y.kind);
     if y.kind is not null and y.kind = any (x.kinds_sought) then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'is_sought_kind'));
@@ -799,7 +818,7 @@ begin
   -- industries
   if d ->> 'industries_max' is not null then
     v_x := private.text_intersect(x.industries::text[], y.industries::text[]);
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'industries', 'points', (d ->> 'industries_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'industries', 'points', pg_catalog.round((d ->> 'industries_p100')::numeric / 100, 2),
       'max', (d ->> 'industries_max')::integer, 'must', 'industries' = any (x.must_have));
     if cardinality(v_x) > 0 then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'shared_industries', 'industries', pg_catalog.to_jsonb(v_x)));
@@ -809,7 +828,7 @@ begin
   end if;
   -- commitment
   if d ->> 'commitment_max' is not null then
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'commitment', 'points', (d ->> 'commitment_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'commitment', 'points', pg_catalog.round((d ->> 'commitment_p100')::numeric / 100, 2),
       'max', (d ->> 'commitment_max')::integer, 'must', 'commitment' = any (x.must_have));
     if x.commitment = y.commitment then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'same_commitment', 'commitment', x.commitment,
@@ -821,7 +840,7 @@ begin
   end if;
   -- stage
   if d ->> 'stage_max' is not null then
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'stage', 'points', (d ->> 'stage_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'stage', 'points', pg_catalog.round((d ->> 'stage_p100')::numeric / 100, 2),
       'max', (d ->> 'stage_max')::integer, 'must', 'stage' = any (x.must_have), 'stage', y.idea_stage);
     if y.idea_stage = any (x.stages_sought) then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'stage_fits'));
@@ -832,7 +851,7 @@ begin
   -- languages
   if d ->> 'languages_max' is not null then
     v_x := private.text_intersect(x.languages, y.languages);
-    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'languages', 'points', (d ->> 'languages_pts')::numeric,
+    base := pg_catalog.jsonb_build_object('side', p_side, 'criterion', 'languages', 'points', pg_catalog.round((d ->> 'languages_p100')::numeric / 100, 2),
       'max', (d ->> 'languages_max')::integer, 'must', 'languages' = any (x.must_have));
     if cardinality(v_x) > 0 then
       out := out || (base || pg_catalog.jsonb_build_object('code', 'shared_languages', 'languages', pg_catalog.to_jsonb(v_x)));
@@ -899,10 +918,17 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_excluded uuid[] := private.match_excluded(p_me);
+  -- suspended accounts are few: one array with the caller's exclusions instead of an anti-join per candidate
+  v_excluded uuid[] := private.match_excluded(p_me) || coalesce((select pg_catalog.array_agg(su.user_id) from public.account_suspensions su), '{}');
   v_wx integer[] := private.match_w(p_full, p_premium, x.weights_arr);
   v_roles public.match_role[] := case when cardinality(x.roles_sought) > 0 then x.roles_sought
                                       else pg_catalog.enum_range(null::public.match_role) end;
+  -- role pairs (see match_profiles.role_pairs) of people who offer a role x seeks and seek a role x offers or none
+  v_pairs integer[] := array(
+    select (pg_catalog.array_position(pg_catalog.enum_range(null::public.match_role), o) - 1) * 16 + s
+    from pg_catalog.unnest(v_roles) o
+    cross join (select pg_catalog.array_position(pg_catalog.enum_range(null::public.match_role), r) - 1 as s
+                from pg_catalog.unnest(x.roles_offered) r union all select 15) so);
   f_kinds public.match_kind[] := (select pg_catalog.array_agg(e::public.match_kind) from pg_catalog.jsonb_array_elements_text(p_filters -> 'kinds') e);
   f_roles public.match_role[] := (select pg_catalog.array_agg(e::public.match_role) from pg_catalog.jsonb_array_elements_text(p_filters -> 'roles') e);
   f_skills text[] := (select pg_catalog.array_agg(e) from pg_catalog.jsonb_array_elements_text(p_filters -> 'skills') e);
@@ -920,17 +946,19 @@ declare
 begin
   return query
   with cand as (
-    select m as y, p.latitude as y_lat, p.longitude as y_lon, p.city as y_city,
+    select m.id, m.user_id, m.must_mask, m.roles_offered_mask, m.roles_sought_mask, m.skills_mask, m.skills_sought_mask, m.kind_mask,
+           m.kinds_sought_mask, m.industries_mask, m.stage_mask, m.stages_sought_mask, m.commitment, m.languages, m.remote_ok,
+           m.radius_km, m.weights_arr, p.latitude as y_lat, p.longitude as y_lon, p.city as y_city,
            p.user_role in ('premium', 'enterprise', 'admin') as y_premium
     from public.match_profiles m
     join public.profiles p on p.id = m.user_id
     where m.is_primary and m.active
+      and m.role_pairs operator(pg_catalog.&&) v_pairs
       and m.roles_offered operator(pg_catalog.&&) v_roles
       and (m.roles_sought_mask = 0 or (m.roles_sought_mask & x.roles_offered_mask) <> 0)
       and m.user_id <> p_me
       and p.listed
       and not (m.user_id = any (v_excluded))
-      and not exists (select 1 from public.account_suspensions s where s.user_id = m.user_id)
       and (f_kinds is null or m.kind = any (f_kinds))
       and (f_roles is null or m.roles_offered operator(pg_catalog.&&) f_roles)
       and (f_skills is null or m.skills operator(pg_catalog.@>) f_skills)
@@ -946,11 +974,10 @@ begin
     order by m.updated_at desc
     limit p_cap
   )
-  select (c.y).user_id, (c.y).id, least(a.score, b.score), a.score, b.score, private.match_responsiveness((c.y).user_id)
+  select c.user_id, c.id, least(a.score, b.score), a.score, b.score, private.match_responsiveness(c.user_id)
   from cand c
-  cross join lateral private.match_direction(p_full, x, v_wx, x_lat, x_lon, x_city, c.y, c.y_lat, c.y_lon, c.y_city) a
-  cross join lateral private.match_direction(p_full, c.y, private.match_w(p_full, c.y_premium, (c.y).weights_arr),
-                                             c.y_lat, c.y_lon, c.y_city, x, x_lat, x_lon, x_city) b
+  cross join lateral private.match_direction(p_full, v_wx, x.must_mask, x.roles_sought_mask, x.skills_sought_mask, x.kinds_sought_mask, x.industries_mask, x.stages_sought_mask, x.commitment, x.languages, x.remote_ok, x.radius_km, x_lat, x_lon, x_city, c.roles_offered_mask, c.skills_mask, c.kind_mask, c.industries_mask, c.stage_mask, c.commitment, c.languages, c.remote_ok, c.y_lat, c.y_lon, c.y_city) a
+  cross join lateral private.match_direction(p_full, private.match_w(p_full, c.y_premium, c.weights_arr), c.must_mask, c.roles_sought_mask, c.skills_sought_mask, c.kinds_sought_mask, c.industries_mask, c.stages_sought_mask, c.commitment, c.languages, c.remote_ok, c.radius_km, c.y_lat, c.y_lon, c.y_city, x.roles_offered_mask, x.skills_mask, x.kind_mask, x.industries_mask, x.stage_mask, x.commitment, x.languages, x.remote_ok, x_lat, x_lon, x_city) b
   where a.ok and b.ok and least(a.score, b.score) >= f_min;
 end;
 $$;
@@ -1072,7 +1099,7 @@ comment on function private.match_week() is 'Current ISO week in Europe/Berlin: 
  * ticket_min_eur, ticket_max_eur (investor ticket range overlaps)}; p_limit 1..50 (default 20);
  * p_cursor = next_cursor of the previous page.
  *
- * Output jsonb: {plan, count (all matches, at most 3000 candidates scored), items, next_cursor,
+ * Output jsonb: {plan, count (all matches, at most 1000 candidates scored), items, next_cursor,
  * quota, upgrade}. items[]: {user_id, slug, display_name, profile_img, headline, city, kind,
  * roles_offered, skills, skill_tags, score, score_mine, score_theirs, is_new, reasons}.
  * score = min(score_mine, score_theirs); score_mine = round(100 × Σ points / Σ max) over the
@@ -1146,7 +1173,7 @@ begin
   end if;
 
   select coalesce(pg_catalog.array_agg(r order by r.score desc, r.responsiveness desc, r.user_id), '{}') into v_hits
-  from private.match_rank(me, x, s.x_lat, s.x_lon, s.x_city, v_full, v_full, f, 3000) r;
+  from private.match_rank(me, x, s.x_lat, s.x_lon, s.x_city, v_full, v_full, f, 1000) r;
 
   if v_plan = 'free' then
     return pg_catalog.jsonb_build_object('plan', v_plan, 'count', pg_catalog.cardinality(v_hits), 'items', '[]'::jsonb,
@@ -1203,10 +1230,8 @@ begin
   from pg_catalog.unnest(v_page) with ordinality as o(user_id, profile_id, score, score_mine, score_theirs, responsiveness, n)
   join public.match_profiles y on y.id = o.profile_id
   join public.profiles p on p.id = y.user_id
-  cross join lateral private.match_direction(v_full, x, private.match_w(v_full, v_full, x.weights_arr), s.x_lat, s.x_lon, s.x_city,
-                                             y, p.latitude, p.longitude, p.city) a
-  cross join lateral private.match_direction(v_full, y, private.match_w(v_full, p.user_role in ('premium', 'enterprise', 'admin'), y.weights_arr),
-                                             p.latitude, p.longitude, p.city, x, s.x_lat, s.x_lon, s.x_city) b;
+  cross join lateral private.match_direction(v_full, private.match_w(v_full, v_full, x.weights_arr), x.must_mask, x.roles_sought_mask, x.skills_sought_mask, x.kinds_sought_mask, x.industries_mask, x.stages_sought_mask, x.commitment, x.languages, x.remote_ok, x.radius_km, s.x_lat, s.x_lon, s.x_city, y.roles_offered_mask, y.skills_mask, y.kind_mask, y.industries_mask, y.stage_mask, y.commitment, y.languages, y.remote_ok, p.latitude, p.longitude, p.city) a
+  cross join lateral private.match_direction(v_full, private.match_w(v_full, p.user_role in ('premium', 'enterprise', 'admin'), y.weights_arr), y.must_mask, y.roles_sought_mask, y.skills_sought_mask, y.kinds_sought_mask, y.industries_mask, y.stages_sought_mask, y.commitment, y.languages, y.remote_ok, y.radius_km, p.latitude, p.longitude, p.city, x.roles_offered_mask, x.skills_mask, x.kind_mask, x.industries_mask, x.stage_mask, x.commitment, x.languages, x.remote_ok, s.x_lat, s.x_lon, s.x_city) b;
 
   v_last := v_page[pg_catalog.cardinality(v_page)];
   return pg_catalog.jsonb_build_object(
@@ -1237,7 +1262,7 @@ comment on function private.csv_field(text) is 'One CSV field (RFC 4180 quoting,
 
 /*
  * Enterprise: the caller's matches as CSV (spec §6 "custom matching", issue 19). Same input as
- * match_people (p_profile_id, p_filters) and p_limit 1..3000 (default 500) rows, best first.
+ * match_people (p_profile_id, p_filters) and p_limit 1..1000 (default 500) rows, best first.
  * Output text/csv with a header: rank, name, profile (slug for /u/{slug}), city, kind, score,
  * score_mine, score_theirs, reasons (reason codes of both sides, space separated).
  * Does not count as impressions. Errors: 28000 not_authenticated; PT402 enterprise_required; and
@@ -1277,13 +1302,12 @@ begin
       E'\n' order by o.n), '') || E'\n'
   into v_csv
   from (select r.*, pg_catalog.row_number() over (order by r.score desc, r.responsiveness desc, r.user_id) as n
-        from private.match_rank(me, x, s.x_lat, s.x_lon, s.x_city, true, true, f, 3000) r
-        order by n limit least(greatest(coalesce(p_limit, 500), 1), 3000)) o
+        from private.match_rank(me, x, s.x_lat, s.x_lon, s.x_city, true, true, f, 1000) r
+        order by n limit least(greatest(coalesce(p_limit, 500), 1), 1000)) o
   join public.match_profiles y on y.id = o.profile_id
   join public.profiles p on p.id = y.user_id
-  cross join lateral private.match_direction(true, x, x.weights_arr, s.x_lat, s.x_lon, s.x_city, y, p.latitude, p.longitude, p.city) a
-  cross join lateral private.match_direction(true, y, private.match_w(true, p.user_role in ('premium', 'enterprise', 'admin'), y.weights_arr),
-                                             p.latitude, p.longitude, p.city, x, s.x_lat, s.x_lon, s.x_city) b;
+  cross join lateral private.match_direction(true, x.weights_arr, x.must_mask, x.roles_sought_mask, x.skills_sought_mask, x.kinds_sought_mask, x.industries_mask, x.stages_sought_mask, x.commitment, x.languages, x.remote_ok, x.radius_km, s.x_lat, s.x_lon, s.x_city, y.roles_offered_mask, y.skills_mask, y.kind_mask, y.industries_mask, y.stage_mask, y.commitment, y.languages, y.remote_ok, p.latitude, p.longitude, p.city) a
+  cross join lateral private.match_direction(true, private.match_w(true, p.user_role in ('premium', 'enterprise', 'admin'), y.weights_arr), y.must_mask, y.roles_sought_mask, y.skills_sought_mask, y.kinds_sought_mask, y.industries_mask, y.stages_sought_mask, y.commitment, y.languages, y.remote_ok, y.radius_km, p.latitude, p.longitude, p.city, x.roles_offered_mask, x.skills_mask, x.kind_mask, x.industries_mask, x.stage_mask, x.commitment, x.languages, x.remote_ok, s.x_lat, s.x_lon, s.x_city) b;
   return v_csv;
 end;
 $$;
@@ -1576,7 +1600,7 @@ grant execute on function public.match_projects(jsonb, integer, text) to authent
  * role with its best min(p_limit, 5) people; p_role_id = one of the project's roles: that role
  * with up to p_limit (1..50, default 10) people. People: primary, active matching profiles of
  * listed, not suspended people who offer the role, not the caller, none excluded for the caller
- * (blocks, contacts, declines as in match_people), scored with private.role_fit (at most 3000
+ * (blocks, contacts, declines as in match_people), scored with private.role_fit (at most 1000
  * per role, the most recently updated), best first (score desc, responsiveness desc, user id).
  * Output jsonb {project_id, plan, roles: [{role_id, role, title, skills, commitment, filled,
  * count, candidates: [{user_id, slug, display_name, profile_img, headline, city, kind, score,
@@ -1635,7 +1659,7 @@ begin
           and not (m.user_id = any (v_excluded))
           and not exists (select 1 from public.account_suspensions su where su.user_id = m.user_id)
         order by m.updated_at desc
-        limit 3000
+        limit 1000
       ), scored as (
         select c.*, a.score, pg_catalog.to_jsonb(a) as d, private.match_responsiveness((c.y).user_id) as resp
         from cand c
