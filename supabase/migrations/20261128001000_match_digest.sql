@@ -93,7 +93,7 @@ begin
       s := private.match_subject(r.id, null, r.plan);
       with hits as (
         select h.user_id, h.score
-        from private.match_rank(r.id, s.x, s.x_lat, s.x_lon, s.x_city, true, true, '{}'::jsonb, 3000) h
+        from private.match_rank(r.id, s.x, s.x_lat, s.x_lon, s.x_city, true, true, '{}'::jsonb, 1000) h
         where not exists (select 1 from public.match_impressions i where i.user_id = r.id and i.shown_id = h.user_id)
       )
       select pg_catalog.count(*)::integer,
