@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
 import type { Locale } from '@/lib/constants';
@@ -22,9 +23,9 @@ export function MapItemList({ items, locale, label }: { items: readonly MapItem[
   const shown = items.slice((current - 1) * MAP_LIST_PAGE_SIZE, current * MAP_LIST_PAGE_SIZE);
   if (items.length === 0) {
     return (
-      <Text c="dimmed" data-testid="map-list-empty">
+      <EmptyState compact testId="map-list-empty">
         <FormattedMessage id="map.list.empty" />
-      </Text>
+      </EmptyState>
     );
   }
   return (
