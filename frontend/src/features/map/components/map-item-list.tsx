@@ -7,6 +7,7 @@ import { LocalLink } from '@/components/local-link';
 import type { Locale } from '@/lib/constants';
 import type { MapItem } from '../api/map';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
+import classes from './map-item-list.module.css';
 
 /** Items per page of the list beside the map. */
 export const MAP_LIST_PAGE_SIZE = 20;
@@ -38,7 +39,7 @@ export function MapItemList({ items, locale, label }: { items: readonly MapItem[
             <li key={`${item.layer}-${item.id}`} data-testid="map-list-item" data-layer={item.layer}>
               <Stack gap={0}>
                 <Group gap={6} wrap="nowrap">
-                  <Badge size="xs" variant="outline" styles={{ root: { color: meta.color, borderColor: meta.color, flexShrink: 0 } }}>
+                  <Badge size="xs" variant="outline" className={classes.kind} data-layer={item.layer} styles={{ root: { color: 'var(--kind)', borderColor: 'var(--kind)', flexShrink: 0 } }}>
                     <FormattedMessage id={meta.one} />
                   </Badge>
                   {to ? (
