@@ -10,7 +10,7 @@ import { messages } from './support';
  * while their own buttons stay usable; an empty list names a next step that leads somewhere; and
  * the lists with cards and empty states (jobs, search, the user area) have no axe colour-contrast
  * violation and no sideways scrolling, in light and dark, on a desktop (English) and a phone
- * (German, the longer words).
+ * (German, the longer words); so have the settings page, a legal text and the map.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -113,6 +113,9 @@ const PAGES: { path: string; who: 'fan' | 'newcomer' | null }[] = [
   { path: '/user/favorites', who: 'newcomer' },
   { path: '/user/contacts', who: 'fan' },
   { path: '/user/chat', who: 'newcomer' },
+  // hints under switches and the marked placeholders of the legal texts (were light on light in dark mode)
+  { path: '/user/settings', who: 'fan' },
+  { path: '/impressum', who: null },
 ];
 
 for (const viewport of [
