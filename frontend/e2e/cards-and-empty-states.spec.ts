@@ -10,7 +10,7 @@ import { messages } from './support';
  * while their own buttons stay usable; an empty list names a next step that leads somewhere; and
  * the lists with cards and empty states (jobs, search, the user area) have no axe colour-contrast
  * violation and no sideways scrolling, in light and dark, on a desktop (English) and a phone
- * (German, the longer words).
+ * (German, the longer words); so have the settings page, a legal text and the map.
  */
 
 test.describe.configure({ mode: 'serial' });
@@ -113,6 +113,9 @@ const PAGES: { path: string; who: 'fan' | 'newcomer' | null }[] = [
   { path: '/user/favorites', who: 'newcomer' },
   { path: '/user/contacts', who: 'fan' },
   { path: '/user/chat', who: 'newcomer' },
+  // hints under switches and the marked placeholders of the legal texts (were light on light in dark mode)
+  { path: '/user/settings', who: 'fan' },
+  { path: '/impressum', who: null },
 ];
 
 for (const viewport of [
@@ -143,4 +146,27 @@ for (const viewport of [
       expect(problems).toEqual([]);
     });
   }
+}
+
+/** The map's list beside the map and a marker's popup (MapLibre's white box) in both schemes. */
+for (const scheme of ['light', 'dark'] as const) {
+  test(`map ${scheme}: the list's kind badges and a popup keep contrast`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    // central Berlin: the demo data places people and projects there
+    await page.goto('/map?bbox=13.30,52.45,13.50,52.55');
+    await expect(page.getByTestId('map')).toHaveAttribute('data-markers-ready', 'true', { timeout: 30_000 });
+    await expect(page.getByTestId('map-list-item').first()).toBeVisible();
+    const problems: string[] = [];
+    const check = async (where: string, include?: string) => {
+      const builder = new AxeBuilder({ page }).withRules(['color-contrast']);
+      const axe = await (include ? builder.include(include) : builder).analyze();
+      for (const v of axe.violations) for (const n of v.nodes) problems.push(`${where}: ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
+    };
+    await check('page');
+    const marker = page.getByTestId('map-marker').first();
+    await ((await marker.count()) ? marker : page.getByTestId('map-cluster').first()).click();
+    await expect(page.getByTestId('map-popup-item').first()).toBeVisible();
+    await check('popup', '[data-testid="map-popup"]');
+    expect(problems).toEqual([]);
+  });
 }

@@ -13,7 +13,7 @@ export interface ContentSection {
 function withPlaceholders(text: string): ReactNode {
   return text.split(/(\[[^\]]+\])/g).map((part, i) =>
     /^\[[^\]]+\]$/.test(part) ? (
-      <mark key={i} data-placeholder="true" style={{ background: 'var(--mantine-color-yellow-2)', color: 'inherit' }}>
+      <mark key={i} data-placeholder="true" style={{ background: 'var(--mantine-color-yellow-2)', color: 'var(--mantine-color-black)' }}>
         {part}
       </mark>
     ) : (

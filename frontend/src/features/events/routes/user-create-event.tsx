@@ -1,4 +1,4 @@
-import { Container, Stack, Text, Title } from '@mantine/core';
+import { Container, Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { localizePath, paths } from '@/config/paths';
@@ -8,6 +8,7 @@ import { createEventSchema, useCreateEvent } from '../api/events';
 import { useSessionUser } from '@/components/use-session-user';
 import { EMPTY_EVENT_FORM, EventForm, useEventForm } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';
+import { PageHeader } from '@/components/page-header';
 
 /** `/user/events/create-event`: creates an event as draft; publishing happens on the event page (issue 8). */
 export default function UserCreateEventRoute({ locale }: PageProps) {
@@ -32,12 +33,7 @@ export default function UserCreateEventRoute({ locale }: PageProps) {
   return (
     <Container size="sm" py="xl">
       <Stack>
-        <Title order={1}>
-          <FormattedMessage id="events.createTitle" />
-        </Title>
-        <Text>
-          <FormattedMessage id="events.createIntro" />
-        </Text>
+        <PageHeader title={<FormattedMessage id="events.createTitle" />} description={<FormattedMessage id="events.createIntro" />} />
         <EventForm
           form={form}
           onSubmit={submit}

@@ -49,7 +49,7 @@ function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
           <FormattedMessage id={meta.one} />
         </Badge>
         {item.remote && (
-          <Badge size="xs" variant="outline" color="dark">
+          <Badge size="xs" variant="outline" color="var(--tw-gray)">
             <FormattedMessage id="map.remote" />
           </Badge>
         )}

@@ -1,11 +1,13 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
 import type { Locale } from '@/lib/constants';
 import type { MapItem } from '../api/map';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
+import classes from './map-item-list.module.css';
 
 /** Items per page of the list beside the map. */
 export const MAP_LIST_PAGE_SIZE = 20;
@@ -22,9 +24,9 @@ export function MapItemList({ items, locale, label }: { items: readonly MapItem[
   const shown = items.slice((current - 1) * MAP_LIST_PAGE_SIZE, current * MAP_LIST_PAGE_SIZE);
   if (items.length === 0) {
     return (
-      <Text c="dimmed" data-testid="map-list-empty">
+      <EmptyState compact testId="map-list-empty">
         <FormattedMessage id="map.list.empty" />
-      </Text>
+      </EmptyState>
     );
   }
   return (
@@ -37,7 +39,7 @@ export function MapItemList({ items, locale, label }: { items: readonly MapItem[
             <li key={`${item.layer}-${item.id}`} data-testid="map-list-item" data-layer={item.layer}>
               <Stack gap={0}>
                 <Group gap={6} wrap="nowrap">
-                  <Badge size="xs" variant="outline" styles={{ root: { color: meta.color, borderColor: meta.color, flexShrink: 0 } }}>
+                  <Badge size="xs" variant="outline" className={classes.kind} data-layer={item.layer} styles={{ root: { color: 'var(--kind)', borderColor: 'var(--kind)', flexShrink: 0 } }}>
                     <FormattedMessage id={meta.one} />
                   </Badge>
                   {to ? (

@@ -12,6 +12,7 @@ import { LAYER_META } from '../components/layer-meta';
 import { MapItemList } from '../components/map-item-list';
 import { MapLoading } from '../components/map-loading';
 import { MarkerPin } from '../components/marker-pin';
+import { PageHeader } from '@/components/page-header';
 
 // maplibre is large: it loads with the map itself, never with the page shell (issue 14)
 const MapCanvas = lazy(() => import('../components/map-canvas'));
@@ -53,14 +54,7 @@ export default function MapRoute({ locale }: PageProps) {
   return (
     <Container fluid py="lg" px={{ base: 'sm', md: 'xl' }}>
       <Stack gap="md">
-        <div>
-          <Title order={1}>
-            <FormattedMessage id="map.title" />
-          </Title>
-          <Text c="dimmed">
-            <FormattedMessage id="map.intro" />
-          </Text>
-        </div>
+        <PageHeader title={<FormattedMessage id="map.title" />} description={<FormattedMessage id="map.intro" />} />
         {!wide && (
           <Button variant="light" onClick={() => setFiltersOpen((o) => !o)} aria-expanded={filtersOpen} aria-controls="map-filters" style={{ alignSelf: 'flex-start' }} data-testid="map-filters-toggle">
             <FormattedMessage id="map.filters.toggle" values={{ count: activeFilters }} />

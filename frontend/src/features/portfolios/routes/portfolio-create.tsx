@@ -1,9 +1,10 @@
-import { Container, Group, List, Stack, Text, Title } from '@mantine/core';
+import { Container, Group, List, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { getUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
+import { PageHeader } from '@/components/page-header';
 
 /**
  * `/portfolio/create`: entry for visitors. Logged out it leads to registration or the plan choice;
@@ -14,12 +15,7 @@ export default function PortfolioCreateRoute() {
   return (
     <Container size="sm" py="xl">
       <Stack>
-        <Title order={1}>
-          <FormattedMessage id="page.portfolio-create.title" />
-        </Title>
-        <Text>
-          <FormattedMessage id="portfolios.entry.intro" />
-        </Text>
+        <PageHeader title={<FormattedMessage id="page.portfolio-create.title" />} description={<FormattedMessage id="portfolios.entry.intro" />} />
         <List>
           <List.Item>
             <FormattedMessage id="portfolios.entry.point1" />

@@ -1,4 +1,4 @@
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
@@ -8,6 +8,7 @@ import { isPaymentRequired } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import { usePortfolioMutations } from '../api/portfolios';
 import { PortfolioForm } from '../components/portfolio-form';
+import { PageHeader } from '@/components/page-header';
 
 /** `/user/create-portfolio`: new draft portfolio; files are added on the edit page it leads to. */
 export default function UserCreatePortfolioRoute() {
@@ -18,12 +19,7 @@ export default function UserCreatePortfolioRoute() {
   const { create } = usePortfolioMutations();
   return (
     <Stack maw={720}>
-      <Title order={1}>
-        <FormattedMessage id="page.user-create-portfolio.title" />
-      </Title>
-      <Text c="dimmed">
-        <FormattedMessage id="portfolios.createHint" />
-      </Text>
+      <PageHeader title={<FormattedMessage id="page.user-create-portfolio.title" />} description={<FormattedMessage id="portfolios.createHint" />} />
       <PortfolioForm
         busy={create.isPending}
         submitId="portfolios.create"

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Stack, Stepper, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Stack, Stepper } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
@@ -14,6 +14,7 @@ import { ProjectLimitNotice } from '../components/plan-limit-notice';
 import { type FieldGroup, ProjectFields } from '../components/project-fields';
 import { ProjectReview } from '../components/project-review';
 import { useProjectForm } from '../components/use-project-form';
+import { PageHeader } from '@/components/page-header';
 
 const STEPS: readonly FieldGroup[] = ['basics', 'details', 'location'];
 const STEP_LABEL = { basics: 'projects.step.basics', details: 'projects.step.details', location: 'projects.step.location' } as const;
@@ -110,9 +111,7 @@ function Wizard({ draftId, initial, initialStep }: { draftId: number | null; ini
 
   return (
     <Stack>
-      <Title order={1}>
-        <FormattedMessage id="page.user-create-project.title" />
-      </Title>
+      <PageHeader title={<FormattedMessage id="page.user-create-project.title" />} />
       {limitReached && <ProjectLimitNotice used={mine.data?.total ?? 0} limit={mine.data?.limit ?? 0} reached />}
       <Stepper active={step} onStepClick={(s) => (s < step ? setStep(s) : undefined)} allowNextStepsSelect={false}>
         {STEPS.map((g) => (

@@ -187,15 +187,20 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
                       to={to}
                       heading="h2"
                       title={<Highlight html={r.title_highlight} />}
-                      kicker={[type && intl.formatMessage({ id: TYPE_LABEL[type] }), r.category && CATEGORY_LABEL[r.category] ? intl.formatMessage({ id: CATEGORY_LABEL[r.category] }) : null]
-                        .filter(Boolean)
-                        .join(' · ')}
+                      kicker={r.category && CATEGORY_LABEL[r.category] ? intl.formatMessage({ id: CATEGORY_LABEL[r.category] }) : undefined}
                       badge={
-                        r.premium && (
-                          <CardBadge tone="grape">
-                            <FormattedMessage id="search.premium" />
-                          </CardBadge>
-                        )
+                        <Group gap={4} wrap="nowrap">
+                          {type && (
+                            <CardBadge>
+                              <FormattedMessage id={TYPE_LABEL[type]} />
+                            </CardBadge>
+                          )}
+                          {r.premium && (
+                            <CardBadge tone="grape">
+                              <FormattedMessage id="search.premium" />
+                            </CardBadge>
+                          )}
+                        </Group>
                       }
                       meta={[r.city, r.date ? formatDate(r.date, locale) : null].filter(Boolean).join(' · ') || undefined}
                       summary={

@@ -118,7 +118,7 @@ function PremiumProfileForm({ profile }: { profile: OwnProfile }) {
             label={t('premiumProfile.tagline')}
             description={t('premiumProfile.taglineHint')}
             maxLength={TAGLINE_MAX}
-            styles={{ description: { color: 'var(--mantine-color-gray-7)' } }}
+            styles={{ description: { color: 'var(--tw-muted)' } }}
             {...form.getInputProps('tagline')}
           />
           {projects.isPending && <Loader size="sm" aria-label={t('auth.loading')} />}
@@ -131,7 +131,7 @@ function PremiumProfileForm({ profile }: { profile: OwnProfile }) {
             <Select
               label={t('premiumProfile.featured')}
               description={projects.data.length === 0 ? t('premiumProfile.featuredEmpty') : undefined}
-              styles={{ description: { color: 'var(--mantine-color-gray-7)' } }}
+              styles={{ description: { color: 'var(--tw-muted)' } }}
               data={[{ value: '', label: t('premiumProfile.featuredNone') }, ...projects.data.map((p) => ({ value: String(p.id), label: p.title }))]}
               allowDeselect={false}
               {...form.getInputProps('featured')}

@@ -168,7 +168,7 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
         </Fieldset>
         <Fieldset legend={t('account.settings.privacySection')}>
           <Stack>
-            <Switch label={t('account.field.visible')} description={t('account.field.visibleHint')} styles={{ description: { color: 'var(--mantine-color-gray-7)' } }} {...form.getInputProps('visible', { type: 'checkbox' })} />
+            <Switch label={t('account.field.visible')} description={t('account.field.visibleHint')} styles={{ description: { color: 'var(--tw-muted)' } }} {...form.getInputProps('visible', { type: 'checkbox' })} />
             <Select
               label={t('account.field.language')}
               data={[
