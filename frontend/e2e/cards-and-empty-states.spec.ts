@@ -116,6 +116,9 @@ const PAGES: { path: string; who: 'fan' | 'newcomer' | null }[] = [
   // hints under switches and the marked placeholders of the legal texts (were light on light in dark mode)
   { path: '/user/settings', who: 'fan' },
   { path: '/impressum', who: null },
+  // long German compounds in headings and text (were 11 and 54 px too wide on a phone)
+  { path: '/legal/Datenschutzhinweise', who: null },
+  { path: '/legal/anbieterkennzeichnung', who: null },
 ];
 
 for (const viewport of [
