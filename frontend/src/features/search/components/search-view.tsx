@@ -32,6 +32,8 @@ function resultPath(r: SearchResult): string | null {
   if (r.type === 'project') return paths.project(Number(r.id), r.slug);
   if (r.type === 'event') return paths.event(r.slug);
   if (r.type === 'profile') return paths.profile(r.slug);
+  // portfolios have no page of their own: they show on their owner's profile
+  if (r.type === 'portfolio' && r.owner) return paths.profile(r.owner.slug);
   return null;
 }
 
@@ -208,7 +210,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
                           <Highlight html={r.snippet} />
                         </span>
                       }
-                      owner={r.type === 'profile' ? { name: r.title, img: null } : null}
+                      owner={r.owner ? { name: r.owner.name, img: r.owner.img } : r.type === 'profile' ? { name: r.title, img: null } : null}
                       action={<FormattedMessage id={r.type === 'profile' ? 'card.action.profile' : r.type === 'event' ? 'landing.events.action' : 'card.action.open'} />}
                       extra={
                         signedIn &&
