@@ -90,18 +90,20 @@ test.describe('signed in', () => {
     await page.goto('/user/feedback');
     await expect(page).toHaveURL(/\/user\/feedback$/);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Feedback');
+    // /dashboard needs a session only (issue 19: free users see their match count and the upgrade path)
     await page.goto('/dashboard');
-    await expect(page).toHaveURL(/\/subscription-required$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dashboard');
     await page.goto('/admin');
     await expect(page).toHaveURL(/\/admin\/login$/);
     expect(errors).toEqual([]);
   });
 
-  test('a paying user reaches the user area; /dashboard leads there', async ({ page }) => {
+  test('a paying user reaches the user area; /dashboard is the matching home inside it', async ({ page }) => {
     const { session } = await userWithRole('premium');
     await storeSession(page, session);
     await page.goto('/dashboard');
-    await expect(page).toHaveURL(/\/user$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('navigation', { name: 'User area' })).toBeVisible();
     await page.goto('/user/projects/create-project-1');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Create a project');

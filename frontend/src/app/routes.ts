@@ -1,5 +1,6 @@
 import { landingRoutes } from '@/features/landing/routes';
 import { authRoutes } from '@/features/auth/routes';
+import { matchingRoutes } from '@/features/matching/routes';
 import { billingRoutes } from '@/features/billing/routes';
 import { searchRoutes } from '@/features/search/routes';
 import { contactRoutes } from '@/features/contact/routes';
@@ -23,6 +24,7 @@ import type { RouteDef } from '@/lib/route-def';
 export const ROUTES: readonly RouteDef[] = [
   ...landingRoutes,
   ...authRoutes,
+  ...matchingRoutes,
   ...billingRoutes,
   ...searchRoutes,
   ...contactRoutes,

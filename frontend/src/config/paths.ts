@@ -33,6 +33,7 @@ export const paths = {
   paymentSuccess: '/payment/success',
   cancelSubscription: '/cancel-subscription',
   dashboard: '/dashboard',
+  matches: '/matches',
   events: '/events',
   map: '/map',
   event: (slug: string) => `/events/${encodeURIComponent(slug)}`,

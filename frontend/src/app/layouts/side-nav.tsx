@@ -7,6 +7,8 @@ import { paths } from '@/config/paths';
 
 const USER_NAV = [
   { to: paths.user.home, id: 'userNav.overview' },
+  { to: paths.dashboard, id: 'userNav.dashboard' },
+  { to: paths.matches, id: 'userNav.matches' },
   { to: paths.user.projects, id: 'userNav.projects' },
   { to: paths.user.portfolios, id: 'userNav.portfolios' },
   { to: paths.user.events, id: 'userNav.events' },

@@ -76,15 +76,4 @@ export const authRoutes: RouteDef[] = [
     noindex: true,
     load: () => import('./confirm-email'),
   },
-  {
-    id: 'dashboard',
-    pattern: '/dashboard',
-    layout: 'default',
-    titleKey: 'page.dashboard.title',
-    descriptionKey: 'page.dashboard.description',
-    noindex: true,
-    // spec §2: /dashboard leads to the user area when signed in, else to the login
-    redirect: async ({ isSignedIn }) => ((await isSignedIn()) ? '/user' : '/login'),
-    load: () => import('./dashboard'),
-  },
 ];

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
+import { OpenRolesEditor } from '@/features/matching/components/open-roles-editor';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { useOwnProject } from '../api/get-projects';
@@ -14,7 +15,7 @@ import { useProjectMutations } from '../api/save-project';
 import { ProjectFields } from '../components/project-fields';
 import { useProjectForm } from '../components/use-project-form';
 
-/** `/user/projects/{id}`: edit all fields of an own project, publish/unpublish, delete with confirmation. */
+/** `/user/projects/{id}`: edit all fields of an own project, publish/unpublish, delete with confirmation; its open roles and the team-gap finder (issue 19). */
 export default function UserProjectRoute({ params }: PageProps) {
   const intl = useIntl();
   const id = Number(params.id);
@@ -98,6 +99,7 @@ function ProjectEditor({ row }: { row: ProjectRow }) {
           </Group>
         </Stack>
       </form>
+      <OpenRolesEditor projectId={id} />
       <ConfirmDialog
         opened={confirmDelete}
         title={<FormattedMessage id="projects.deleteConfirmTitle" />}

@@ -9,9 +9,10 @@ import { BusinessMapLocation } from '../components/business-map-location';
 import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { PrivacyNotificationSettings } from '../components/privacy-notification-settings';
 import { ProfileForm } from '../components/profile-form';
+import { MatchProfileEditor } from '@/features/matching/components/match-profile-editor';
 import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
 
-/** /user/settings: profile fields, avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */
+/** /user/settings: profile fields, matching profile (issue 19), avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */
 export default function UserSettingsRoute() {
   const intl = useIntl();
   const profile = useOwnProfile();
@@ -34,6 +35,7 @@ export default function UserSettingsRoute() {
           <AvatarUpload path={profile.data.profile_img} />
           <ProfileForm key={profile.data.updated_at} profile={profile.data} />
           {profile.data.type === 'business' && <BusinessMapLocation />}
+          <MatchProfileEditor />
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
