@@ -16,16 +16,7 @@ interface FieldRule {
 
 /** Field names of the meter (also the message ids `matching.field.<name>`). */
 export type CompletenessField =
-  | 'roles_offered'
-  | 'roles_sought'
-  | 'skills'
-  | 'skills_sought'
-  | 'kind'
-  | 'kinds_sought'
-  | 'industries'
-  | 'commitment'
-  | 'languages'
-  | 'idea_stage';
+  'roles_offered' | 'roles_sought' | 'skills' | 'skills_sought' | 'kind' | 'kinds_sought' | 'industries' | 'commitment' | 'languages' | 'idea_stage';
 
 const RULES: readonly FieldRule[] = [
   { field: 'roles_offered', weight: 20, filled: (p) => p.roles_offered.length > 0 },

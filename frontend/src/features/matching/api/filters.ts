@@ -16,7 +16,18 @@ export interface FilterValues {
   min_score: number | string;
 }
 /** No filter set. */
-export const EMPTY_FILTERS: FilterValues = { kinds: [], roles: [], skills: [], industries: [], commitment: [], languages: [], remote: false, city: '', radius_km: 50, min_score: '' };
+export const EMPTY_FILTERS: FilterValues = {
+  kinds: [],
+  roles: [],
+  skills: [],
+  industries: [],
+  commitment: [],
+  languages: [],
+  remote: false,
+  city: '',
+  radius_km: 50,
+  min_score: '',
+};
 
 /** The RPC's filter object from the form (only what is set). */
 export function toFilters(v: FilterValues): MatchFilters {
@@ -35,4 +46,3 @@ export function toFilters(v: FilterValues): MatchFilters {
   if (typeof v.min_score === 'number') f.min_score = v.min_score;
   return f;
 }
-

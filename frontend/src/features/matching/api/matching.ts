@@ -39,7 +39,18 @@ export const MATCH_ROLES: readonly MatchRole[] = [
   'team_member',
 ];
 export const COMMITMENTS: readonly MatchCommitment[] = ['full_time', 'part_time', 'side_project', 'later'];
-export const INDUSTRIES: readonly Industry[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
+export const INDUSTRIES: readonly Industry[] = [
+  'education',
+  'technology',
+  'business',
+  'art',
+  'community',
+  'environment',
+  'health',
+  'science',
+  'social',
+  'other',
+];
 export const STAGES: readonly Stage[] = ['idea', 'concept', 'prototype', 'mvp', 'growth', 'established'];
 /** Languages offered in the editor (ISO 639-1; the database accepts any two-letter code). */
 export const LANGUAGE_CODES = ['de', 'en', 'fr', 'es', 'it', 'nl', 'pl', 'tr', 'ru', 'uk', 'ar', 'pt', 'zh'] as const;
@@ -205,7 +216,10 @@ export interface TeamGap {
 }
 
 /** A row of project_open_roles. */
-export type OpenRoleRow = Pick<Database['public']['Tables']['project_open_roles']['Row'], 'id' | 'project_id' | 'role' | 'title' | 'skills' | 'commitment' | 'filled'>;
+export type OpenRoleRow = Pick<
+  Database['public']['Tables']['project_open_roles']['Row'],
+  'id' | 'project_id' | 'role' | 'title' | 'skills' | 'commitment' | 'filled'
+>;
 /** The writable fields of an open role. */
 export type OpenRoleInput = Pick<OpenRoleRow, 'role' | 'title' | 'skills' | 'commitment' | 'filled'>;
 
@@ -350,7 +364,10 @@ export const openRolesQuery = (projectId: number) =>
   queryOptions({
     queryKey: [...MATCHING_KEY, 'open-roles', projectId],
     queryFn: async (): Promise<OpenRoleRow[]> =>
-      unwrap(await supabase.from('project_open_roles').select('id, project_id, role, title, skills, commitment, filled').eq('project_id', projectId).order('id'), 'GET'),
+      unwrap(
+        await supabase.from('project_open_roles').select('id, project_id, role, title, skills, commitment, filled').eq('project_id', projectId).order('id'),
+        'GET',
+      ),
   });
 
 /** Query options of the caller's projects that have unfilled open roles (dashboard). */
@@ -359,7 +376,12 @@ export const myProjectsWithOpenRolesQuery = (userId: string) =>
     queryKey: [...MATCHING_KEY, 'my-open-roles', userId],
     queryFn: async (): Promise<{ id: number; title: string }[]> => {
       const rows = unwrap(
-        await supabase.from('project_open_roles').select('project:projects!inner(id, title, owner_id)').eq('filled', false).eq('project.owner_id', userId).limit(100),
+        await supabase
+          .from('project_open_roles')
+          .select('project:projects!inner(id, title, owner_id)')
+          .eq('filled', false)
+          .eq('project.owner_id', userId)
+          .limit(100),
         'GET',
       ) as unknown as { project: { id: number; title: string } }[];
       const seen = new Map<number, string>();

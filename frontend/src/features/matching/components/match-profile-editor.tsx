@@ -274,7 +274,12 @@ function EditorForm({ row, skills }: { row: MatchProfileRow | null; skills: Skil
               description={t('matching.field.skill_tagsHint')}
               maxTags={20}
               {...form.getInputProps('skill_tags')}
-              error={err('skill_tags') ?? Object.keys(form.errors).filter((k) => k.startsWith('skill_tags.')).map((k) => t(String(form.errors[k])))[0]}
+              error={
+                err('skill_tags') ??
+                Object.keys(form.errors)
+                  .filter((k) => k.startsWith('skill_tags.'))
+                  .map((k) => t(String(form.errors[k])))[0]
+              }
             />
             <Stack gap={4}>
               <MultiSelect label={t('matching.field.industries')} data={opts(INDUSTRIES, industryId)} {...form.getInputProps('industries')} />

@@ -58,7 +58,17 @@ export function MatchErrorNotice({ error }: { error: unknown }) {
  * path; Basic sees its weekly quota; everyone with a plan sees the cards. `hidden` = ids declined
  * on this page (removed without refetching).
  */
-export function MatchResults({ page, items, hidden, onDeclined }: { page: MatchPage; items: MatchItem[]; hidden: ReadonlySet<string>; onDeclined: (id: string) => void }) {
+export function MatchResults({
+  page,
+  items,
+  hidden,
+  onDeclined,
+}: {
+  page: MatchPage;
+  items: MatchItem[];
+  hidden: ReadonlySet<string>;
+  onDeclined: (id: string) => void;
+}) {
   const intl = useIntl();
   if (page.plan === 'free') {
     return (

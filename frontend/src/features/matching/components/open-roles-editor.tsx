@@ -64,7 +64,8 @@ export function OpenRolesEditor({ projectId }: { projectId: number }) {
     onError: fail,
   });
   const toggle = useMutation({
-    mutationFn: (r: OpenRoleRow) => saveOpenRole(projectId, r.id, { role: r.role, title: r.title, skills: r.skills, commitment: r.commitment, filled: !r.filled }),
+    mutationFn: (r: OpenRoleRow) =>
+      saveOpenRole(projectId, r.id, { role: r.role, title: r.title, skills: r.skills, commitment: r.commitment, filled: !r.filled }),
     onSuccess: () => void refresh(),
     onError: fail,
   });

@@ -192,7 +192,12 @@ function ProjectsForMeSection({ hasProfile }: { hasProfile: boolean }) {
                 </Badge>
               </Group>
               <Text fz="sm" c="var(--tw-muted)">
-                {[p.role_title, intl.formatMessage({ id: roleId(p.role) }), p.commitment ? intl.formatMessage({ id: commitmentId(p.commitment) }) : null, p.city]
+                {[
+                  p.role_title,
+                  intl.formatMessage({ id: roleId(p.role) }),
+                  p.commitment ? intl.formatMessage({ id: commitmentId(p.commitment) }) : null,
+                  p.city,
+                ]
                   .filter(Boolean)
                   .join(' · ')}
               </Text>

@@ -100,8 +100,18 @@ export default function MatchesRoute() {
               value={draft.skills}
               onChange={(v) => set('skills', v)}
             />
-            <MultiSelect label={t('matching.filter.industries')} data={opts(INDUSTRIES, industryId)} value={draft.industries} onChange={(v) => set('industries', v)} />
-            <MultiSelect label={t('matching.filter.commitment')} data={opts(COMMITMENTS, commitmentId)} value={draft.commitment} onChange={(v) => set('commitment', v)} />
+            <MultiSelect
+              label={t('matching.filter.industries')}
+              data={opts(INDUSTRIES, industryId)}
+              value={draft.industries}
+              onChange={(v) => set('industries', v)}
+            />
+            <MultiSelect
+              label={t('matching.filter.commitment')}
+              data={opts(COMMITMENTS, commitmentId)}
+              value={draft.commitment}
+              onChange={(v) => set('commitment', v)}
+            />
             <MultiSelect
               label={t('matching.filter.languages')}
               data={LANGUAGE_CODES.map((c) => ({ value: c, label: languageNames.of(c) ?? c }))}
@@ -109,8 +119,22 @@ export default function MatchesRoute() {
               onChange={(v) => set('languages', v)}
             />
             <TextInput label={t('matching.filter.city')} value={draft.city} onChange={(e) => set('city', e.currentTarget.value)} />
-            <NumberInput label={t('matching.filter.radius')} min={1} max={1000} allowDecimal={false} value={draft.radius_km} onChange={(v) => set('radius_km', v)} />
-            <NumberInput label={t('matching.filter.minScore')} min={0} max={100} allowDecimal={false} value={draft.min_score} onChange={(v) => set('min_score', v)} />
+            <NumberInput
+              label={t('matching.filter.radius')}
+              min={1}
+              max={1000}
+              allowDecimal={false}
+              value={draft.radius_km}
+              onChange={(v) => set('radius_km', v)}
+            />
+            <NumberInput
+              label={t('matching.filter.minScore')}
+              min={0}
+              max={100}
+              allowDecimal={false}
+              value={draft.min_score}
+              onChange={(v) => set('min_score', v)}
+            />
           </SimpleGrid>
           <Group mt="sm">
             <Switch label={t('matching.filter.remote')} checked={draft.remote} onChange={(e) => set('remote', e.currentTarget.checked)} />
