@@ -186,4 +186,62 @@ test.describe('matching (issue 19)', () => {
       await expect(limit.getByRole('link', { name: m['matching.upgrade.premium'] })).toBeVisible();
     });
   }
+  test('en: /matches pages with "Show more", filters, and for Enterprise a saved profile and the CSV download', async ({ page }) => {
+    const m = messages.en;
+    const boss = await person('premium', `Ena${token()}`);
+    const upgraded = await admin().from('subscriptions').update({ plan_id: 'enterprise' }).eq('user_id', boss.id);
+    expect(upgraded.error).toBeNull();
+    await admin().from('profiles').update({ user_role: 'enterprise' }).eq('id', boss.id);
+    await matchProfile(boss.id, { roles_offered: ['business'], roles_sought: ['design'] });
+    const designers: { slug: string; skill: string }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const d = await person('basic', `Desi${token()}`);
+      const skill = i % 2 === 0 ? 'ui_design' : 'branding';
+      await matchProfile(d.id, { roles_offered: ['design'], skills: [skill] });
+      designers.push({ slug: d.slug, skill });
+    }
+    const saved = await admin()
+      .from('match_profiles')
+      .insert({
+        user_id: boss.id,
+        is_primary: false,
+        name: 'Brand lead',
+        roles_sought: ['design'],
+        skills_sought: ['branding'],
+        must_have: ['skills', 'location'],
+        radius_km: 5,
+      });
+    expect(saved.error).toBeNull();
+    const total = ((await boss.client.rpc('match_people', { p_limit: 1 })).data as { count: number }).count;
+    expect(total).toBeGreaterThanOrEqual(12);
+
+    await useSession(page, boss);
+    await page.goto('/matches');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(m['page.matches.title']!);
+    await expect(page.getByTestId('matches-total')).toHaveText(`${total} matches`);
+    const cards = page.getByTestId('match-card');
+    await expect(cards).toHaveCount(10);
+    await page.getByTestId('matches-more').click();
+    await expect(cards).toHaveCount(Math.min(total, 20));
+
+    // filter: only people who have UI design
+    await choose(page, m['matching.filter.skills']!, await skillLabel('ui_design', 'en'));
+    await page.getByTestId('match-filters-apply').click();
+    const uiDesigners = designers.filter((d) => d.skill === 'ui_design').map((d) => d.slug);
+    await expect(cards).toHaveCount(uiDesigners.length);
+    for (const slug of uiDesigners) await expect(page.locator(`[data-testid="match-card"][data-user="${slug}"]`)).toBeVisible();
+    await page.getByRole('button', { name: m['matching.filter.reset'] }).click();
+
+    // the saved profile "Brand lead" must have branding
+    await choose(page, m['matching.matches.profile']!, 'Brand lead');
+    const brand = designers.filter((d) => d.skill === 'branding').map((d) => d.slug);
+    await expect(cards).toHaveCount(brand.length);
+    for (const slug of brand) await expect(page.locator(`[data-testid="match-card"][data-user="${slug}"]`)).toBeVisible();
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('matches-csv').click()]);
+    const csv = await (await download.createReadStream()).toArray();
+    const lines = Buffer.concat(csv).toString('utf8').trim().split('\n');
+    expect(lines[0]).toBe('rank,name,profile,city,kind,score,score_mine,score_theirs,reasons');
+    expect(lines).toHaveLength(brand.length + 1);
+  });
 });
