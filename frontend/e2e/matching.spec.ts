@@ -83,10 +83,20 @@ test.describe('matching (issue 19)', () => {
       await editor.getByTestId('must-location').getByText(m['matching.mustHave']!, { exact: true }).click();
       // the meter moved on: roles are filled, so the next most useful field is the own skills
       await expect(editor.getByTestId('match-next-field')).toContainText(m['matching.field.skills']!);
+      // Premium: own weights (the defaults are prefilled; only changed ones are stored)
+      const rolesWeight = editor.getByTestId('match-weights').getByLabel(m['matching.weight.roles']!, { exact: true });
+      await expect(rolesWeight).toHaveValue('30');
+      await rolesWeight.fill('40');
       await page.getByTestId('match-profile-save').click();
       await expect(page.locator('.notify-success')).toContainText(m['matching.profile.saved']!);
-      const saved = await admin().from('match_profiles').select('roles_offered, roles_sought, skills_sought, must_have').eq('user_id', me.id).single();
-      expect(saved.data).toEqual({ roles_offered: ['business'], roles_sought: ['technical'], skills_sought: ['backend'], must_have: ['location'] });
+      const saved = await admin().from('match_profiles').select('roles_offered, roles_sought, skills_sought, must_have, weights').eq('user_id', me.id).single();
+      expect(saved.data).toEqual({
+        roles_offered: ['business'],
+        roles_sought: ['technical'],
+        skills_sought: ['backend'],
+        must_have: ['location'],
+        weights: { roles: 40 },
+      });
 
       await page.goto(`${prefix}/dashboard`);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(m['page.dashboard.title']!);
@@ -184,6 +194,10 @@ test.describe('matching (issue 19)', () => {
       const [before] = m['matching.weeklyLimit']!.split('{date}');
       await expect(limit).toContainText(before!);
       await expect(limit.getByRole('link', { name: m['matching.upgrade.premium'] })).toBeVisible();
+      // Basic edits the profile but has no own weights (Premium)
+      await page.goto(`${prefix}/user/settings`);
+      await expect(page.getByTestId('match-profile-editor')).toBeVisible();
+      await expect(page.getByTestId('match-weights')).toHaveCount(0);
     });
   }
   test('en: /matches pages with "Show more", filters, and for Enterprise a saved profile and the CSV download', async ({ page }) => {

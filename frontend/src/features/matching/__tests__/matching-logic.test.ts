@@ -142,6 +142,7 @@ const empty: MatchProfileRow = {
   ticket_min_eur: null,
   ticket_max_eur: null,
   must_have: [],
+  weights: {},
   updated_at: '2026-01-01T00:00:00Z',
 };
 

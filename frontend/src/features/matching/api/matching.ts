@@ -84,13 +84,18 @@ export type MatchProfileRow = Pick<
   | 'ticket_min_eur'
   | 'ticket_max_eur'
   | 'must_have'
+  | 'weights'
   | 'updated_at'
 >;
 const PROFILE_COLUMNS =
-  'id, is_primary, name, active, kind, kinds_sought, roles_offered, roles_sought, skills, skill_tags, skills_sought, industries, idea_stage, stages_sought, commitment, available_from, city, remote_ok, radius_km, languages, ticket_min_eur, ticket_max_eur, must_have, updated_at';
+  'id, is_primary, name, active, kind, kinds_sought, roles_offered, roles_sought, skills, skill_tags, skills_sought, industries, idea_stage, stages_sought, commitment, available_from, city, remote_ok, radius_km, languages, ticket_min_eur, ticket_max_eur, must_have, weights, updated_at';
 
 /** The writable fields of a matching profile. */
-export type MatchProfileInput = Omit<MatchProfileRow, 'id' | 'is_primary' | 'updated_at'>;
+export type MatchProfileInput = Omit<MatchProfileRow, 'id' | 'is_primary' | 'updated_at' | 'weights'> & { weights?: Record<string, number> };
+
+/** The engine's default weights per criterion (private.match_weights; Premium/Enterprise may set their own, 0–100). */
+export const DEFAULT_WEIGHTS = { roles: 30, skills: 20, location: 15, kind: 10, industries: 10, commitment: 5, stage: 5, languages: 5 } as const;
+export type WeightCriterion = keyof typeof DEFAULT_WEIGHTS;
 
 /** One entry of the skill vocabulary (public.skills). */
 export interface Skill {

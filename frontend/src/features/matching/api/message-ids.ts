@@ -74,6 +74,7 @@ export const FIELD_IDS: Record<string, string> = {
 
 /** Errors by the database message or the form check. */
 export const ERROR_IDS: Record<string, string> = {
+  weight: 'matching.error.weight',
   availableFrom: 'matching.error.availableFrom',
   enterprise_required: 'matching.error.enterprise_required',
   generic: 'matching.error.generic',
@@ -163,4 +164,16 @@ export const FIT_REASON_IDS: Record<string, string> = {
   stage_mismatch: 'matching.fit.stage_mismatch',
   too_far: 'matching.fit.too_far',
   within_radius: 'matching.fit.within_radius',
+};
+
+/** Weight inputs by criterion (Premium/Enterprise own weights). */
+export const WEIGHT_IDS: Record<string, string> = {
+  commitment: 'matching.weight.commitment',
+  industries: 'matching.weight.industries',
+  kind: 'matching.weight.kind',
+  languages: 'matching.weight.languages',
+  location: 'matching.weight.location',
+  roles: 'matching.weight.roles',
+  skills: 'matching.weight.skills',
+  stage: 'matching.weight.stage',
 };

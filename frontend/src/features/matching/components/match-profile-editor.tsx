@@ -24,9 +24,10 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
 import { matchProfileCompleteness } from '../api/completeness';
-import { CRITERION_IDS, FIELD_IDS } from '../api/message-ids';
+import { CRITERION_IDS, FIELD_IDS, WEIGHT_IDS } from '../api/message-ids';
 import {
   COMMITMENTS,
+  DEFAULT_WEIGHTS,
   INDUSTRIES,
   LANGUAGE_CODES,
   MATCH_KINDS,
@@ -41,6 +42,7 @@ import {
   skillsQuery,
   STAGES,
   type Skill,
+  type WeightCriterion,
 } from '../api/matching';
 import { commitmentId, industryId, kindId, roleId, stageId } from './labels';
 
@@ -68,6 +70,7 @@ const schema = z
     ticket_min_eur: z.union([z.number().int().min(0, 'matching.error.ticket'), z.literal('')]),
     ticket_max_eur: z.union([z.number().int().min(0, 'matching.error.ticket'), z.literal('')]),
     must: z.record(z.string(), z.boolean()),
+    weights: z.record(z.string(), z.union([z.number().int().min(0, 'matching.error.weight').max(100, 'matching.error.weight'), z.literal('')])),
   })
   .refine((v) => v.commitment !== 'later' || /^\d{4}-\d{2}-\d{2}$/.test(v.available_from), {
     path: ['available_from'],
@@ -101,11 +104,15 @@ function toValues(p: MatchProfileRow | null): Values {
     ticket_min_eur: p?.ticket_min_eur ?? '',
     ticket_max_eur: p?.ticket_max_eur ?? '',
     must: Object.fromEntries((p?.must_have ?? []).map((m) => [m, true])),
+    weights: { ...DEFAULT_WEIGHTS, ...((p?.weights ?? {}) as Record<string, number>) },
   };
 }
 
-/** The row to write from valid form values (empty → null). */
-function toInput(v: Values): MatchProfileInput {
+/**
+ * The row to write from valid form values (empty → null). Own weights (only those that differ
+ * from the defaults) are written only when the plan allows them (`canWeigh`, Premium/Enterprise).
+ */
+function toInput(v: Values, canWeigh = false): MatchProfileInput {
   const orNull = <T extends string>(s: string) => (s === '' ? null : (s as T));
   const investor = v.kind === 'investor';
   return {
@@ -132,6 +139,13 @@ function toInput(v: Values): MatchProfileInput {
     must_have: Object.entries(v.must)
       .filter(([, on]) => on)
       .map(([k]) => k),
+    ...(canWeigh
+      ? {
+          weights: Object.fromEntries(
+            Object.entries(v.weights).filter(([k, w]) => w !== '' && w !== DEFAULT_WEIGHTS[k as WeightCriterion]) as [string, number][],
+          ),
+        }
+      : {}),
   };
 }
 
@@ -150,7 +164,7 @@ function skillData(skills: readonly Skill[], locale: string, t: (id: string) => 
  * ticket size, each preference "must have" or "nice to have", and a completeness meter with the
  * next most useful field. Saves through supabase-js (RLS and the trigger decide).
  */
-export function MatchProfileEditor() {
+export function MatchProfileEditor({ plan }: { plan: string }) {
   const profile = useQuery(ownMatchProfileQuery());
   const skills = useQuery(skillsQuery());
   if (profile.isPending || skills.isPending) return <LoadingState messageId="matching.loading" compact />;
@@ -164,16 +178,17 @@ export function MatchProfileEditor() {
         }}
       />
     );
-  return <EditorForm key={profile.data?.updated_at ?? 'new'} row={profile.data} skills={skills.data} />;
+  const canWeigh = ['premium', 'enterprise', 'admin'].includes(plan);
+  return <EditorForm key={profile.data?.updated_at ?? 'new'} row={profile.data} skills={skills.data} canWeigh={canWeigh} />;
 }
 
-function EditorForm({ row, skills }: { row: MatchProfileRow | null; skills: Skill[] }) {
+function EditorForm({ row, skills, canWeigh }: { row: MatchProfileRow | null; skills: Skill[]; canWeigh: boolean }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const queryClient = useQueryClient();
   const form = useForm<Values>({ mode: 'controlled', initialValues: toValues(row), validate: zodValidate(schema) });
   const save = useMutation({
-    mutationFn: (values: Values) => saveMatchProfile(row?.id ?? null, toInput(values)),
+    mutationFn: (values: Values) => saveMatchProfile(row?.id ?? null, toInput(values, canWeigh)),
     onSuccess: () => {
       notify('success', t('matching.profile.saved'));
       void queryClient.invalidateQueries({ queryKey: MATCHING_KEY });
@@ -353,6 +368,26 @@ function EditorForm({ row, skills }: { row: MatchProfileRow | null; skills: Skil
               </>
             )}
           </SimpleGrid>
+          {canWeigh && (
+            <Fieldset legend={t('matching.weights.title')} variant="filled" data-testid="match-weights">
+              <Text fz="sm" mb="xs">
+                <FormattedMessage id="matching.weights.hint" />
+              </Text>
+              <SimpleGrid cols={{ base: 2, sm: 4 }}>
+                {(Object.keys(DEFAULT_WEIGHTS) as WeightCriterion[]).map((c) => (
+                  <NumberInput
+                    key={c}
+                    label={t(WEIGHT_IDS[c]!)}
+                    min={0}
+                    max={100}
+                    allowDecimal={false}
+                    {...form.getInputProps(`weights.${c}`)}
+                    error={err(`weights.${c}`)}
+                  />
+                ))}
+              </SimpleGrid>
+            </Fieldset>
+          )}
           <Switch label={t('matching.field.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
           {save.isError && (
             <Alert color="red" role="alert">

@@ -35,7 +35,7 @@ export default function UserSettingsRoute() {
           <AvatarUpload path={profile.data.profile_img} />
           <ProfileForm key={profile.data.updated_at} profile={profile.data} />
           {profile.data.type === 'business' && <BusinessMapLocation />}
-          <MatchProfileEditor />
+          <MatchProfileEditor plan={profile.data.user_role} />
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
