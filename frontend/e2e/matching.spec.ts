@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { admin, createUser, token, useSession, type TestUser } from './content-events-support';
 import { collectErrors, expectStackUp, messages } from './support';
 
@@ -38,10 +38,12 @@ async function skillLabel(key: string, locale: 'en' | 'de'): Promise<string> {
 }
 
 /** Picks an option of a Mantine (Multi)Select by the field's label. */
-async function choose(page: Page, label: string, option: string) {
+async function choose(page: Page, label: string, option: string, scope: Page | Locator = page) {
   const name = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
-  // the field sits inside Mantine's pill box, which takes the pointer events
-  await page.getByRole('combobox', { name }).click({ force: true });
+  const box = scope.getByRole('combobox', { name });
+  // the field sits inside Mantine's pill box, which takes the pointer events; the keyboard opens the list too
+  await box.focus();
+  await box.press('ArrowDown');
   await page.getByRole('option', { name: option, exact: true }).click();
   await page.keyboard.press('Escape');
 }
@@ -214,22 +216,24 @@ test.describe('matching (issue 19)', () => {
       await matchProfile(d.id, { roles_offered: ['design'], skills: [skill] });
       designers.push({ slug: d.slug, skill });
     }
-    const saved = await admin()
-      .from('match_profiles')
-      .insert({
-        user_id: boss.id,
-        is_primary: false,
-        name: 'Brand lead',
-        roles_sought: ['design'],
-        skills_sought: ['branding'],
-        must_have: ['skills', 'location'],
-        radius_km: 5,
-      });
-    expect(saved.error).toBeNull();
     const total = ((await boss.client.rpc('match_people', { p_limit: 1 })).data as { count: number }).count;
     expect(total).toBeGreaterThanOrEqual(12);
 
     await useSession(page, boss);
+    // custom matching: a saved match profile "Brand lead" that must have branding
+    await page.goto('/user/settings');
+    await page.getByTestId('saved-profile-new').click();
+    const editor = page.getByTestId('saved-profile-editor');
+    await editor.getByLabel(/^Name/).fill('Brand lead');
+    await choose(page, m['matching.field.roles_sought']!, m['matching.role.design']!, editor);
+    await choose(page, m['matching.field.skills_sought']!, await skillLabel('branding', 'en'), editor);
+    await editor.getByTestId('must-skills').getByText(m['matching.mustHave']!, { exact: true }).click();
+    await editor.getByTestId('must-location').getByText(m['matching.mustHave']!, { exact: true }).click();
+    await editor.getByTestId('match-profile-save').click();
+    await expect(page.getByTestId('saved-profile')).toHaveText(/Brand lead/);
+    const stored = await admin().from('match_profiles').select('name, skills_sought, must_have').eq('user_id', boss.id).eq('is_primary', false).single();
+    expect(stored.data).toEqual({ name: 'Brand lead', skills_sought: ['branding'], must_have: ['skills', 'location'] });
+
     await page.goto('/matches');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(m['page.matches.title']!);
     await expect(page.getByTestId('matches-total')).toHaveText(`${total} matches`);

@@ -281,16 +281,17 @@ export const savedMatchProfilesQuery = () =>
   });
 
 /**
- * Saves the caller's primary matching profile: update when `id` is given, else insert (the
- * database sets user_id = auth.uid(); RLS and the trigger check the rest).
- * @throws ApiError (22023 unknown_skill, PT402 payment_required, 23514 check violations)
+ * Saves one of the caller's matching profiles: update when `id` is given, else insert the primary
+ * profile (`primary`) or an Enterprise saved one (the database sets user_id = auth.uid(); RLS and
+ * the trigger check the rest).
+ * @throws ApiError (22023 unknown_skill, PT402 payment_required | enterprise_required, P0001 saved_profile_limit, 23514 check violations)
  */
-export async function saveMatchProfile(id: string | null, values: MatchProfileInput): Promise<MatchProfileRow> {
+export async function saveMatchProfile(id: string | null, values: MatchProfileInput, primary = true): Promise<MatchProfileRow> {
   const query = id
     ? supabase.from('match_profiles').update(values).eq('id', id).select(PROFILE_COLUMNS).single()
     : supabase
         .from('match_profiles')
-        .insert({ ...values, is_primary: true })
+        .insert({ ...values, is_primary: primary })
         .select(PROFILE_COLUMNS)
         .single();
   return unwrap(await query, id ? 'PATCH' : 'POST') as MatchProfileRow;
@@ -407,4 +408,9 @@ export async function saveOpenRole(projectId: number, id: number | null, values:
 /** Deletes an open role of an own project. */
 export async function deleteOpenRole(id: number): Promise<void> {
   unwrap(await supabase.from('project_open_roles').delete().eq('id', id), 'DELETE');
+}
+
+/** Deletes one of the caller's saved match profiles (RLS: owner only). */
+export async function deleteMatchProfile(id: string): Promise<void> {
+  unwrap(await supabase.from('match_profiles').delete().eq('id', id).eq('is_primary', false), 'DELETE');
 }

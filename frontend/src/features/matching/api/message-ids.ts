@@ -74,6 +74,7 @@ export const FIELD_IDS: Record<string, string> = {
 
 /** Errors by the database message or the form check. */
 export const ERROR_IDS: Record<string, string> = {
+  nameRequired: 'matching.error.nameRequired',
   weight: 'matching.error.weight',
   availableFrom: 'matching.error.availableFrom',
   enterprise_required: 'matching.error.enterprise_required',

@@ -51,6 +51,9 @@ const TAG_MAX = 40;
 /** Form values: enums and arrays as strings, numbers possibly empty (Mantine inputs). */
 const schema = z
   .object({
+    saved: z.boolean(),
+    name: z.string().trim().max(100, 'matching.error.titleTooLong'),
+    city: z.string().trim().max(100, 'matching.error.titleTooLong'),
     active: z.boolean(),
     kind: z.string(),
     kinds_sought: z.array(z.string()).max(6),
@@ -72,6 +75,7 @@ const schema = z
     must: z.record(z.string(), z.boolean()),
     weights: z.record(z.string(), z.union([z.number().int().min(0, 'matching.error.weight').max(100, 'matching.error.weight'), z.literal('')])),
   })
+  .refine((v) => !v.saved || v.name.trim().length > 0, { path: ['name'], message: 'matching.error.nameRequired' })
   .refine((v) => v.commitment !== 'later' || /^\d{4}-\d{2}-\d{2}$/.test(v.available_from), {
     path: ['available_from'],
     message: 'matching.error.availableFrom',
@@ -83,8 +87,11 @@ const schema = z
 type Values = z.infer<typeof schema>;
 
 /** Form values of a stored profile (or of an empty one). */
-function toValues(p: MatchProfileRow | null): Values {
+function toValues(p: MatchProfileRow | null, saved: boolean): Values {
   return {
+    saved,
+    name: p?.name ?? '',
+    city: p?.city ?? '',
     active: p?.active ?? true,
     kind: p?.kind ?? '',
     kinds_sought: p?.kinds_sought ?? [],
@@ -116,7 +123,7 @@ function toInput(v: Values, canWeigh = false): MatchProfileInput {
   const orNull = <T extends string>(s: string) => (s === '' ? null : (s as T));
   const investor = v.kind === 'investor';
   return {
-    name: null,
+    name: v.saved ? v.name.trim() : null,
     active: v.active,
     kind: orNull(v.kind),
     kinds_sought: v.kinds_sought as MatchProfileInput['kinds_sought'],
@@ -130,7 +137,7 @@ function toInput(v: Values, canWeigh = false): MatchProfileInput {
     stages_sought: v.stages_sought as MatchProfileInput['stages_sought'],
     commitment: orNull(v.commitment),
     available_from: v.commitment === 'later' ? v.available_from : null,
-    city: null,
+    city: v.saved && v.city.trim() ? v.city.trim() : null,
     remote_ok: v.remote_ok,
     radius_km: v.radius_km,
     languages: v.languages,
@@ -182,16 +189,33 @@ export function MatchProfileEditor({ plan }: { plan: string }) {
   return <EditorForm key={profile.data?.updated_at ?? 'new'} row={profile.data} skills={skills.data} canWeigh={canWeigh} />;
 }
 
-function EditorForm({ row, skills, canWeigh }: { row: MatchProfileRow | null; skills: Skill[]; canWeigh: boolean }) {
+/**
+ * The form of one matching profile: the primary one (saved = false) or an Enterprise saved match
+ * profile (saved = true: with a name and an optional city to match around, no completeness meter).
+ */
+export function EditorForm({
+  row,
+  skills,
+  canWeigh,
+  saved = false,
+  onSaved,
+}: {
+  row: MatchProfileRow | null;
+  skills: Skill[];
+  canWeigh: boolean;
+  saved?: boolean;
+  onSaved?: () => void;
+}) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const queryClient = useQueryClient();
-  const form = useForm<Values>({ mode: 'controlled', initialValues: toValues(row), validate: zodValidate(schema) });
+  const form = useForm<Values>({ mode: 'controlled', initialValues: toValues(row, saved), validate: zodValidate(schema) });
   const save = useMutation({
-    mutationFn: (values: Values) => saveMatchProfile(row?.id ?? null, toInput(values, canWeigh)),
+    mutationFn: (values: Values) => saveMatchProfile(row?.id ?? null, toInput(values, canWeigh), !saved),
     onSuccess: () => {
       notify('success', t('matching.profile.saved'));
       void queryClient.invalidateQueries({ queryKey: MATCHING_KEY });
+      onSaved?.();
     },
     onError: (err) => notify('error', t(matchingErrorId(err))),
   });
@@ -223,13 +247,29 @@ function EditorForm({ row, skills, canWeigh }: { row: MatchProfileRow | null; sk
   );
 
   return (
-    <Fieldset legend={t('matching.profile.title')} id="matching" data-testid="match-profile-editor">
+    <Fieldset
+      legend={saved ? t('matching.saved.editor') : t('matching.profile.title')}
+      id={saved ? undefined : 'matching'}
+      data-testid={saved ? 'saved-profile-editor' : 'match-profile-editor'}
+    >
       <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
         <Stack>
           <Text fz="sm">
             <FormattedMessage id="matching.profile.intro" />
           </Text>
-          <Stack gap={4} data-testid="match-completeness">
+          {saved && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <TextInput label={t('matching.saved.name')} required maxLength={100} {...form.getInputProps('name')} error={err('name')} />
+              <TextInput
+                label={t('matching.saved.city')}
+                description={t('matching.saved.cityHint')}
+                maxLength={100}
+                {...form.getInputProps('city')}
+                error={err('city')}
+              />
+            </SimpleGrid>
+          )}
+          <Stack gap={4} data-testid="match-completeness" display={saved ? 'none' : undefined}>
             <Text fw={600} fz="sm">
               <FormattedMessage id="matching.completeness" values={{ percent: completeness.percent }} />
             </Text>
@@ -388,7 +428,7 @@ function EditorForm({ row, skills, canWeigh }: { row: MatchProfileRow | null; sk
               </SimpleGrid>
             </Fieldset>
           )}
-          <Switch label={t('matching.field.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
+          {!saved && <Switch label={t('matching.field.active')} {...form.getInputProps('active', { type: 'checkbox' })} />}
           {save.isError && (
             <Alert color="red" role="alert">
               <FormattedMessage id={matchingErrorId(save.error)} />

@@ -10,6 +10,7 @@ import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { PrivacyNotificationSettings } from '../components/privacy-notification-settings';
 import { ProfileForm } from '../components/profile-form';
 import { MatchProfileEditor } from '@/features/matching/components/match-profile-editor';
+import { SavedMatchProfiles } from '@/features/matching/components/saved-profiles';
 import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
 
 /** /user/settings: profile fields, matching profile (issue 19), avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */
@@ -36,6 +37,7 @@ export default function UserSettingsRoute() {
           <ProfileForm key={profile.data.updated_at} profile={profile.data} />
           {profile.data.type === 'business' && <BusinessMapLocation />}
           <MatchProfileEditor plan={profile.data.user_role} />
+          {(profile.data.user_role === 'enterprise' || profile.data.user_role === 'admin') && <SavedMatchProfiles />}
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
           <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
