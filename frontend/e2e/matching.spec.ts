@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { admin, createUser, token, useSession, type TestUser } from './content-events-support';
-import { collectErrors, expectStackUp, messages } from './support';
+import { collectErrors, expectAccessible, expectStackUp, messages } from './support';
 
 /**
  * Matching in the browser (issue 19 "Proof"), in English and German: fill the matching profile,
@@ -77,6 +77,7 @@ test.describe('matching (issue 19)', () => {
       await page.goto(`${prefix}/user/settings`);
       const editor = page.getByTestId('match-profile-editor');
       await expect(editor).toBeVisible();
+      await expectAccessible(page, `${prefix}/user/settings`);
       await expect(editor.getByTestId('match-completeness')).toContainText(m['matching.completeness']!.replace('{percent}', '0'));
       await choose(page, m['matching.field.roles_offered']!, m['matching.role.business']!);
       await choose(page, m['matching.field.roles_sought']!, m['matching.role.technical']!);
@@ -113,6 +114,7 @@ test.describe('matching (issue 19)', () => {
       await expect(reasons.locator('[data-reason="same_city"]').first()).toContainText('Görlitz');
       await expect(reasons.locator('[data-reason="has_sought_skills"]')).toContainText(backend);
       await expect(card.getByTestId('match-score')).toContainText('%');
+      await expectAccessible(page, `${prefix}/dashboard`);
 
       await card.getByTestId('connect-button').click();
       await page.getByTestId('contact-send').click();
@@ -147,6 +149,7 @@ test.describe('matching (issue 19)', () => {
       const candidate = roles.locator(`[data-testid="team-gap-candidate"][data-user="${dev.slug}"]`);
       await expect(candidate).toBeVisible();
       await expect(candidate.locator('[data-reason="has_role_skills"]')).toContainText(backend);
+      await expectAccessible(page, `${prefix}/user/projects/${id}`);
 
       // the dashboard shows the same gap
       await page.goto(`${prefix}/dashboard`);
@@ -239,6 +242,7 @@ test.describe('matching (issue 19)', () => {
     await expect(page.getByTestId('matches-total')).toHaveText(`${total} matches`);
     const cards = page.getByTestId('match-card');
     await expect(cards).toHaveCount(10);
+    await expectAccessible(page, '/matches');
     await page.getByTestId('matches-more').click();
     await expect(cards).toHaveCount(Math.min(total, 20));
 
