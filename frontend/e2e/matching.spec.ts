@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { admin, createUser, token, useSession, type TestUser } from './content-events-support';
-import { collectErrors, expectStackUp, messages } from './support';
+import { collectErrors, expectAccessible, expectStackUp, messages } from './support';
 
 /**
  * Matching in the browser (issue 19 "Proof"), in English and German: fill the matching profile,
@@ -8,8 +8,8 @@ import { collectErrors, expectStackUp, messages } from './support';
  * an open role; a free user sees how many matches they would have and the upgrade path; a Basic
  * user whose weekly allowance is used sees the limit message. Counterpart profiles are written
  * through the service client so the matches are deterministic; every person of a run lives in a
- * city of their own choosing (Görlitz) with "must have" place, and the run's matching profiles
- * are removed afterwards.
+ * city of their own choosing (Görlitz) with "must have" place, and each test's matching profiles
+ * are removed when it ends.
  */
 
 const GOERLITZ = { city: 'Görlitz', latitude: 51.15518, longitude: 14.98853 };
@@ -53,8 +53,9 @@ test.describe('matching (issue 19)', () => {
     await expectStackUp();
   });
 
-  test.afterAll(async () => {
-    if (created.length) await admin().from('match_profiles').delete().in('user_id', created);
+  // each test sees only its own people: their matching profiles go when the test ends
+  test.afterEach(async () => {
+    if (created.length) await admin().from('match_profiles').delete().in('user_id', created.splice(0));
   });
 
   for (const locale of ['en', 'de'] as const) {
@@ -72,11 +73,14 @@ test.describe('matching (issue 19)', () => {
         skills: ['backend', 'react'],
         commitment: 'part_time',
       });
+      const other = await person('basic', `Ida${token()}`);
+      await matchProfile(other.id, { roles_offered: ['technical'], skills: ['backend'] });
 
       await useSession(page, me);
       await page.goto(`${prefix}/user/settings`);
       const editor = page.getByTestId('match-profile-editor');
       await expect(editor).toBeVisible();
+      await expectAccessible(page, `${prefix}/user/settings`);
       await expect(editor.getByTestId('match-completeness')).toContainText(m['matching.completeness']!.replace('{percent}', '0'));
       await choose(page, m['matching.field.roles_offered']!, m['matching.role.business']!);
       await choose(page, m['matching.field.roles_sought']!, m['matching.role.technical']!);
@@ -113,12 +117,25 @@ test.describe('matching (issue 19)', () => {
       await expect(reasons.locator('[data-reason="same_city"]').first()).toContainText('Görlitz');
       await expect(reasons.locator('[data-reason="has_sought_skills"]')).toContainText(backend);
       await expect(card.getByTestId('match-score')).toContainText('%');
+      await expectAccessible(page, `${prefix}/dashboard`);
 
       await card.getByTestId('connect-button').click();
       await page.getByTestId('contact-send').click();
       await expect(card.getByTestId('connect-actions')).toHaveAttribute('data-relation', 'sent');
       const request = await admin().from('contacts').select('status').eq('requester_id', me.id).eq('addressee_id', them.id).single();
       expect(request.data).toEqual({ status: 'pending' });
+
+      // "Not interested" records a decline and removes the card, also after a reload
+      const otherCard = page.locator(`[data-testid="match-card"][data-user="${other.slug}"]`);
+      await otherCard.getByTestId('match-decline').click();
+      await expect(otherCard).toHaveCount(0);
+      const declined = await admin().from('match_declines').select('declined_id').eq('user_id', me.id);
+      expect(declined.data).toEqual([{ declined_id: other.id }]);
+      const answered = page.waitForResponse((r) => r.url().includes('/rpc/match_people') && r.ok());
+      await page.reload();
+      await answered;
+      await expect(page.getByTestId('dashboard-matches').getByRole('status')).toHaveCount(0);
+      await expect(page.locator(`[data-testid="match-card"][data-user="${other.slug}"]`)).toHaveCount(0);
       expect(errors).toEqual([]);
     });
 
@@ -147,6 +164,7 @@ test.describe('matching (issue 19)', () => {
       const candidate = roles.locator(`[data-testid="team-gap-candidate"][data-user="${dev.slug}"]`);
       await expect(candidate).toBeVisible();
       await expect(candidate.locator('[data-reason="has_role_skills"]')).toContainText(backend);
+      await expectAccessible(page, `${prefix}/user/projects/${id}`);
 
       // the dashboard shows the same gap
       await page.goto(`${prefix}/dashboard`);
@@ -239,6 +257,7 @@ test.describe('matching (issue 19)', () => {
     await expect(page.getByTestId('matches-total')).toHaveText(`${total} matches`);
     const cards = page.getByTestId('match-card');
     await expect(cards).toHaveCount(10);
+    await expectAccessible(page, '/matches');
     await page.getByTestId('matches-more').click();
     await expect(cards).toHaveCount(Math.min(total, 20));
 
