@@ -10,6 +10,8 @@ import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
 import { myContactsQuery } from '@/features/contacts/api/contacts';
 import { useOwnProfile } from '@/features/user/api/own-profile';
+import { HomeDashboard } from '@/features/user/components/home-dashboard';
+import type { PageProps } from '@/lib/route-def';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { matchProfileCompleteness } from '../api/completeness';
 import { FIELD_IDS } from '../api/message-ids';
@@ -213,10 +215,11 @@ function ProjectsForMeSection({ hasProfile }: { hasProfile: boolean }) {
 /**
  * /dashboard, the signed-in matching home (issue 19 "Screens", spec §2): my matches (cards with
  * score, reasons, Connect, Not interested), requests waiting for me, my projects' open roles with
- * suggested people, projects that need me, and the matching profile's completeness. Free users
+ * suggested people, projects that need me, the matching profile's completeness, and (issue 18's
+ * signed-in home) unread messages and the upcoming events I attend. Free users
  * see how many matches they would have and the way to a plan; Basic users their weekly quota.
  */
-export default function DashboardRoute() {
+export default function DashboardRoute({ locale }: PageProps) {
   const me = useUserId().data;
   const account = useOwnProfile();
   const profile = useQuery(ownMatchProfileQuery());
@@ -239,6 +242,7 @@ export default function DashboardRoute() {
         <RequestsSection paid={paid} />
         <CompletenessSection profile={profile.data} />
       </SimpleGrid>
+      {me && <HomeDashboard userId={me} paid={paid} locale={locale} withRequests={false} />}
       {me && <OpenRolesSection userId={me} />}
       <ProjectsForMeSection hasProfile={hasProfile} />
     </Stack>

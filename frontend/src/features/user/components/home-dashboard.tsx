@@ -36,7 +36,19 @@ async function upcomingEvents(userId: string): Promise<UpcomingRsvp[]> {
     .slice(0, 3);
 }
 
-function Panel({ titleId, count, more, children, testId }: { titleId: string; count?: number; more: { to: string; id: string }; children: ReactNode; testId: string }) {
+function Panel({
+  titleId,
+  count,
+  more,
+  children,
+  testId,
+}: {
+  titleId: string;
+  count?: number;
+  more: { to: string; id: string };
+  children: ReactNode;
+  testId: string;
+}) {
   return (
     <Card withBorder shadow="xs" padding="lg" data-testid={testId}>
       <Group gap="xs" mb="sm" wrap="nowrap" align="flex-start">
@@ -85,34 +97,66 @@ const Empty = ({ id }: { id: string }) => (
 /**
  * The signed-in home's live parts (issue 18): contact requests waiting for me, unread messages,
  * upcoming events I attend. Contacts and chat are paid features (spec §6): without a plan those
- * panels point to the plans instead. Matches join here with the matching issue.
+ * panels point to the plans instead. /dashboard shows the messages and events panels beside the
+ * matches (issue 19); /user all three.
  */
-export function HomeDashboard({ userId, paid, locale }: { userId: string; paid: boolean; locale: Locale }) {
-  const requests = useQuery({ ...myContactsQuery('received', '', 1), enabled: paid });
+export function HomeDashboard({
+  userId,
+  paid,
+  locale,
+  withRequests = true,
+}: {
+  userId: string;
+  paid: boolean;
+  locale: Locale;
+  /** false on /dashboard, which lists the requests in its own section. */
+  withRequests?: boolean;
+}) {
+  const requests = useQuery({ ...myContactsQuery('received', '', 1), enabled: paid && withRequests });
   const inbox = useQuery({ ...inboxQuery(1), enabled: paid });
   const events = useQuery({ queryKey: ['events', 'home-upcoming', userId], queryFn: () => upcomingEvents(userId) });
   const when = (iso: string) =>
-    new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Berlin' }).format(new Date(iso));
+    new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'Europe/Berlin',
+    }).format(new Date(iso));
   const unread = (inbox.data?.rows ?? []).filter((r) => r.unread > 0);
   const unreadTotal = unread.reduce((n, r) => n + r.unread, 0);
 
   return (
-    <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
-      <Panel titleId="home.requests.title" count={requests.data?.total} more={{ to: `${paths.user.contacts}?tab=received`, id: 'home.requests.all' }} testId="home-requests">
-        {!paid ? (
-          <Empty id="home.paidOnly" />
-        ) : requests.isPending ? (
-          <Skeleton height={48} />
-        ) : requests.data && requests.data.rows.length > 0 ? (
-          <Stack gap="sm">
-            {requests.data.rows.slice(0, 3).map((r) => (
-              <Person key={r.contact_id} to={paths.profile(r.slug)} name={r.display_name} img={r.profile_img} line={r.message || r.headline || r.city || ''} />
-            ))}
-          </Stack>
-        ) : (
-          <Empty id="home.requests.empty" />
-        )}
-      </Panel>
+    <SimpleGrid cols={{ base: 1, md: withRequests ? 3 : 2 }} spacing="lg">
+      {withRequests && (
+        <Panel
+          titleId="home.requests.title"
+          count={requests.data?.total}
+          more={{ to: `${paths.user.contacts}?tab=received`, id: 'home.requests.all' }}
+          testId="home-requests"
+        >
+          {!paid ? (
+            <Empty id="home.paidOnly" />
+          ) : requests.isPending ? (
+            <Skeleton height={48} />
+          ) : requests.data && requests.data.rows.length > 0 ? (
+            <Stack gap="sm">
+              {requests.data.rows.slice(0, 3).map((r) => (
+                <Person
+                  key={r.contact_id}
+                  to={paths.profile(r.slug)}
+                  name={r.display_name}
+                  img={r.profile_img}
+                  line={r.message || r.headline || r.city || ''}
+                />
+              ))}
+            </Stack>
+          ) : (
+            <Empty id="home.requests.empty" />
+          )}
+        </Panel>
+      )}
       <Panel titleId="home.messages.title" count={unreadTotal} more={{ to: paths.user.chat, id: 'home.messages.all' }} testId="home-messages">
         {!paid ? (
           <Empty id="home.paidOnly" />
@@ -121,7 +165,13 @@ export function HomeDashboard({ userId, paid, locale }: { userId: string; paid: 
         ) : unread.length > 0 ? (
           <Stack gap="sm">
             {unread.slice(0, 3).map((r) => (
-              <Person key={r.conversation_id} to={`${paths.user.chat}/${r.conversation_id}`} name={r.display_name} img={r.profile_img} line={r.last_deleted ? '…' : r.last_body} />
+              <Person
+                key={r.conversation_id}
+                to={`${paths.user.chat}/${r.conversation_id}`}
+                name={r.display_name}
+                img={r.profile_img}
+                line={r.last_deleted ? '…' : r.last_body}
+              />
             ))}
           </Stack>
         ) : (
