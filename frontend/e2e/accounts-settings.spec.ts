@@ -77,8 +77,8 @@ test('block a user from their public profile, then unblock', async ({ page }) =>
   expect(blocks.data).toEqual([{ blocked_id: other.id }]);
   await page.getByRole('button', { name: 'Unblock' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bodo Blockiert');
-  const after = await admin.from('user_blocks').select('blocked_id').eq('blocker_id', me.id);
-  expect(after.data).toEqual([]);
+  // the notice goes as soon as the click is handled; the delete may land a moment later
+  await expect.poll(async () => (await admin.from('user_blocks').select('blocked_id').eq('blocker_id', me.id)).data).toEqual([]);
   // own profile: no block button
   const mine = await admin.from('profiles').select('slug').eq('id', me.id).single();
   await page.goto(`/u/${(mine.data as { slug: string }).slug}`);

@@ -370,6 +370,7 @@ export function EditorForm({
             )}
             <Stack gap={4}>
               <NumberInput
+                hideControls
                 label={t('matching.field.radius_km')}
                 description={t('matching.field.radius_kmHint')}
                 min={1}
@@ -388,6 +389,7 @@ export function EditorForm({
             {v.kind === 'investor' && (
               <>
                 <NumberInput
+                  hideControls
                   label={t('matching.field.ticket_min_eur')}
                   min={0}
                   allowDecimal={false}
@@ -397,6 +399,7 @@ export function EditorForm({
                   error={err('ticket_min_eur')}
                 />
                 <NumberInput
+                  hideControls
                   label={t('matching.field.ticket_max_eur')}
                   min={0}
                   allowDecimal={false}
@@ -416,6 +419,7 @@ export function EditorForm({
               <SimpleGrid cols={{ base: 2, sm: 4 }}>
                 {(Object.keys(DEFAULT_WEIGHTS) as WeightCriterion[]).map((c) => (
                   <NumberInput
+                    hideControls
                     key={c}
                     label={t(WEIGHT_IDS[c]!)}
                     min={0}
