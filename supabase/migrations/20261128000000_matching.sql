@@ -17,7 +17,10 @@
 --   full points (in either direction); everything else weighs.
 -- * Role fit is the prerequisite of a match: a side that seeks roles is only matched with people
 --   who offer one of them, and a candidate offers at least one role. (It also makes the GIN
---   prefilter on roles possible: p95 ≤ 50 ms with 50 000 profiles.)
+--   prefilter on roles possible: p95 ≤ 50 ms with 50 000 profiles.) The owner's state the
+--   candidate filter and the scoring need (listed and not suspended, plan, place) is copied into
+--   match_profiles.owner_* by triggers, so the prefilter is one partial GIN index scan without a
+--   join to profiles.
 -- * Basic scores roles, skills and location only; Premium and Enterprise score all criteria.
 --   Must-haves always apply on every criterion (someone's hard constraint holds whoever asks).
 -- * The RPCs return reasons as structured objects {code, side, criterion, points, max, must,
@@ -326,6 +329,13 @@ create table public.match_profiles (
   must_mask integer not null default 0,
   role_pairs integer[] not null default '{}',
   weights_arr integer[] not null default '{30,20,15,10,10,5,5,5}',
+  -- the owner's state, denormalised from public.profiles / public.account_suspensions so the candidate
+  -- filter is one index scan without a join (maintained by triggers; not readable through the API)
+  owner_listed boolean not null default false,
+  owner_advanced boolean not null default false,
+  owner_lat double precision,
+  owner_lon double precision,
+  owner_city text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint match_profiles_saved_named check (is_primary or name is not null),
@@ -362,14 +372,37 @@ comment on column public.match_profiles.weights is
 
 create unique index match_profiles_primary_key on public.match_profiles (user_id) where is_primary;
 create index match_profiles_user_idx on public.match_profiles (user_id, created_at);
-create index match_profiles_offered_gin on public.match_profiles using gin (roles_offered) where is_primary and active;
-create index match_profiles_pairs_gin on public.match_profiles using gin (role_pairs) where is_primary and active;
+create index match_profiles_offered_gin on public.match_profiles using gin (roles_offered) where is_primary and active and owner_listed;
+create index match_profiles_pairs_gin on public.match_profiles using gin (role_pairs) where is_primary and active and owner_listed;
+comment on column public.match_profiles.owner_listed is
+  'Engine: the owner is listed (confirmed, visible) and not suspended = private.owner_listed(user_id); kept current by triggers on profiles and account_suspensions.';
+comment on column public.match_profiles.owner_advanced is
+  'Engine: the owner''s user_role is premium, enterprise or admin (their own weights count); kept current by a trigger on profiles.';
+comment on column public.match_profiles.owner_lat is 'Engine: profiles.latitude of the owner (WGS84 degrees); kept current by a trigger on profiles.';
+comment on column public.match_profiles.owner_lon is 'Engine: profiles.longitude of the owner (WGS84 degrees); kept current by a trigger on profiles.';
+comment on column public.match_profiles.owner_city is 'Engine: profiles.city of the owner; kept current by a trigger on profiles.';
 comment on column public.match_profiles.role_pairs is
   'Engine: offered × sought role pairs as o * 16 + s (enum positions from 0; s = 15 when nothing is sought), so one GIN lookup finds the people who offer a role the caller seeks and seek a role the caller offers (or nothing).';
 create index match_profiles_recent_idx on public.match_profiles (updated_at desc) where is_primary and active;
 
+/* The owner state a match profile carries (see match_profiles.owner_*): listed = confirmed, visible
+   and not suspended (private.owner_listed), advanced = user_role premium/enterprise/admin, and the
+   profile's place. All null/false for an unknown user. */
+create or replace function private.match_owner_state(p_user_id uuid,
+  out listed boolean, out advanced boolean, out lat double precision, out lon double precision, out city text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(private.owner_listed(p_user_id), false), coalesce(bool_or(p.user_role in ('premium', 'enterprise', 'admin')), false),
+         max(p.latitude), max(p.longitude), max(p.city)
+  from public.profiles p where p.id = p_user_id
+$$;
+comment on function private.match_owner_state(uuid) is 'Owner state denormalised into match_profiles.owner_* (issue 19 engine speed).';
+
 /* BEFORE INSERT/UPDATE: validates skills against the vocabulary, weights, plan rules, and fills the
-   engine columns. Plan rules for API statements: saved profiles need Enterprise (PT402
+   engine columns (also the owner_* state on insert). Plan rules for API statements: saved profiles need Enterprise (PT402
    enterprise_required, at most 20: P0001 saved_profile_limit); setting weights needs Premium or
    Enterprise (PT402 premium_required). Errors: 22023 unknown_skill | invalid_weights. */
 create or replace function private.prepare_match_profile()
@@ -426,6 +459,10 @@ begin
   new.must_mask := coalesce((select pg_catalog.bit_or(1 << (pg_catalog.array_position(private.match_criteria(), m) - 1))
                              from pg_catalog.unnest(new.must_have) m), 0);
   new.weights_arr := private.match_weights(new.weights);
+  if tg_op = 'INSERT' or new.user_id <> old.user_id then
+    select o.listed, o.advanced, o.lat, o.lon, o.city into new.owner_listed, new.owner_advanced, new.owner_lat, new.owner_lon, new.owner_city
+    from private.match_owner_state(new.user_id) o;
+  end if;
   new.updated_at := pg_catalog.now();
   return new;
 end;
@@ -433,8 +470,47 @@ $$;
 comment on function private.prepare_match_profile() is
   'BEFORE INSERT/UPDATE on match_profiles: vocabulary and weight checks, plan rules (PT402 enterprise_required / premium_required, P0001 saved_profile_limit), engine masks (issue 19).';
 
-create trigger match_profiles_prepare before insert or update on public.match_profiles
+-- every column a person or an admin sets (not the engine columns: the owner-state sync below must not touch updated_at)
+create trigger match_profiles_prepare before insert or update of user_id, is_primary, name, active, kind, kinds_sought, roles_offered,
+  roles_sought, skills, skill_tags, skills_sought, industries, idea_stage, stages_sought, commitment, available_from, city, remote_ok,
+  radius_km, languages, ticket_min_eur, ticket_max_eur, must_have, weights, created_at, updated_at on public.match_profiles
   for each row execute function private.prepare_match_profile();
+
+/* AFTER trigger on profiles (confirmation, visibility, role, place changed) and account_suspensions
+   (insert/delete): pushes the owner state into the person's match profiles. */
+create or replace function private.sync_match_owner()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_user uuid;
+begin
+  if tg_table_name = 'profiles' then
+    v_user := new.id;
+  elsif tg_op = 'DELETE' then
+    v_user := old.user_id;
+  else
+    v_user := new.user_id;
+  end if;
+  update public.match_profiles m
+  set owner_listed = o.listed, owner_advanced = o.advanced, owner_lat = o.lat, owner_lon = o.lon, owner_city = o.city
+  from private.match_owner_state(v_user) o
+  where m.user_id = v_user
+    and (m.owner_listed, m.owner_advanced, m.owner_lat, m.owner_lon, m.owner_city) is distinct from (o.listed, o.advanced, o.lat, o.lon, o.city);
+  return null;
+end;
+$$;
+comment on function private.sync_match_owner() is
+  'AFTER trigger: a profile''s confirmation/visibility/role/place or a suspension changed -> match_profiles.owner_* (issue 19).';
+create trigger profiles_match_owner after update of authenticated, profile_visibility, user_role, latitude, longitude, city on public.profiles
+  for each row
+  when ((old.authenticated, old.profile_visibility, old.user_role, old.latitude, old.longitude, old.city)
+        is distinct from (new.authenticated, new.profile_visibility, new.user_role, new.latitude, new.longitude, new.city))
+  execute function private.sync_match_owner();
+create trigger account_suspensions_match_owner after insert or delete on public.account_suspensions
+  for each row execute function private.sync_match_owner();
 
 -- -----------------------------------------------------------------------------
 -- Project open roles (the team-gap finder)
@@ -918,8 +994,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  -- suspended accounts are few: one array with the caller's exclusions instead of an anti-join per candidate
-  v_excluded uuid[] := private.match_excluded(p_me) || coalesce((select pg_catalog.array_agg(su.user_id) from public.account_suspensions su), '{}');
+  -- listed, unconfirmed and suspended come from match_profiles.owner_listed (part of the index predicate)
+  v_excluded uuid[] := private.match_excluded(p_me);
   v_wx integer[] := private.match_w(p_full, p_premium, x.weights_arr);
   v_roles public.match_role[] := case when cardinality(x.roles_sought) > 0 then x.roles_sought
                                       else pg_catalog.enum_range(null::public.match_role) end;
@@ -948,16 +1024,12 @@ begin
   with cand as (
     select m.id, m.user_id, m.must_mask, m.roles_offered_mask, m.roles_sought_mask, m.skills_mask, m.skills_sought_mask, m.kind_mask,
            m.kinds_sought_mask, m.industries_mask, m.stage_mask, m.stages_sought_mask, m.commitment, m.languages, m.remote_ok,
-           m.radius_km, m.weights_arr, p.latitude as y_lat, p.longitude as y_lon, p.city as y_city,
-           p.user_role in ('premium', 'enterprise', 'admin') as y_premium
+           m.radius_km, m.weights_arr, m.owner_lat as y_lat, m.owner_lon as y_lon, m.owner_city as y_city, m.owner_advanced as y_premium
     from public.match_profiles m
-    join public.profiles p on p.id = m.user_id
-    where m.is_primary and m.active
+    -- role_pairs && v_pairs = offers a role x seeks (v_roles) and seeks none or a role x offers
+    where m.is_primary and m.active and m.owner_listed
       and m.role_pairs operator(pg_catalog.&&) v_pairs
-      and m.roles_offered operator(pg_catalog.&&) v_roles
-      and (m.roles_sought_mask = 0 or (m.roles_sought_mask & x.roles_offered_mask) <> 0)
       and m.user_id <> p_me
-      and p.listed
       and not (m.user_id = any (v_excluded))
       and (f_kinds is null or m.kind = any (f_kinds))
       and (f_roles is null or m.roles_offered operator(pg_catalog.&&) f_roles)
@@ -969,8 +1041,8 @@ begin
       and (f_remote is null or m.remote_ok = f_remote)
       and (f_tmin is null or m.ticket_max_eur >= f_tmin)
       and (f_tmax is null or m.ticket_min_eur <= f_tmax)
-      and (f_lat is null or (p.latitude is not null and 111.195 * pg_catalog.sqrt(pg_catalog.power(p.latitude - f_lat, 2)
-            + pg_catalog.power((p.longitude - f_lon) * pg_catalog.cos(pg_catalog.radians((p.latitude + f_lat) / 2)), 2)) <= f_radius))
+      and (f_lat is null or (m.owner_lat is not null and 111.195 * pg_catalog.sqrt(pg_catalog.power(m.owner_lat - f_lat, 2)
+            + pg_catalog.power((m.owner_lon - f_lon) * pg_catalog.cos(pg_catalog.radians((m.owner_lat + f_lat) / 2)), 2)) <= f_radius))
     order by m.updated_at desc
     limit p_cap
   )
@@ -1325,13 +1397,17 @@ grant execute on function public.export_matches_csv(uuid, jsonb, integer) to aut
  * project's city against y's place, radius and remote; industries 10: the project's category;
  * stage 10: the project's stage). p_full = false (Basic) scores skills and location only. y's
  * must-haves (location, industries, commitment, stage) exclude (ok = false). A project without
- * a city is remote. score = round(100 × Σ points / Σ max), 100 when Σ max = 0. Plain SQL without
- * SET so the planner inlines it.
+ * a city is remote. score = round(100 × Σ points / Σ max), 100 when Σ max = 0. Arguments are
+ * scalars (composite field access per candidate is slow): y_* = the person's engine columns of
+ * public.match_profiles and place (WGS84 degrees, city name), r_* = the role's skill mask and
+ * commitment, pr_* = the project's place, category and stage as enum bit masks (0 = none). Plain SQL
+ * without SET so the planner inlines it.
  */
 create or replace function private.role_fit(
-  p_full boolean, y public.match_profiles, y_lat double precision, y_lon double precision, y_city text,
+  p_full boolean, y_skills bit(256), y_commitment public.match_commitment, y_remote boolean, y_radius integer, y_must integer,
+  y_industries integer, y_stages_sought integer, y_lat double precision, y_lon double precision, y_city text,
   r_skills bit(256), r_commitment public.match_commitment,
-  pr_lat double precision, pr_lon double precision, pr_city text, pr_category public.project_category, pr_stage public.project_stage)
+  pr_lat double precision, pr_lon double precision, pr_city text, pr_category integer, pr_stage integer)
 returns table (
   skills_pts numeric, skills_max integer, commitment_pts numeric, commitment_max integer, location_pts numeric, location_max integer,
   industries_pts numeric, industries_max integer, stage_pts numeric, stage_max integer, distance_km integer, location_code text,
@@ -1359,31 +1435,31 @@ as $$
         case when p_full and a.i_app then 10 end as industries_max,
         case when p_full and a.st_app then case when a.st_hit then 10 else 0 end end::numeric as stage_pts,
         case when p_full and a.st_app then 10 end as stage_max,
-        ((y).must_mask & 4 = 0 or not a.l_app or a.l_hit)
-          and ((y).must_mask & 16 = 0 or (y).industries_mask = 0 or a.i_hit)
-          and ((y).must_mask & 32 = 0 or not a.c_app or a.c_frac = 1)
-          and ((y).must_mask & 64 = 0 or (y).stages_sought_mask = 0 or a.st_hit) as ok
+        (y_must & 4 = 0 or not a.l_app or a.l_hit)
+          and (y_must & 16 = 0 or y_industries = 0 or a.i_hit)
+          and (y_must & 32 = 0 or not a.c_app or a.c_frac = 1)
+          and (y_must & 64 = 0 or y_stages_sought = 0 or a.st_hit) as ok
       from (
         select d.km, d.l_code,
           d.l_code in ('same_city', 'within_radius', 'remote_project') as l_hit,
           pg_catalog.bit_count(r_skills)::integer as s_n,
-          pg_catalog.bit_count(r_skills & (y).skills_mask)::integer as s_hit,
-          (r_commitment is not null and (y).commitment is not null) as c_app,
-          case when r_commitment = (y).commitment then 1::numeric
-               when (r_commitment, (y).commitment) in (('full_time', 'part_time'), ('part_time', 'full_time'),
+          pg_catalog.bit_count(r_skills & y_skills)::integer as s_hit,
+          (r_commitment is not null and y_commitment is not null) as c_app,
+          case when r_commitment = y_commitment then 1::numeric
+               when (r_commitment, y_commitment) in (('full_time', 'part_time'), ('part_time', 'full_time'),
                  ('part_time', 'side_project'), ('side_project', 'part_time'), ('full_time', 'later'), ('later', 'full_time'))
                  then 0.5
                else 0::numeric end as c_frac,
-          (y_lat is not null or y_city is not null or (y).remote_ok) as l_app,
-          ((y).industries_mask <> 0 and pr_category is not null) as i_app,
-          pr_category is not null and ((y).industries_mask & private.category_mask(array[pr_category])) <> 0 as i_hit,
-          (y).stages_sought_mask <> 0 as st_app,
-          pr_stage is not null and ((y).stages_sought_mask & private.stage_mask(array[pr_stage])) <> 0 as st_hit
+          (y_lat is not null or y_city is not null or y_remote) as l_app,
+          (y_industries <> 0 and pr_category <> 0) as i_app,
+          (y_industries & pr_category) <> 0 as i_hit,
+          y_stages_sought <> 0 as st_app,
+          (y_stages_sought & pr_stage) <> 0 as st_hit
         from (
           select e.km,
-            case when pr_city is null or pg_catalog.btrim(pr_city) = '' then case when (y).remote_ok then 'remote_project' else 'location_unknown' end
+            case when pr_city is null or pg_catalog.btrim(pr_city) = '' then case when y_remote then 'remote_project' else 'location_unknown' end
                  when y_city is not null and pg_catalog.lower(y_city) = pg_catalog.lower(pr_city) then 'same_city'
-                 when e.km is not null and e.km <= (y).radius_km then 'within_radius'
+                 when e.km is not null and e.km <= y_radius then 'within_radius'
                  when e.km is null then 'location_unknown'
                  else 'too_far' end as l_code
           from (
@@ -1392,14 +1468,18 @@ as $$
                                pg_catalog.power(y_lat - pr_lat, 2)
                                + pg_catalog.power((y_lon - pr_lon) * pg_catalog.cos(pg_catalog.radians((y_lat + pr_lat) / 2)), 2)))::integer
                    end as km
+            offset 0
           ) e
+          offset 0
         ) d
+        offset 0
       ) a
+      offset 0
     ) b
   ) c
 $$;
-comment on function private.role_fit(boolean, public.match_profiles, double precision, double precision, text, bit, public.match_commitment,
-  double precision, double precision, text, public.project_category, public.project_stage) is
+comment on function private.role_fit(boolean, bit, public.match_commitment, boolean, integer, integer, integer, integer,
+  double precision, double precision, text, bit, public.match_commitment, double precision, double precision, text, integer, integer) is
   'Scores a person against a project''s open role (skills, commitment, location, industry, stage) with must-haves (issue 19).';
 
 /*
@@ -1509,6 +1589,8 @@ declare
   f_lon double precision;
   f_radius integer;
   f_min integer;
+  v_cats public.project_category[] := pg_catalog.enum_range(null::public.project_category);
+  v_stages public.project_stage[] := pg_catalog.enum_range(null::public.project_stage);
 begin
   if me is null then
     raise exception using errcode = '28000', message = 'not_authenticated';
@@ -1540,25 +1622,35 @@ begin
   end if;
   v_hidden := private.hidden_user_ids();
 
+  -- the newest 2000 open roles over the roles I offer: per role an ordered walk of project_open_roles_open_idx
+  -- that stops after 2000 fitting rows, then the newest 2000 of those (the same set as one scan of all of them)
   with cand as (
-    select r.id as role_id, r.role, r.title as role_title, r.skills as r_skills, r.skills_mask, r.commitment as r_commitment,
-           pr.id as project_id, pr.slug, pr.title, pr.summary, pr.city, pr.latitude, pr.longitude, pr.category, pr.stage
-    from public.project_open_roles r
-    join public.projects pr on pr.id = r.project_id
-    where not r.filled and r.role = any (x.roles_offered)
-      and pr.status = 'published' and pr.owner_listed and pr.owner_id <> me
-      and not (pr.owner_id = any (v_hidden))
-      and (f_industries is null or pr.category = any (f_industries))
-      and (f_stages is null or pr.stage = any (f_stages))
-      and (f_lat is null or (pr.latitude is not null and 111.195 * pg_catalog.sqrt(pg_catalog.power(pr.latitude - f_lat, 2)
-            + pg_catalog.power((pr.longitude - f_lon) * pg_catalog.cos(pg_catalog.radians((pr.latitude + f_lat) / 2)), 2)) <= f_radius))
-    order by r.created_at desc
+    select q.* from (select distinct ro from pg_catalog.unnest(x.roles_offered) ro) o
+    cross join lateral (
+      select r.id as role_id, r.role, r.title as role_title, r.skills as r_skills, r.skills_mask, r.commitment as r_commitment, r.created_at,
+             pr.id as project_id, pr.slug, pr.title, pr.summary, pr.city, pr.latitude, pr.longitude, pr.category, pr.stage,
+             case when pr.category is null then 0 else 1 << (pg_catalog.array_position(v_cats, pr.category) - 1) end as category_mask,
+             case when pr.stage is null then 0 else 1 << (pg_catalog.array_position(v_stages, pr.stage) - 1) end as stage_mask
+      from public.project_open_roles r
+      join public.projects pr on pr.id = r.project_id
+      where not r.filled and r.role = o.ro
+        and pr.status = 'published' and pr.owner_listed and pr.owner_id <> me
+        and not (pr.owner_id = any (v_hidden))
+        and (f_industries is null or pr.category = any (f_industries))
+        and (f_stages is null or pr.stage = any (f_stages))
+        and (f_lat is null or (pr.latitude is not null and 111.195 * pg_catalog.sqrt(pg_catalog.power(pr.latitude - f_lat, 2)
+              + pg_catalog.power((pr.longitude - f_lon) * pg_catalog.cos(pg_catalog.radians((pr.latitude + f_lat) / 2)), 2)) <= f_radius))
+      order by r.created_at desc
+      limit 2000
+    ) q
+    order by q.created_at desc
     limit 2000
   ), scored as (
-    select c.*, a.score, pg_catalog.to_jsonb(a) as d
+    select c.*, a.score, a as fit
     from cand c
-    cross join lateral private.role_fit(v_full, x, s.x_lat, s.x_lon, s.x_city, c.skills_mask, c.r_commitment,
-                                        c.latitude, c.longitude, c.city, c.category, c.stage) a
+    cross join lateral private.role_fit(v_full, x.skills_mask, x.commitment, x.remote_ok, x.radius_km, x.must_mask, x.industries_mask,
+                                        x.stages_sought_mask, s.x_lat, s.x_lon, s.x_city, c.skills_mask, c.r_commitment,
+                                        c.latitude, c.longitude, c.city, c.category_mask, c.stage_mask) a
     where a.ok and a.score >= f_min
   ), counted as (
     select (select pg_catalog.count(*) from scored)::integer as n
@@ -1576,7 +1668,7 @@ begin
            'project_id', nb.project_id, 'slug', nb.slug, 'title', nb.title, 'summary', nb.summary, 'city', nb.city,
            'category', nb.category, 'stage', nb.stage, 'role_id', nb.role_id, 'role', nb.role, 'role_title', nb.role_title,
            'skills', nb.r_skills, 'commitment', nb.r_commitment, 'score', nb.score,
-           'reasons', private.role_fit_reasons(x, nb.role, nb.r_skills, nb.r_commitment, nb.city, nb.category, nb.stage, nb.d))
+           'reasons', private.role_fit_reasons(x, nb.role, nb.r_skills, nb.r_commitment, nb.city, nb.category, nb.stage, pg_catalog.to_jsonb(nb.fit)))
            order by nb.n) filter (where nb.n <= v_limit), '[]'::jsonb),
          max(case when nb.n = v_limit then nb.score::text || ':' || nb.role_id::text end)
            filter (where exists (select 1 from numbered z where z.n > v_limit))
@@ -1624,6 +1716,8 @@ declare
   r public.project_open_roles;
   v_excluded uuid[];
   v_limit integer;
+  v_category integer;
+  v_stage integer;
   v_roles jsonb := '[]'::jsonb;
   v_count integer;
   v_people jsonb;
@@ -1645,40 +1739,43 @@ begin
   v_full := private.plan_rank(v_plan) >= 2;
   v_limit := case when p_role_id is null then least(greatest(coalesce(p_limit, 10), 1), 5) else least(greatest(coalesce(p_limit, 10), 1), 50) end;
   v_excluded := private.match_excluded(me);
+  v_category := case when pr.category is null then 0 else private.category_mask(array[pr.category]) end;
+  v_stage := case when pr.stage is null then 0 else private.stage_mask(array[pr.stage]) end;
 
   for r in select * from public.project_open_roles where project_id = p_project_id and (p_role_id is null or id = p_role_id) order by id loop
     v_count := 0;
     v_people := '[]'::jsonb;
     if not r.filled then
+      -- listed, unconfirmed and suspended come from match_profiles.owner_listed (part of the index predicate)
       with cand as (
-        select m as y, p.latitude as y_lat, p.longitude as y_lon, p.city as y_city
+        select m.id, m.user_id, m.skills_mask, m.commitment, m.remote_ok, m.radius_km, m.must_mask, m.industries_mask,
+               m.stages_sought_mask, m.owner_lat, m.owner_lon, m.owner_city
         from public.match_profiles m
-        join public.profiles p on p.id = m.user_id
-        where m.is_primary and m.active and m.roles_offered operator(pg_catalog.@>) array[r.role]
-          and m.user_id <> me and p.listed
+        where m.is_primary and m.active and m.owner_listed and m.roles_offered operator(pg_catalog.@>) array[r.role]
+          and m.user_id <> me
           and not (m.user_id = any (v_excluded))
-          and not exists (select 1 from public.account_suspensions su where su.user_id = m.user_id)
         order by m.updated_at desc
         limit 1000
       ), scored as (
-        select c.*, a.score, pg_catalog.to_jsonb(a) as d, private.match_responsiveness((c.y).user_id) as resp
+        select c.id, c.user_id, a.score, a as fit, private.match_responsiveness(c.user_id) as resp
         from cand c
-        cross join lateral private.role_fit(v_full, c.y, c.y_lat, c.y_lon, c.y_city, r.skills_mask, r.commitment,
-                                            pr.latitude, pr.longitude, pr.city, pr.category, pr.stage) a
+        cross join lateral private.role_fit(v_full, c.skills_mask, c.commitment, c.remote_ok, c.radius_km, c.must_mask, c.industries_mask,
+                                            c.stages_sought_mask, c.owner_lat, c.owner_lon, c.owner_city, r.skills_mask, r.commitment,
+                                            pr.latitude, pr.longitude, pr.city, v_category, v_stage) a
         where a.ok
       ), top as (
-        select sc.*, pg_catalog.row_number() over (order by sc.score desc, sc.resp desc, (sc.y).user_id) as n
+        select sc.*, pg_catalog.row_number() over (order by sc.score desc, sc.resp desc, sc.user_id) as n
         from scored sc where v_plan <> 'free'
-        order by sc.score desc, sc.resp desc, (sc.y).user_id
+        order by sc.score desc, sc.resp desc, sc.user_id
         limit v_limit
       )
       select (select pg_catalog.count(*) from scored)::integer,
              coalesce((select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'user_id', p.id, 'slug', p.slug, 'display_name', private.public_display_name(p.firstname, p.lastname, p.slug),
-               'profile_img', p.profile_img, 'headline', p.headline, 'city', p.city, 'kind', (t.y).kind, 'score', t.score,
-               'reasons', private.role_fit_reasons(t.y, r.role, r.skills, r.commitment, pr.city, pr.category, pr.stage, t.d))
+               'profile_img', p.profile_img, 'headline', p.headline, 'city', p.city, 'kind', y.kind, 'score', t.score,
+               'reasons', private.role_fit_reasons(y, r.role, r.skills, r.commitment, pr.city, pr.category, pr.stage, pg_catalog.to_jsonb(t.fit)))
                order by t.n)
-               from top t join public.profiles p on p.id = (t.y).user_id), '[]'::jsonb)
+               from top t join public.match_profiles y on y.id = t.id join public.profiles p on p.id = t.user_id), '[]'::jsonb)
       into v_count, v_people;
     end if;
     v_roles := v_roles || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
