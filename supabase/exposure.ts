@@ -428,7 +428,7 @@ export const relations: Record<string, RelationExposure> = {
       'skills_sought', 'industries', 'idea_stage', 'stages_sought', 'commitment', 'available_from', 'city', 'remote_ok', 'radius_km',
       'languages', 'ticket_min_eur', 'ticket_max_eur', 'must_have', 'weights', 'roles_offered_mask', 'roles_sought_mask', 'kind_mask',
       'kinds_sought_mask', 'industries_mask', 'stage_mask', 'stages_sought_mask', 'skills_mask', 'skills_sought_mask', 'must_mask', 'role_pairs',
-      'weights_arr', 'owner_listed', 'owner_advanced', 'owner_lat', 'owner_lon', 'owner_city', 'created_at', 'updated_at',
+      'weights_arr', 'owner_listed', 'owner_advanced', 'owner_lat', 'owner_lon', 'owner_city', 'owner_responsiveness', 'created_at', 'updated_at',
     ],
     select: signedIn([...MATCH_PROFILE_WRITE, 'id', 'is_primary', 'created_at', 'updated_at']),
     insert: signedIn([...MATCH_PROFILE_WRITE, 'is_primary']),

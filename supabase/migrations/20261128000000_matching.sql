@@ -272,10 +272,10 @@ $$;
 comment on function private.plan_rank(text) is 'free 0, basic 1, premium 2, enterprise 3.';
 
 /* Responsiveness of a person at equal score (issue 19 "fair requests": people who answer reliably
-   rank higher). The ranking orders by score desc, then this value desc, then user id. It is 0 for
-   everyone until the fair-requests work supplies the response rate; replacing this function's
-   body (a number, higher = more responsive) changes the tie-break everywhere. Kept as plain SQL
-   without SET so the planner inlines it. */
+   rank higher). The ranking orders by score desc, then match_profiles.owner_responsiveness desc
+   (a column, so ranking costs no lookup), then user id; 20261128001000_match_digest fills the
+   column hourly and makes this function read it. Kept as plain SQL without SET so the planner
+   inlines it. */
 create or replace function private.match_responsiveness(p_user_id uuid)
 returns numeric
 language sql
@@ -336,6 +336,7 @@ create table public.match_profiles (
   owner_lat double precision,
   owner_lon double precision,
   owner_city text,
+  owner_responsiveness numeric not null default 0.5 check (owner_responsiveness between 0 and 1),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint match_profiles_saved_named check (is_primary or name is not null),
@@ -381,6 +382,8 @@ comment on column public.match_profiles.owner_advanced is
 comment on column public.match_profiles.owner_lat is 'Engine: profiles.latitude of the owner (WGS84 degrees); kept current by a trigger on profiles.';
 comment on column public.match_profiles.owner_lon is 'Engine: profiles.longitude of the owner (WGS84 degrees); kept current by a trigger on profiles.';
 comment on column public.match_profiles.owner_city is 'Engine: profiles.city of the owner; kept current by a trigger on profiles.';
+comment on column public.match_profiles.owner_responsiveness is
+  'Engine: the owner''s responsiveness to contact requests (0..1, 0.5 without history), the tie-break at equal score; refreshed hourly (20261128001000_match_digest).';
 comment on column public.match_profiles.role_pairs is
   'Engine: offered × sought role pairs as o * 16 + s (enum positions from 0; s = 15 when nothing is sought), so one GIN lookup finds the people who offer a role the caller seeks and seek a role the caller offers (or nothing).';
 create index match_profiles_recent_idx on public.match_profiles (updated_at desc) where is_primary and active;
@@ -1024,7 +1027,8 @@ begin
   with cand as (
     select m.id, m.user_id, m.must_mask, m.roles_offered_mask, m.roles_sought_mask, m.skills_mask, m.skills_sought_mask, m.kind_mask,
            m.kinds_sought_mask, m.industries_mask, m.stage_mask, m.stages_sought_mask, m.commitment, m.languages, m.remote_ok,
-           m.radius_km, m.weights_arr, m.owner_lat as y_lat, m.owner_lon as y_lon, m.owner_city as y_city, m.owner_advanced as y_premium
+           m.radius_km, m.weights_arr, m.owner_lat as y_lat, m.owner_lon as y_lon, m.owner_city as y_city, m.owner_advanced as y_premium,
+           m.owner_responsiveness
     from public.match_profiles m
     -- role_pairs && v_pairs = offers a role x seeks (v_roles) and seeks none or a role x offers
     where m.is_primary and m.active and m.owner_listed
@@ -1046,7 +1050,7 @@ begin
     order by m.updated_at desc
     limit p_cap
   )
-  select c.user_id, c.id, least(a.score, b.score), a.score, b.score, private.match_responsiveness(c.user_id)
+  select c.user_id, c.id, least(a.score, b.score), a.score, b.score, c.owner_responsiveness
   from cand c
   cross join lateral private.match_direction(p_full, v_wx, x.must_mask, x.roles_sought_mask, x.skills_sought_mask, x.kinds_sought_mask, x.industries_mask, x.stages_sought_mask, x.commitment, x.languages, x.remote_ok, x.radius_km, x_lat, x_lon, x_city, c.roles_offered_mask, c.skills_mask, c.kind_mask, c.industries_mask, c.stage_mask, c.commitment, c.languages, c.remote_ok, c.y_lat, c.y_lon, c.y_city) a
   cross join lateral private.match_direction(p_full, private.match_w(p_full, c.y_premium, c.weights_arr), c.must_mask, c.roles_sought_mask, c.skills_sought_mask, c.kinds_sought_mask, c.industries_mask, c.stages_sought_mask, c.commitment, c.languages, c.remote_ok, c.radius_km, c.y_lat, c.y_lon, c.y_city, x.roles_offered_mask, x.skills_mask, x.kind_mask, x.industries_mask, x.stage_mask, x.commitment, x.languages, x.remote_ok, x_lat, x_lon, x_city) b
@@ -1749,7 +1753,7 @@ begin
       -- listed, unconfirmed and suspended come from match_profiles.owner_listed (part of the index predicate)
       with cand as (
         select m.id, m.user_id, m.skills_mask, m.commitment, m.remote_ok, m.radius_km, m.must_mask, m.industries_mask,
-               m.stages_sought_mask, m.owner_lat, m.owner_lon, m.owner_city
+               m.stages_sought_mask, m.owner_lat, m.owner_lon, m.owner_city, m.owner_responsiveness
         from public.match_profiles m
         where m.is_primary and m.active and m.owner_listed and m.roles_offered operator(pg_catalog.@>) array[r.role]
           and m.user_id <> me
@@ -1757,7 +1761,7 @@ begin
         order by m.updated_at desc
         limit 1000
       ), scored as (
-        select c.id, c.user_id, a.score, a as fit, private.match_responsiveness(c.user_id) as resp
+        select c.id, c.user_id, a.score, a as fit, c.owner_responsiveness as resp
         from cand c
         cross join lateral private.role_fit(v_full, c.skills_mask, c.commitment, c.remote_ok, c.radius_km, c.must_mask, c.industries_mask,
                                             c.stages_sought_mask, c.owner_lat, c.owner_lon, c.owner_city, r.skills_mask, r.commitment,

@@ -12,9 +12,9 @@
 --   (user_settings.email_match_digest, also one-click unsubscribe). Nothing is sent when there is
 --   nothing new. pg_cron runs the batch hourly, at most 200 people per run, so a large member
 --   base is spread over the day.
--- * Responsiveness: private.match_responsiveness, the tie-break of private.match_rank, now reads
---   a per-person value that a cron job refreshes hourly from private.responsiveness (fair
---   requests, 0..1; 0.5 without history), so ranking stays one index lookup per candidate.
+-- * Responsiveness: the tie-break of the ranking is match_profiles.owner_responsiveness, which a
+--   cron job refreshes hourly from private.responsiveness (fair requests, 0..1; 0.5 without
+--   history), so ranking reads a column of the candidate row and costs no lookup.
 -- =============================================================================
 
 alter table public.user_settings add column email_match_digest boolean not null default true;
@@ -162,15 +162,10 @@ on conflict (key, lang) do update set subject = excluded.subject, body = exclude
 -- -----------------------------------------------------------------------------
 -- Responsiveness as the ranking's tie-break
 -- -----------------------------------------------------------------------------
-create table private.match_responsiveness_cache (
-  user_id uuid primary key references public.profiles (id) on delete cascade,
-  value numeric not null check (value between 0 and 1),
-  refreshed_at timestamptz not null default now()
-);
-comment on table private.match_responsiveness_cache is
-  'private.responsiveness per person with contact requests in the last 90 days, refreshed hourly (issue 19).';
-
-/* Refreshes private.match_responsiveness_cache from the request log; returns the rows written. */
+/* Writes private.responsiveness (fair requests, 0..1) of every owner with contact requests in the
+   last 90 days into match_profiles.owner_responsiveness, 0.5 (no history) for everyone else;
+   touches only rows whose value changes (the column is not one of those that bump updated_at).
+   Returns the rows changed. */
 create or replace function private.refresh_match_responsiveness()
 returns integer
 language plpgsql
@@ -181,21 +176,23 @@ as $$
 declare
   n integer;
 begin
-  delete from private.match_responsiveness_cache c
-  where not exists (select 1 from private.contact_request_log l
-                    where l.addressee_id = c.user_id and l.sent_at > pg_catalog.now() - interval '90 days');
-  insert into private.match_responsiveness_cache (user_id, value)
-  select a.addressee_id, private.responsiveness(a.addressee_id)
-  from (select distinct l.addressee_id from private.contact_request_log l
-        where l.sent_at > pg_catalog.now() - interval '90 days') a
-  on conflict (user_id) do update set value = excluded.value, refreshed_at = excluded.refreshed_at
-    where private.match_responsiveness_cache.value is distinct from excluded.value;
+  with recent as (
+    select a.addressee_id as user_id, private.responsiveness(a.addressee_id) as value
+    from (select distinct l.addressee_id from private.contact_request_log l
+          where l.sent_at > pg_catalog.now() - interval '90 days') a
+  ), target as (
+    select m.id, coalesce(r.value, 0.5) as value
+    from public.match_profiles m left join recent r on r.user_id = m.user_id
+  )
+  update public.match_profiles m set owner_responsiveness = t.value
+  from target t
+  where m.id = t.id and m.owner_responsiveness is distinct from t.value;
   get diagnostics n = row_count;
   return n;
 end;
 $$;
 comment on function private.refresh_match_responsiveness() is
-  'Cron (hourly): the responsiveness tie-break values of the matching ranking (issue 19).';
+  'Cron (hourly): the responsiveness tie-break of the matching ranking, match_profiles.owner_responsiveness (issue 19).';
 revoke all on function private.refresh_match_responsiveness() from public, anon, authenticated;
 
 create or replace function private.match_responsiveness(p_user_id uuid)
@@ -204,10 +201,10 @@ language sql
 stable
 parallel safe
 as $$
-  select coalesce((select c.value from private.match_responsiveness_cache c where c.user_id = p_user_id), 0.5)
+  select coalesce((select m.owner_responsiveness from public.match_profiles m where m.user_id = p_user_id and m.is_primary), 0.5)
 $$;
 comment on function private.match_responsiveness(uuid) is
-  'Tie-break at equal match score (higher first): responsiveness to contact requests, 0..1, 0.5 without history (issue 19).';
+  'Responsiveness of a person to contact requests, 0..1, 0.5 without history: the tie-break at equal match score (issue 19).';
 
 select private.refresh_match_responsiveness();
 

@@ -117,11 +117,10 @@ describe('weekly new-matches e-mail', () => {
   test('at equal score the more responsive person ranks first', async () => {
     const premium = await member('premium', 'Rita', FOUNDER('is'));
     const [slow, quick] = [await member('basic', 'Sam', ENGINEER('is')), await member('basic', 'Quinn', ENGINEER('is'))];
-    await db.query(
-      `insert into private.match_responsiveness_cache (user_id, value) values ($1, 0.1), ($2, 0.9)
-       on conflict (user_id) do update set value = excluded.value`,
-      [slow.id, quick.id],
-    );
+    await db.query(`update public.match_profiles set owner_responsiveness = case when user_id = $1 then 0.1 else 0.9 end where user_id in ($1, $2)`, [
+      slow.id,
+      quick.id,
+    ]);
     const client = clientWithToken(await mintToken(premium.id, premium.email));
     const page = await client.rpc('match_people', { p_limit: 50 });
     expect(page.error).toBeNull();
