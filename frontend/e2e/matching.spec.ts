@@ -30,6 +30,13 @@ async function matchProfile(userId: string, fields: Record<string, unknown>): Pr
   expect(result.error).toBeNull();
 }
 
+/** Waits until the person's primary matching profile is stored (must-have location as the fixtures, so only this test's people match). */
+async function matchProfileSaved(userId: string): Promise<void> {
+  await expect.poll(async () => (await admin().from('match_profiles').select('id').eq('user_id', userId)).data?.length ?? 0).toBe(1);
+  const pinned = await admin().from('match_profiles').update({ must_have: ['location'], radius_km: 5 }).eq('user_id', userId);
+  expect(pinned.error).toBeNull();
+}
+
 async function skillLabel(key: string, locale: 'en' | 'de'): Promise<string> {
   const row = await admin().from('skills').select('label_en, label_de').eq('key', key).single();
   expect(row.error).toBeNull();
@@ -175,10 +182,17 @@ test.describe('matching (issue 19)', () => {
       const errors = collectErrors(page);
       const free = await person('free', `Fay${token()}`);
       const other = await person('premium', `Otto${token()}`);
-      await matchProfile(free.id, { roles_offered: ['design'], roles_sought: ['sales_marketing'] });
       await matchProfile(other.id, { roles_offered: ['sales_marketing'], roles_sought: ['design'] });
       await useSession(page, free);
       await page.goto(`${prefix}/dashboard`);
+      // no matching profile yet (and no /user/settings without a plan): the dashboard offers the form
+      const create = page.getByTestId('dashboard-create-profile');
+      await expect(create.getByTestId('match-profile-editor')).toBeVisible();
+      await choose(page, m['matching.field.roles_offered']!, m['matching.role.design']!, create);
+      await choose(page, m['matching.field.roles_sought']!, m['matching.role.sales_marketing']!, create);
+      await create.getByTestId('match-profile-save').click();
+      await matchProfileSaved(free.id);
+      await page.reload();
       const upgrade = page.getByTestId('match-upgrade');
       await expect(upgrade.getByTestId('match-count')).toBeVisible();
       const count = (await free.client.rpc('match_people')).data as { count: number };

@@ -19,6 +19,7 @@ import { dashboardMatchesQuery, type MatchProfileRow, myProjectsWithOpenRolesQue
 import { commitmentId, roleId } from '../components/labels';
 import { MatchErrorNotice, MatchResults } from '../components/match-results';
 import { ReasonList } from '../components/reason-list';
+import { MatchProfileEditor } from '../components/match-profile-editor';
 import { TeamGap } from '../components/team-gap';
 
 /** Plans with contacts (spec §6). */
@@ -237,7 +238,14 @@ export default function DashboardRoute({ locale }: PageProps) {
           <FormattedMessage id="matching.dashboard.editProfile" />
         </LocalButtonLink>
       </Group>
-      <MatchesSection hasProfile={hasProfile} />
+      {hasProfile ? (
+        <MatchesSection hasProfile />
+      ) : (
+        // no matching profile yet: fill it in right here (free users too, who have no /user/settings; spec §6)
+        <Section titleId="matching.dashboard.createProfile" testId="dashboard-create-profile">
+          <MatchProfileEditor plan={account.data?.user_role ?? 'free'} />
+        </Section>
+      )}
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <RequestsSection paid={paid} />
         <CompletenessSection profile={profile.data} />
