@@ -72,6 +72,8 @@ export const FIT_REASON_CODES = [
 
 const arr = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+/** The values of the place reasons (same_city, within_radius, too_far) of people and open roles: city, distance and radius in km. */
+const placeValues = (r: MatchReason) => ({ city: str(r.city), km: Number(r.km ?? 0), radius: Number(r.radius_km ?? 0) });
 
 /**
  * The message of a person-match reason: id `matching.reason.<side>.<code>` (side 'you' = what the
@@ -103,9 +105,7 @@ export function describeMatchReason(r: MatchReason, l: ReasonLabels): ReasonText
     case 'same_city':
     case 'within_radius':
     case 'too_far':
-      values.city = str(r.city);
-      values.km = Number(r.km ?? 0);
-      values.radius = Number(r.radius_km ?? 0);
+      Object.assign(values, placeValues(r));
       break;
     case 'is_sought_kind':
     case 'not_sought_kind':
@@ -169,9 +169,7 @@ export function describeFitReason(r: MatchReason, l: ReasonLabels): ReasonText {
     case 'same_city':
     case 'within_radius':
     case 'too_far':
-      values.city = str(r.city);
-      values.km = Number(r.km ?? 0);
-      values.radius = Number(r.radius_km ?? 0);
+      Object.assign(values, placeValues(r));
       break;
     case 'in_industry':
     case 'other_industry':
