@@ -43,16 +43,23 @@ export class TestDb {
     await this.client.end();
   }
 
-  /** Runs SQL as postgres (fixtures). Throws on error. */
+  /**
+   * Runs SQL as postgres (fixtures). Throws on error. A statement chosen as a deadlock victim
+   * (40P01; other test files create users at the same time) is rolled back to its savepoint and
+   * run again, up to 3 attempts.
+   */
   async sql<T extends pg.QueryResultRow = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    await this.client.query('savepoint fixture');
-    try {
-      const rows = (await this.client.query<T>(text, params)).rows;
-      await this.client.query('release savepoint fixture');
-      return rows;
-    } catch (err) {
-      await this.client.query('rollback to savepoint fixture');
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      await this.client.query('savepoint fixture');
+      try {
+        const rows = (await this.client.query<T>(text, params)).rows;
+        await this.client.query('release savepoint fixture');
+        return rows;
+      } catch (err) {
+        await this.client.query('rollback to savepoint fixture');
+        if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
     }
   }
 

@@ -272,19 +272,27 @@ export async function audit(
   );
 }
 
-/** Runs `fn` in a transaction on a pooled client; rolls back when it throws. */
+/**
+ * Runs `fn` in a transaction on a pooled client; rolls back when it throws. A transaction that
+ * Postgres aborts as a deadlock victim (SQLSTATE 40P01) is run again, up to 3 attempts in all, as
+ * it left nothing behind (user creation takes the listed-profiles counter row and unique slugs,
+ * which concurrent sign-ups can take in the other order).
+ */
 export async function transaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
-    const result = await fn(client);
-    await client.query('commit');
-    return result;
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const result = await fn(client);
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 3) throw err;
+    } finally {
+      client.release();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
   }
 }
 
