@@ -47,6 +47,7 @@ create table private.match_digest_log (
   new_matches integer not null check (new_matches >= 0),
   primary key (user_id, week_start)
 );
+alter table private.match_digest_log enable row level security; -- no policies: only the definer functions and service_role
 comment on table private.match_digest_log is
   'One row per person and ISO week the weekly matches e-mail was considered (new_matches = 0: nothing to send). Issue 19.';
 
