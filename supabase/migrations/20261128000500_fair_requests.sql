@@ -178,12 +178,10 @@ stable
 security definer
 set search_path = ''
 as $$
+  -- the plan rule lives in private.match_plan (matching migration); here admins keep their own name and free is null
   select case
     when exists (select 1 from public.profiles p where p.id = p_user_id and p.user_role = 'admin') then 'admin'
-    else (select s.plan_id from public.subscriptions s join public.plans pl on pl.id = s.plan_id
-          where s.user_id = p_user_id and private.is_paid_status(s.status)
-            and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
-          order by pl.rank desc limit 1) end
+    else nullif(private.match_plan(p_user_id), 'free') end
 $$;
 comment on function private.contact_request_plan(uuid) is
   'Effective plan for the contact-request allowance: best paid subscription, admin, or null (issue 19, spec §6).';
