@@ -52,6 +52,19 @@ export default defineConfig(({ mode }) => {
     server: { host: '127.0.0.1', port, strictPort: true },
     preview: { host: '127.0.0.1', port, strictPort: true },
     // maplibre-gl (about 1 MB minified) is its own chunk, loaded only where a map shows (issue 14)
-    build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 1100 },
+    build: {
+      target: 'es2022',
+      sourcemap: false,
+      chunkSizeWarningLimit: 1100,
+      rolldownOptions: {
+        output: {
+          codeSplitting: {
+            groups: [
+              { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|@mantine[\\/]core[\\/]esm[\\/]core[\\/]/, priority: 2 },
+            ],
+          },
+        },
+      },
+    },
   };
 });

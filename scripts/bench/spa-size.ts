@@ -1,7 +1,8 @@
 /**
  * Benchmark: builds the SPA and prints the gzip size of the JavaScript the landing page loads
- * (entry chunk + its static imports + the landing route chunk + the English messages it loads), target
- * ≤ 180 KB (issue 5). With `--lighthouse` it also runs Lighthouse (mobile settings, Debian
+ * before its first paint (entry chunk + its static imports + the landing route chunk + the English
+ * messages it loads), target ≤ 150 KB (issue 18; 180 KB since issue 5), and, apart from it, the
+ * live sections' module that loads together with the landing data after the first paint. With `--lighthouse` it also runs Lighthouse (mobile settings, Debian
  * Chromium) against `vite preview` for /, /prices and /search and prints the four category
  * scores, median of three runs (targets: performance ≥ 90, accessibility ≥ 95, SEO ≥ 95, best practices ≥ 95).
  *
@@ -17,7 +18,9 @@ import { gzipSync } from 'node:zlib';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FRONTEND = path.join(ROOT, 'frontend');
 const DIST = path.join(FRONTEND, 'dist');
-const TARGET_KB = 180;
+const TARGET_KB = 150;
+/** The module that draws the landing page's live sections (loaded with the data, after the first paint). */
+const LIVE_SECTIONS = 'src/features/landing/components/live-sections.tsx';
 
 export interface ManifestChunk {
   file: string;
@@ -176,7 +179,13 @@ async function main(): Promise<void> {
     console.log(`${(size / 1024).toFixed(1).padStart(8)} KB  ${file}`);
   }
   const kb = total / 1024;
-  console.log(`landing page JavaScript (gzip): ${kb.toFixed(1)} KB (target ≤ ${TARGET_KB} KB) ${kb <= TARGET_KB ? 'OK' : 'OVER'}`);
+  console.log(`landing page JavaScript before the first paint (gzip): ${kb.toFixed(1)} KB (target ≤ ${TARGET_KB} KB) ${kb <= TARGET_KB ? 'OK' : 'OVER'}`);
+  if (manifest[LIVE_SECTIONS]) {
+    const before = new Set(files);
+    const live = [...chunkFiles(manifest, [LIVE_SECTIONS])].filter((f) => f.endsWith('.js') && !before.has(f));
+    const liveBytes = live.reduce((sum, f) => sum + gzipBytes(f), 0);
+    console.log(`live sections, loaded with the data after the first paint (gzip): ${(liveBytes / 1024).toFixed(1)} KB in ${live.length} file(s); landing total ${((total + liveBytes) / 1024).toFixed(1)} KB`);
+  }
   if (args.has('--lighthouse')) await lighthouseScores();
 }
 

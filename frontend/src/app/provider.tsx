@@ -3,10 +3,8 @@ import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';
 import { Card, createTheme, localStorageColorSchemeManager, MantineProvider, type MantineColorsTuple } from '@mantine/core';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from 'react';
 import { isNotificationsHostWanted, loadNotifications, subscribeNotificationsHost } from '@/lib/notify';
-import { queryClient } from '@/lib/query-client';
 
 type NotificationsComponent = (typeof import('@mantine/notifications'))['Notifications'];
 
@@ -73,12 +71,15 @@ export const theme = createTheme({
 /** The colour scheme follows the system until the visitor picks one (stored in localStorage). */
 export const colorSchemeManager = localStorageColorSchemeManager({ key: 'teamwerk-color-scheme' });
 
-/** Providers that do not depend on the route: theme, snackbars, query cache. */
+/**
+ * Providers that do not depend on the route: theme and snackbars. The query cache's provider is
+ * loaded with the pages that use it (app/query-layer.ts, issue 18).
+ */
 export function AppProvider({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager}>
       <NotificationsHost />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      {children}
     </MantineProvider>
   );
 }

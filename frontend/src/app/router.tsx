@@ -11,6 +11,7 @@ import { LayoutRoute } from './layouts/layout-route';
 import { moduleCache, type PageData } from './module-cache';
 import { checkNavigation, type NavigationDeps } from './navigation/check-navigation';
 import { compilePattern } from './navigation/pattern';
+import { loadQueryLayer } from './query-layer';
 import { sessionDeps } from './navigation/session-deps';
 import { RootShell } from './root-shell';
 import { RoutePage } from './route-page';
@@ -39,7 +40,9 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       window.location.assign(outcome.url);
       return new Promise<PageData>(() => undefined);
     }
-    if (!moduleCache.has(outcome.route.id)) moduleCache.set(outcome.route.id, await outcome.route.load());
+    // pages but the landing page use TanStack Query: its layer loads with the page's module (issue 18)
+    const [mod] = await Promise.all([moduleCache.get(outcome.route.id) ?? outcome.route.load(), shellOnly ? undefined : loadQueryLayer()]);
+    moduleCache.set(outcome.route.id, mod);
     return { routeId: outcome.route.id, params: outcome.params };
   };
 }

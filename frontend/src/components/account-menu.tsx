@@ -1,5 +1,5 @@
 import { Avatar, Box, Button, Divider, Group, Indicator, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { LiveSession } from '@/features/chat/live/live-session';
 import { avatarUrl, type OwnProfile } from '@/features/user/api/own-profile';
 import { unwrap } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
+import { queryClient as sharedQueryClient } from '@/lib/query-client';
 import { supabase } from '@/lib/supabase';
 import { LocalLink } from './local-link';
 import { notifyAuthChange } from './use-header-session';
@@ -191,19 +192,31 @@ export function AccountDrawerLinks({ userId, onNavigate }: { userId: string; onN
  * signal (`epoch` changed) the cached id is dropped first, so another user's id is never shown.
  * Auth events of this tab (e.g. the refresh token expired) update the cached id directly.
  */
-export function AccountSlot({
-  epoch,
-  variant,
-  signedOut,
-  pending,
-  onNavigate = () => undefined,
-}: {
+export function AccountSlot(props: AccountSlotProps) {
+  // the landing page renders without the query layer (app/query-layer.ts): this part brings its own provider of the same client
+  return (
+    <QueryClientProvider client={sharedQueryClient}>
+      <AccountSlotContent {...props} />
+    </QueryClientProvider>
+  );
+}
+
+/** Props of AccountSlot. */
+interface AccountSlotProps {
   epoch: number;
   variant: 'menu' | 'drawer';
   signedOut: ReactNode;
   pending: ReactNode;
   onNavigate?: () => void;
-}) {
+}
+
+function AccountSlotContent({
+  epoch,
+  variant,
+  signedOut,
+  pending,
+  onNavigate = () => undefined,
+}: AccountSlotProps) {
   const queryClient = useQueryClient();
   const [readyFor, setReadyFor] = useState(handledEpoch);
   const fresh = readyFor === epoch;

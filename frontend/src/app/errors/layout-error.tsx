@@ -1,6 +1,7 @@
 import { useRouteError } from 'react-router';
 import type { LayoutName } from '@/lib/route-def';
 import { LayoutFrame } from '../layouts/layout-frame';
+import { QueryLayerFor } from '../layouts/layout-route';
 import { errorInfo } from './error-info';
 import { ErrorView } from './error-view';
 
@@ -17,9 +18,12 @@ export function LayoutError({ layout }: { layout: LayoutName }) {
       </main>
     );
   }
+  // the frame's parts (side navigation, account menu) may use TanStack Query (app/query-layer.ts)
   return (
-    <LayoutFrame layout={layout === 'landing' ? 'default' : layout}>
-      <ErrorView error={error} />
-    </LayoutFrame>
+    <QueryLayerFor>
+      <LayoutFrame layout={layout === 'landing' ? 'default' : layout}>
+        <ErrorView error={error} />
+      </LayoutFrame>
+    </QueryLayerFor>
   );
 }

@@ -1,17 +1,32 @@
-import { Anchor, Avatar, Box, Card, Container, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Box, Card, Container, Group, type MantineRadius, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { type ReactNode, Suspense, use, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
-import { Link } from 'react-router';
-import { CardBadge, ContentCard } from '@/components/content-card';
+import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
-import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
-import { type Locale, PRODUCT_NAME } from '@/lib/constants';
-import { formatEuro } from '@/lib/format';
-import { publicAvatarUrl } from '@/lib/public-api';
+import { PRODUCT_NAME } from '@/lib/constants';
 import type { PageProps } from '@/lib/route-def';
 import { type LandingResult, type LandingSnapshot, landingSnapshot } from '../api/landing-snapshot';
+
+type LiveSections = typeof import('../components/live-sections');
+/** The snapshot together with the module that draws it; null parts when either could not be loaded. */
+type LiveParts = { data: LandingSnapshot; sections: LiveSections } | null;
+
+let sectionsModule: Promise<LiveSections | null> | null = null;
+
+/** Loads the live sections' module once (a failed load, e.g. offline, is tried again on the next visit). */
+function loadLiveSections(): Promise<LiveSections | null> {
+  sectionsModule ??= import('../components/live-sections').catch(() => {
+    sectionsModule = null;
+    return null;
+  });
+  return sectionsModule;
+}
+
+/** The snapshot and the live sections' module, requested at the same time (no extra round trip). */
+async function liveParts(snapshot: Promise<LandingResult>): Promise<LiveParts> {
+  const [result, sections] = await Promise.all([snapshot, loadLiveSections()]);
+  return result.ok && sections ? { data: result.data, sections } : null;
+}
 
 const CARDS = [
   { title: 'landing.card.students.title', text: 'landing.card.students.text', audience: 'landing.card.students.audience' },
@@ -26,17 +41,6 @@ const STATS = [
   { key: 'cities', id: 'landing.stats.cities' },
   { key: 'upcoming_events', id: 'landing.stats.events' },
 ] as const;
-
-function eventTime(iso: string, locale: Locale): string {
-  return new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'Europe/Berlin',
-  }).format(new Date(iso));
-}
 
 function SectionHeader({ id, titleId, values, more }: { id: string; titleId: string; values?: Record<string, string>; more?: { to: string; id: string } }) {
   return (
@@ -67,6 +71,25 @@ function LiveData({ result, children }: { result: Promise<LandingResult>; childr
   return outcome.ok ? children(outcome.data) : null;
 }
 
+/** Renders a live section drawn by the live sections' module, `fallback` until data and module are there, nothing when either failed. */
+function LiveSection({ parts, fallback, children }: { parts: Promise<LiveParts>; fallback: ReactNode; children: (sections: LiveSections, data: LandingSnapshot) => ReactNode }) {
+  return (
+    <Suspense fallback={fallback}>
+      <LiveSectionData parts={parts}>{children}</LiveSectionData>
+    </Suspense>
+  );
+}
+
+function LiveSectionData({ parts, children }: { parts: Promise<LiveParts>; children: (sections: LiveSections, data: LandingSnapshot) => ReactNode }) {
+  const loaded = use(parts);
+  return loaded ? children(loaded.sections, loaded.data) : null;
+}
+
+/** Placeholders of the size of the cards to come, so nothing jumps when they arrive. */
+function skeletons(count: number, height: number, radius: MantineRadius) {
+  return Array.from({ length: count }, (_, i) => <Skeleton key={i} height={height} radius={radius} />);
+}
+
 /** The notice shown instead of the live parts when the snapshot could not be loaded. */
 function LiveError({ result }: { result: Promise<LandingResult> }) {
   const outcome = use(result);
@@ -82,16 +105,19 @@ function LiveError({ result }: { result: Promise<LandingResult> }) {
 
 /**
  * `/` (landing layout; spec §1, §2, issue 18): the platform alive from the database, loaded
- * after the first paint with plain fetch and React's `use()` (no supabase-js or query library in the landing bundle): numbers,
+ * after the first paint with plain fetch and React's `use()` (no supabase-js or query library in the landing bundle; the
+ * cards are drawn by components/live-sections, loaded alongside the data): numbers,
  * projects looking for people, upcoming events, people, cities and the plans; the four target
  * groups. Testimonials are left out until there are real ones. Space for the live parts is
  * reserved so nothing jumps when they arrive.
  */
 export default function LandingRoute({ locale }: PageProps) {
-  const intl = useIntl();
-  const localize = useLocalizedPath();
-  // one request per visit (reused for 5 min), started on mount; every live part waits for it in its own Suspense boundary
-  const [snapshot] = useState(() => landingSnapshot(Date.now()));
+  // one request per visit (reused for 5 min) and the live sections' module, both started on mount;
+  // every live part waits for them in its own Suspense boundary
+  const [{ snapshot, parts }] = useState(() => {
+    const result = landingSnapshot(Date.now());
+    return { snapshot: result, parts: liveParts(result) };
+  });
   const number = (n: number) => new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-GB').format(n);
 
   return (
@@ -144,27 +170,9 @@ export default function LandingRoute({ locale }: PageProps) {
       <Container size="lg" py="xl" component="section" aria-labelledby="projects-title">
         <SectionHeader id="projects-title" titleId="landing.projects.title" more={{ to: `${paths.search}?type=projects`, id: 'landing.projects.all' }} />
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="landing-projects">
-          <Live
-            result={snapshot}
-            fallback={Array.from({ length: 6 }, (_, i) => (
-              <Skeleton key={i} height={240} radius="lg" />
-            ))}
-          >
-            {(data) =>
-              data.projects.map((p) => (
-                <ContentCard
-                  key={p.slug}
-                  to={paths.project(p.id, p.slug)}
-                  title={p.title}
-                  kicker={p.category ? intl.formatMessage({ id: CATEGORY_LABEL[p.category] ?? 'search.category.other' }) : undefined}
-                  meta={p.city ?? undefined}
-                  summary={p.summary}
-                  owner={p.owner}
-                  action={<FormattedMessage id="landing.projects.action" />}
-                />
-              ))
-            }
-          </Live>
+          <LiveSection parts={parts} fallback={skeletons(6, 240, 'lg')}>
+            {(s, data) => <s.ProjectCards data={data} locale={locale} />}
+          </LiveSection>
         </SimpleGrid>
       </Container>
 
@@ -172,31 +180,9 @@ export default function LandingRoute({ locale }: PageProps) {
         <Container size="lg">
           <SectionHeader id="events-title" titleId="landing.events.title" more={{ to: paths.events, id: 'landing.events.all' }} />
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" data-testid="landing-events">
-            <Live
-              result={snapshot}
-              fallback={Array.from({ length: 4 }, (_, i) => (
-                <Skeleton key={i} height={200} radius="lg" />
-              ))}
-            >
-              {(data) =>
-                data.events.map((e) => (
-                  <ContentCard
-                    key={e.slug}
-                    to={paths.event(e.slug)}
-                    title={e.title}
-                    kicker={eventTime(e.starts_at, locale)}
-                    meta={e.is_online ? intl.formatMessage({ id: 'landing.events.online' }) : (e.city ?? undefined)}
-                    owner={e.owner}
-                    badge={
-                      <CardBadge tone={e.is_paid ? 'grape' : 'teal'}>
-                        {e.is_paid && e.price_cents ? formatEuro(e.price_cents / 100, locale) : intl.formatMessage({ id: 'landing.events.free' })}
-                      </CardBadge>
-                    }
-                    action={<FormattedMessage id="landing.events.action" />}
-                  />
-                ))
-              }
-            </Live>
+            <LiveSection parts={parts} fallback={skeletons(4, 200, 'lg')}>
+              {(s, data) => <s.EventCards data={data} locale={locale} />}
+            </LiveSection>
           </SimpleGrid>
         </Container>
       </Box>
@@ -204,47 +190,13 @@ export default function LandingRoute({ locale }: PageProps) {
       <Container size="lg" py="xl" component="section" aria-labelledby="people-title">
         <SectionHeader id="people-title" titleId="landing.people.title" values={{ product: PRODUCT_NAME }} />
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg" data-testid="landing-people">
-          <Live
-            result={snapshot}
-            fallback={Array.from({ length: 8 }, (_, i) => (
-              <Skeleton key={i} height={64} radius="md" />
-            ))}
-          >
-            {(data) =>
-              data.people.map((p) => (
-                <Anchor key={p.slug} component={Link} to={localize(paths.profile(p.slug))} underline="never" c="inherit">
-                  <Group gap="sm" wrap="nowrap" align="flex-start">
-                    <Avatar src={publicAvatarUrl(p.img)} name={p.name} alt="" size={48} radius="xl" color="brand" />
-                    <Box style={{ minWidth: 0 }}>
-                      <Text fw={600} truncate>
-                        {p.name}
-                      </Text>
-                      {p.headline && (
-                        <Text fz="sm" c="var(--tw-muted)" lineClamp={2}>
-                          {p.headline}
-                        </Text>
-                      )}
-                      {p.city && (
-                        <Text fz="xs" c="var(--tw-muted)">
-                          {p.city}
-                        </Text>
-                      )}
-                    </Box>
-                  </Group>
-                </Anchor>
-              ))
-            }
-          </Live>
+          <LiveSection parts={parts} fallback={skeletons(8, 64, 'md')}>
+            {(s, data) => <s.PeopleList data={data} locale={locale} />}
+          </LiveSection>
         </SimpleGrid>
-        <Live result={snapshot} fallback={null}>
-          {(data) =>
-            data.companies > 0 && (
-              <Text mt="md" c="var(--tw-muted)">
-                <FormattedMessage id="landing.people.companies" values={{ count: data.companies }} />
-              </Text>
-            )
-          }
-        </Live>
+        <LiveSection parts={parts} fallback={null}>
+          {(s, data) => <s.CompaniesNote data={data} locale={locale} />}
+        </LiveSection>
       </Container>
 
       <Container size="lg" pb="xl" component="section" aria-labelledby="cities-title">
@@ -252,15 +204,9 @@ export default function LandingRoute({ locale }: PageProps) {
           <FormattedMessage id="landing.cities.title" />
         </Title>
         <Group gap="xs" data-testid="landing-cities" mih={36}>
-          <Live result={snapshot} fallback={null}>
-            {(data) =>
-              data.cities.map((c) => (
-                <LocalButtonLink key={c.name} to={`${paths.search}?city=${encodeURIComponent(c.name)}`} variant="default" radius="xl" size="sm" fw={500}>
-                  {c.name} · {number(c.count)}
-                </LocalButtonLink>
-              ))
-            }
-          </Live>
+          <LiveSection parts={parts} fallback={null}>
+            {(s, data) => <s.CityLinks data={data} locale={locale} />}
+          </LiveSection>
         </Group>
       </Container>
 
@@ -289,36 +235,9 @@ export default function LandingRoute({ locale }: PageProps) {
         <Container size="lg">
           <SectionHeader id="plans-title" titleId="landing.plans.title" more={{ to: paths.prices, id: 'landing.plans.compare' }} />
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" data-testid="landing-plans">
-            <Live
-              result={snapshot}
-              fallback={Array.from({ length: 3 }, (_, i) => (
-                <Skeleton key={i} height={220} radius="lg" />
-              ))}
-            >
-              {(data) =>
-                data.plans.map((plan) => (
-                  <Card
-                    key={plan.id}
-                    withBorder
-                    padding="lg"
-                    shadow={plan.id === 'premium' ? 'md' : 'xs'}
-                    style={plan.id === 'premium' ? { borderColor: 'var(--mantine-primary-color-filled)', borderWidth: 2 } : undefined}
-                  >
-                    <Text fw={700} fz="lg">
-                      {plan.name}
-                    </Text>
-                    <Text fz={28} fw={800} mt={4}>
-                      <FormattedMessage id="landing.plans.perMonth" values={{ price: formatEuro(plan.monthly_cents / 100, locale) }} />
-                    </Text>
-                    <List size="sm" mt="sm" spacing={4}>
-                      {(locale === 'de' ? plan.features_de : plan.features_en).slice(0, 4).map((f) => (
-                        <List.Item key={f}>{f}</List.Item>
-                      ))}
-                    </List>
-                  </Card>
-                ))
-              }
-            </Live>
+            <LiveSection parts={parts} fallback={skeletons(3, 220, 'lg')}>
+              {(s, data) => <s.PlanCards data={data} locale={locale} />}
+            </LiveSection>
           </SimpleGrid>
         </Container>
       </Box>
