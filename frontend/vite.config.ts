@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
 import { basemapPlugin } from './vite/basemap/basemap-plugin.ts';
+import { fontPreloadPlugin } from './vite/font-preload.ts';
 import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
 import { stackConfig } from '../scripts/local-stack/config.ts';
@@ -37,6 +38,7 @@ export default defineConfig(({ mode }) => {
       precompileMessagesPlugin(PRODUCT_NAME),
       react(),
       basemapPlugin(),
+      fontPreloadPlugin(/inter-latin-wght-normal/),
       sitemapPlugin({
         supabaseUrl,
         anonKey,
@@ -58,6 +60,8 @@ export default defineConfig(({ mode }) => {
       chunkSizeWarningLimit: 1100,
       rolldownOptions: {
         output: {
+          // react, react-dom and Mantine's core (provider, Box, styles API) in one chunk: every page needs
+          // them first, and one file compresses better than eight small ones (issue 18 landing budget)
           codeSplitting: {
             groups: [
               { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|@mantine[\\/]core[\\/]esm[\\/]core[\\/]/, priority: 2 },

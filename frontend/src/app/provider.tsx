@@ -1,4 +1,4 @@
-import '@fontsource-variable/inter';
+import './fonts.css';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './global.css';
@@ -47,7 +47,7 @@ const brand: MantineColorsTuple = ['#eaf1ff', '#d3e0fb', '#a6bff2', '#769ceb', '
 const FONT = '"Inter Variable", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
 /**
- * The visual identity (issue 18): brand colour, Inter (self-hosted from @fontsource-variable,
+ * The visual identity (issue 18): brand colour, Inter (self-hosted from @fontsource-variable, app/fonts.css,
  * SIL Open Font License), rounded cards with a soft shadow, and light and dark schemes.
  */
 export const theme = createTheme({
