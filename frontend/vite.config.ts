@@ -5,6 +5,7 @@ import { defineConfig, loadEnv } from 'vite';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
 import { basemapPlugin } from './vite/basemap/basemap-plugin.ts';
 import { fontPreloadPlugin } from './vite/font-preload.ts';
+import { landingPreloadPlugin } from './vite/landing-preload.ts';
 import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
 import { stackConfig } from '../scripts/local-stack/config.ts';
@@ -39,6 +40,7 @@ export default defineConfig(({ mode }) => {
       react(),
       basemapPlugin(),
       fontPreloadPlugin(/inter-latin-wght-normal/),
+      landingPreloadPlugin(),
       sitemapPlugin({
         supabaseUrl,
         anonKey,
