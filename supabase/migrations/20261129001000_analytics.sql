@@ -41,10 +41,10 @@ create table private.analytics_daily (
   day date not null,
   metric text not null check (metric in ('view', 'connect_click', 'apply_click', 'external_link_click', 'contact_request_received')),
   count integer not null default 0 check (count >= 0),
-  primary key (item_type, item_id, day, metric)
+  primary key (item_type, item_id, day, metric) include (count)
 );
 comment on table private.analytics_daily is
-  'Issue 15: aggregated daily counts per item and metric (Europe/Berlin days). No visitor identity of any kind. The primary key serves the per-item range reads of analytics_report.';
+  'Issue 15: aggregated daily counts per item and metric (Europe/Berlin days). No visitor identity of any kind. The primary key (count included) serves the per-item range reads of analytics_report as index-only scans.';
 comment on column private.analytics_daily.item_id is 'Key of the item as text (profile/organisation uuid, project/event bigint, job text id).';
 comment on column private.analytics_daily.count is 'Distinct visitors (view, clicks: once per visitor, item, metric and day) or contact requests received that day.';
 alter table private.analytics_daily enable row level security;
@@ -438,16 +438,18 @@ begin
   with items as materialized (
     select * from private.analytics_report_items(p_item_type, p_item_id)
   ),
-  cnt as materialized (
-    select a.item_type, a.item_id, a.day, a.metric, a.count
+  -- one pass over the index (index-only scan; count is an INCLUDE column of the primary key):
+  -- totals per item and metric (both periods) and per day and metric (current period)
+  agg as materialized (
+    select a.item_type, a.item_id, a.metric, a.day, grouping(a.day) as per_item,
+           sum(a.count) filter (where a.day >= v_from) as cur,
+           sum(a.count) filter (where a.day <= v_prev_to) as prev
     from items i
     join private.analytics_daily a on a.item_type = i.item_type and a.item_id = i.item_id and a.day between v_prev_from and v_to
+    group by grouping sets ((a.item_type, a.item_id, a.metric), (a.day, a.metric))
   ),
   per_item_metric as (
-    select r.item_type, r.item_id, r.metric,
-           sum(r.count) filter (where r.day >= v_from) as cur,
-           sum(r.count) filter (where r.day <= v_prev_to) as prev
-    from cnt r group by r.item_type, r.item_id, r.metric
+    select g.item_type, g.item_id, g.metric, g.cur, g.prev from agg g where g.per_item = 1
   ),
   per_metric as (
     select m.metric, coalesce(sum(p.cur), 0)::bigint as cur, coalesce(sum(p.prev), 0)::bigint as prev
@@ -456,26 +458,27 @@ begin
     group by m.metric
   ),
   per_day as (
-    select r.day, r.metric, sum(r.count)::bigint as n from cnt r where r.day >= v_from group by r.day, r.metric
+    select g.day, g.metric, g.cur::bigint as n from agg g where g.per_item = 0 and g.day >= v_from
   ),
   series as (
-    select pg_catalog.jsonb_agg(
-      pg_catalog.jsonb_build_object('day', d.day::date)
-        || coalesce((select pg_catalog.jsonb_object_agg(m.metric, coalesce(x.n, 0))
-                     from pg_catalog.unnest(v_metrics) m(metric)
-                     left join per_day x on x.day = d.day::date and x.metric = m.metric), '{}'::jsonb)
-      order by d.day) as s
-    from pg_catalog.generate_series(v_from, v_to, interval '1 day') d(day)
+    select pg_catalog.jsonb_agg(x.o order by x.day) as s
+    from (
+      select d.day::date as day, pg_catalog.jsonb_build_object('day', d.day::date) || pg_catalog.jsonb_object_agg(m.metric, coalesce(x.n, 0)) as o
+      from pg_catalog.generate_series(v_from, v_to, interval '1 day') d(day)
+      cross join pg_catalog.unnest(v_metrics) m(metric)
+      left join per_day x on x.day = d.day::date and x.metric = m.metric
+      group by d.day
+    ) x
   ),
   item_rows as (
     select i.item_type, i.item_id, i.title, i.slug,
-           (select pg_catalog.jsonb_object_agg(m.metric, coalesce(p.cur, 0)) from pg_catalog.unnest(v_metrics) m(metric)
-              left join per_item_metric p on p.item_type = i.item_type and p.item_id = i.item_id and p.metric = m.metric) as totals,
-           (select pg_catalog.jsonb_object_agg(m.metric, coalesce(p.prev, 0)) from pg_catalog.unnest(v_metrics) m(metric)
-              left join per_item_metric p on p.item_type = i.item_type and p.item_id = i.item_id and p.metric = m.metric) as previous,
-           (select pg_catalog.jsonb_object_agg(m.metric, private.analytics_change(coalesce(p.cur, 0)::bigint, p.prev::bigint)) from pg_catalog.unnest(v_metrics) m(metric)
-              left join per_item_metric p on p.item_type = i.item_type and p.item_id = i.item_id and p.metric = m.metric) as change
+           pg_catalog.jsonb_object_agg(m.metric, coalesce(p.cur, 0)) as totals,
+           pg_catalog.jsonb_object_agg(m.metric, coalesce(p.prev, 0)) as previous,
+           pg_catalog.jsonb_object_agg(m.metric, private.analytics_change(coalesce(p.cur, 0)::bigint, p.prev::bigint)) as change
     from items i
+    cross join pg_catalog.unnest(v_metrics) m(metric)
+    left join per_item_metric p on p.item_type = i.item_type and p.item_id = i.item_id and p.metric = m.metric
+    group by i.item_type, i.item_id, i.title, i.slug
   )
   select pg_catalog.jsonb_build_object(
     'from', v_from, 'to', v_to, 'previous_from', v_prev_from, 'previous_to', v_prev_to,
