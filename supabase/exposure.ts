@@ -622,4 +622,8 @@ export const functions: Record<string, FunctionExposure> = {
   'match_projects(p_filters jsonb, p_limit integer, p_cursor text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
   'project_role_candidates(p_project_id bigint, p_role_id bigint, p_limit integer)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
+  // issue 15: analytics (migration 20261129001000_analytics: aggregated daily counts only, no visitor identity)
+  'analytics_track(p_item_type text, p_item_id text, p_metric text, p_statistics_consent boolean)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'none' },
+  'analytics_report(p_item_type text, p_item_id text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
+  'analytics_csv(p_item_type text, p_item_id text)': { execute: ['authenticated'], returns: 'text', rows: 'own' },
 };

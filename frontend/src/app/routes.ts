@@ -14,6 +14,7 @@ import { profilesRoutes } from '@/features/profiles/routes';
 import { projectsRoutes } from '@/features/projects/routes';
 import { portfoliosRoutes } from '@/features/portfolios/routes';
 import { userRoutes } from '@/features/user/routes';
+import { analyticsRoutes } from '@/features/analytics/routes';
 import { chatRoutes } from '@/features/chat/routes';
 import { contactsRoutes } from '@/features/contacts/routes';
 import { adminRoutes } from '@/features/admin/routes';
@@ -38,6 +39,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...projectsRoutes,
   ...portfoliosRoutes,
   ...userRoutes,
+  ...analyticsRoutes,
   ...chatRoutes,
   ...contactsRoutes,
   ...adminRoutes,

@@ -3,7 +3,7 @@ import { FormattedMessage } from 'react-intl';
 
 /**
  * The categories of the cookie notice's settings view (TDDDG §25): necessary (always on),
- * statistics and marketing. Its own chunk: most visitors decide without opening the settings (issue 5).
+ * statistics (the anonymous view and click counts of issue 15) and marketing. Its own chunk: most visitors decide without opening the settings (issue 5).
  * @param statistics / marketing the current choice; onStatistics / onMarketing receive the new value
  */
 export function CookieChoices({
@@ -24,6 +24,7 @@ export function CookieChoices({
         checked={statistics}
         onChange={(e) => onStatistics(e.currentTarget.checked)}
         label={<FormattedMessage id="cookies.statistics" />}
+        description={<FormattedMessage id="cookies.statistics.description" />}
       />
       <Checkbox
         checked={marketing}

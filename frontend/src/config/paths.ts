@@ -55,6 +55,7 @@ export const paths = {
     feedback: '/user/feedback',
     settings: '/user/settings',
     favorites: '/user/favorites',
+    analytics: '/user/analytics',
     portfolios: '/user/portfolios',
     events: '/user/events',
     createEvent: '/user/events/create-event',

@@ -30,10 +30,14 @@ export function readConsent(cookieString?: string): ConsentChoice | null {
   }
 }
 
-/** Stores the visitor's choice (the consent cookie itself is necessary: it records the decision). */
+/** Window event fired after the visitor stored a choice (analytics counts the open page once statistics are allowed, issue 15). */
+export const CONSENT_CHANGE_EVENT = 'teamwerk:consent-change';
+
+/** Stores the visitor's choice (the consent cookie itself is necessary: it records the decision) and fires CONSENT_CHANGE_EVENT. */
 export function writeConsent(choice: Omit<ConsentChoice, 'necessary' | 'decidedAt'>): ConsentChoice {
   const full: ConsentChoice = { necessary: true, ...choice, decidedAt: new Date().toISOString() };
   writeCookie(CONSENT_COOKIE, JSON.stringify(full), CONSENT_MAX_AGE_SECONDS);
+  if (typeof window !== 'undefined') window.dispatchEvent(new Event(CONSENT_CHANGE_EVENT));
   return full;
 }
 

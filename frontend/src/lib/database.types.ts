@@ -1188,6 +1188,15 @@ isOneToOne: true
               "authenticated": number,"created_at": string,"email": string,"firstname": string,"id": string,"lastname": string,"suspended": boolean,"total": number,"user_role": Database["public"]['Enums']["user_role"]
             }[]
                            },
+"analytics_csv":
+{ Args: { "p_item_id"?: string,"p_item_type"?: string }; Returns: string
+                           },
+"analytics_report":
+{ Args: { "p_item_id"?: string,"p_item_type"?: string }; Returns: Json
+                           },
+"analytics_track":
+{ Args: { "p_item_id": string,"p_item_type": string,"p_metric": string,"p_statistics_consent": boolean }; Returns: string
+                           },
 "attach_ticket_checkout":
 { Args: { "p_session_id": string,"p_ticket_id": number }; Returns: boolean
                            },

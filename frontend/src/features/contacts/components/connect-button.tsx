@@ -9,6 +9,7 @@ import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
 import { chatErrorMessageId, startConversation } from '@/features/chat/api/chat';
 import { notify } from '@/lib/notify';
+import { type AnalyticsItemType, trackItem } from '@/features/analytics/api/track';
 import {
   answerContactRequest,
   CONTACT_NOTE_MAX,
@@ -30,7 +31,18 @@ import { formatRenewal, weeklyLimitOf } from '../api/weekly-limit';
  * (issue 19).
  * Default export: loaded lazily by public pages, only for signed-in viewers.
  */
-export default function ConnectButton({ userId, name, size = 'sm' }: { userId: string; name: string; size?: 'xs' | 'sm' }) {
+export default function ConnectButton({
+  userId,
+  name,
+  size = 'sm',
+  analyticsItem,
+}: {
+  userId: string;
+  name: string;
+  size?: 'xs' | 'sm';
+  /** The item whose "Connect" clicks analytics counts (issue 15); default the person's profile. */
+  analyticsItem?: { type: AnalyticsItemType; id: string | number };
+}) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   const me = useUserId().data;
@@ -93,7 +105,14 @@ export default function ConnectButton({ userId, name, size = 'sm' }: { userId: s
     <>
       <Group gap="xs" data-testid="connect-actions" data-relation={r.kind}>
         {(r.kind === 'none' || r.kind === 'declined') && (
-          <Button size={size} onClick={() => setOpen(true)} data-testid="connect-button">
+          <Button
+            size={size}
+            onClick={() => {
+              trackItem(analyticsItem?.type ?? 'profile', analyticsItem?.id ?? userId, 'connect_click');
+              setOpen(true);
+            }}
+            data-testid="connect-button"
+          >
             <FormattedMessage id="contacts.connect" />
           </Button>
         )}

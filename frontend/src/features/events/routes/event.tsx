@@ -7,6 +7,7 @@ import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { safeHref } from '@/lib/safe-url';
+import { trackItem, useTrackView } from '@/features/analytics/api/track';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
 import { TicketActions } from '../components/ticket-actions';
 import { useSessionUser } from '@/components/use-session-user';
@@ -26,6 +27,7 @@ export default function EventRoute({ params, locale }: PageProps) {
   const event = useEvent(slug);
   const { userId, ready } = useSessionUser();
   const ev = event.data ?? null;
+  useTrackView('event', ev?.id);
   const rsvp = useMyRsvp(ev?.id, userId);
   const setRsvp = useSetRsvp(ev?.id ?? 0, userId);
 
@@ -106,7 +108,7 @@ export default function EventRoute({ params, locale }: PageProps) {
               </Text>
               {ev.is_online ? (
                 safeHref(ev.online_url) ? (
-                  <Anchor href={safeHref(ev.online_url)} target="_blank" rel="noopener noreferrer">
+                  <Anchor href={safeHref(ev.online_url)} target="_blank" rel="noopener noreferrer" onClick={() => trackItem('event', ev.id, 'external_link_click')}>
                     <FormattedMessage id="events.onlineLink" />
                   </Anchor>
                 ) : (
@@ -145,7 +147,7 @@ export default function EventRoute({ params, locale }: PageProps) {
         </Card>
         <Group>
           {ready && !userId && OPEN.has(ev.status) && (
-            <LocalButtonLink to={paths.login} data-testid="event-login-to-rsvp">
+            <LocalButtonLink to={paths.login} data-testid="event-login-to-rsvp" onClick={() => trackItem('event', ev.id, 'apply_click')}>
               <FormattedMessage id="events.rsvp.login" />
             </LocalButtonLink>
           )}
@@ -153,7 +155,14 @@ export default function EventRoute({ params, locale }: PageProps) {
             <TicketActions event={ev} mine={mine} locale={locale} soldOut={placesLeft === 0} loading={rsvp.isPending} />
           )}
           {userId && !ev.is_paid && OPEN.has(ev.status) && !attending && (
-            <Button onClick={() => act(true)} loading={setRsvp.isPending || rsvp.isPending} data-testid="event-rsvp">
+            <Button
+              onClick={() => {
+                trackItem('event', ev.id, 'apply_click');
+                act(true);
+              }}
+              loading={setRsvp.isPending || rsvp.isPending}
+              data-testid="event-rsvp"
+            >
               <FormattedMessage id={placesLeft === 0 ? 'events.rsvp.joinWaitlist' : 'events.rsvp.attend'} />
             </Button>
           )}

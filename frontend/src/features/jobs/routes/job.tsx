@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { formatDate, formatEuro } from '@/lib/format';
 import type { PageProps } from '@/lib/route-def';
 import { safeHref } from '@/lib/safe-url';
+import { trackItem, useTrackView } from '@/features/analytics/api/track';
 import { useJob } from '../api/get-jobs';
 import { FavouriteJobButton } from '../components/favourite-button';
 import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
@@ -14,6 +15,7 @@ import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels'
 export default function JobRoute({ params, locale }: PageProps) {
   const id = params.id ?? '';
   const job = useJob(id);
+  useTrackView('job', job.data?.id);
   if (job.isPending) {
     return (
       <Container size="md" py="xl">
@@ -97,7 +99,14 @@ export default function JobRoute({ params, locale }: PageProps) {
         </Card>
         <Group align="flex-start">
           {applyHref && (
-            <Button component="a" href={applyHref} target="_blank" rel="noopener noreferrer" data-testid="job-apply">
+            <Button
+              component="a"
+              href={applyHref}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="job-apply"
+              onClick={() => trackItem('job', j.id, 'apply_click')}
+            >
               <FormattedMessage id="jobs.apply" />
             </Button>
           )}

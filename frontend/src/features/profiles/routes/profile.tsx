@@ -17,6 +17,8 @@ import { PublicPortfolios } from '@/features/portfolios/components/public-portfo
 import { blockErrorMessageId } from '../api/block-errors';
 import { blockUser, profileProjectsQuery, publicProfileQuery, type ResponseStats, responseStatsQuery, viewerId } from '../api/public-profile';
 
+import { trackItem, useTrackView } from '@/features/analytics/api/track';
+
 const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
 
 /**
@@ -31,6 +33,7 @@ export default function ProfileRoute({ params }: PageProps) {
   const queryClient = useQueryClient();
   const slug = params.slug ?? '';
   const profile = useQuery(publicProfileQuery(slug));
+  useTrackView('profile', profile.data?.id);
   const viewer = useQuery({ queryKey: ['viewer-id'], queryFn: viewerId });
   const projects = useQuery({ ...profileProjectsQuery(profile.data?.id ?? ''), enabled: !!profile.data });
   const responseStats = useQuery({ ...responseStatsQuery(profile.data?.id ?? ''), enabled: !!profile.data });
@@ -210,7 +213,7 @@ export default function ProfileRoute({ params }: PageProps) {
           </Title>
           <Group gap="md" mt="xs">
             {links.map(([key, url]) => (
-              <Anchor key={key} href={url} target="_blank" rel="noopener noreferrer nofollow">
+              <Anchor key={key} href={url} target="_blank" rel="noopener noreferrer nofollow" onClick={() => trackItem('profile', p.id, 'external_link_click')}>
                 {SOCIAL_NETWORKS.find(([k]) => k === key)?.[1] ?? key}
               </Anchor>
             ))}

@@ -14,6 +14,7 @@ import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, STAGE_LABEL } from '../api/proj
 import { FavouriteProjectButton } from '../components/favourite-button';
 import { ProjectDescription } from '../components/project-description';
 import { useStoredSession } from '@/components/use-header-session';
+import { trackItem, useTrackView } from '@/features/analytics/api/track';
 
 // "Connect" with the owner (issue 13) loads with supabase-js, only for signed-in visitors.
 const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
@@ -30,6 +31,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
   const id = Number(params.id);
   const query = usePublicProject(id);
   const signedIn = useStoredSession().stored;
+  useTrackView('project', query.data?.id);
 
   if (query.isPending) {
     return (
@@ -111,7 +113,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
               ))}
           </SimpleGrid>
         )}
-        {project.description && <ProjectDescription text={project.description} />}
+        {project.description && <ProjectDescription text={project.description} onLinkClick={() => trackItem('project', project.id, 'external_link_click')} />}
         {project.roles_sought.length > 0 && (
           <Stack gap="xs">
             <Title order={2} size="h4">
@@ -143,7 +145,12 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
               )}
               {signedIn && (
                 <Suspense fallback={null}>
-                  <ConnectButton userId={project.owner_id} name={`${owner.firstname} ${owner.lastname}`.trim() || owner.slug} size="xs" />
+                  <ConnectButton
+                    userId={project.owner_id}
+                    name={`${owner.firstname} ${owner.lastname}`.trim() || owner.slug}
+                    size="xs"
+                    analyticsItem={{ type: 'project', id: project.id }}
+                  />
                 </Suspense>
               )}
             </Stack>
