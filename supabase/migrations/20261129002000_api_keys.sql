@@ -44,8 +44,6 @@ grant select (id, organization_id, name, scopes, prefix, created_by, created_at,
   on public.api_keys to authenticated;
 grant all on public.api_keys to service_role;
 
--- the policy below runs as the caller (the orgs migration grants the same for its own policies)
-grant execute on function private.is_organization_admin(uuid, uuid) to authenticated;
 create policy api_keys_select on public.api_keys for select to authenticated
 using ((select private.is_organization_admin(organization_id, (select auth.uid()))));
 
@@ -84,6 +82,10 @@ begin
   end if;
   if p_organization_id is null or not private.is_organization_admin(p_organization_id, auth.uid()) then
     raise exception 'not_allowed' using errcode = '42501', detail = 'Only owners and admins of the organisation manage API keys.';
+  end if;
+  if not private.organization_enterprise_active(p_organization_id) then
+    raise exception 'enterprise_required' using errcode = 'PT402',
+      detail = 'API access is part of the organisation''s Enterprise subscription (spec §6).';
   end if;
   if p_name is null or char_length(pg_catalog.btrim(p_name)) not between 1 and 80 then
     raise exception 'invalid_name' using errcode = '22023', detail = 'The name needs 1 to 80 characters.';
@@ -137,8 +139,11 @@ grant execute on function public.revoke_api_key(uuid) to authenticated, service_
 
 -- The Edge Function's key check (service_role only). Input: the key from the Authorization
 -- header. Output: null for an unknown or revoked key, else
--- {key_id, organization_id, scopes, created_by, allowed, limit, remaining, retry_after}
--- where allowed = false means the key used up its window (retry_after seconds until it ends).
+-- {key_id, organization_id, scopes, enterprise, posted_by, allowed, limit, remaining, retry_after}
+-- where allowed = false means the key used up its window (retry_after seconds until it ends),
+-- enterprise = false means the organisation's Enterprise subscription is no longer paid (the API
+-- answers 403), and posted_by is the author recorded on jobs created with the key: its creator
+-- while a member, else the organisation's longest-standing owner (the jobs trigger requires a member).
 -- Counting and last_used_at happen in one UPDATE, which locks the key's row: concurrent requests
 -- are counted one after another.
 create or replace function public.authenticate_api_key(p_key text)
@@ -169,7 +174,11 @@ begin
     'key_id', v_row.id,
     'organization_id', v_row.organization_id,
     'scopes', pg_catalog.to_jsonb(v_row.scopes),
-    'created_by', v_row.created_by,
+    'enterprise', private.organization_enterprise_active(v_row.organization_id),
+    'posted_by', coalesce(
+      (select m.user_id from public.organization_members m where m.organization_id = v_row.organization_id and m.user_id = v_row.created_by),
+      (select m.user_id from public.organization_members m where m.organization_id = v_row.organization_id and m.role = 'owner'
+       order by m.joined_at, m.user_id limit 1)),
     'allowed', v_row.rate_window_count <= v_row.rate_limit_per_minute,
     'limit', v_row.rate_limit_per_minute,
     'remaining', greatest(0, v_row.rate_limit_per_minute - v_row.rate_window_count),

@@ -86,13 +86,11 @@ async function user(name: string, role: string): Promise<{ id: string; jwt: stri
   return { id, jwt };
 }
 
-async function organization(slug: string, owner: string): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(`insert into public.organizations (slug, name, created_by) values ($1, $2, $3) returning id`, [
-    slug, `Org ${slug}`, owner,
-  ]);
-  const id = rows[0]!.id;
-  await db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'owner') on conflict do nothing`, [id, owner]);
-  return id;
+/** An organisation created by `ownerJwt`'s Enterprise subscriber through rpc/create_organization. */
+async function organization(slug: string, ownerJwt: string): Promise<string> {
+  const out = await rpc(ownerJwt, 'create_organization', { p_name: `Org ${slug}`, p_slug: slug });
+  if (out.status !== 200) throw new Error(`create_organization: ${out.status} ${JSON.stringify(out.body)}`);
+  return out.body as string;
 }
 
 async function job(org: string, by: string, n: string): Promise<string> {
@@ -112,9 +110,9 @@ beforeAll(async () => {
   const member = await user('member', 'enterprise');
   const outsider = await user('outsider', 'enterprise');
   Object.assign(f, { owner: owner.id, ownerJwt: owner.jwt, member: member.id, memberJwt: member.jwt, outsider: outsider.id, outsiderJwt: outsider.jwt });
-  f.org = await organization(`api-${tag}`, owner.id);
+  f.org = await organization(`api-${tag}`, owner.jwt);
   await db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [f.org, member.id]);
-  f.otherOrg = await organization(`api-other-${tag}`, outsider.id);
+  f.otherOrg = await organization(`api-other-${tag}`, outsider.jwt);
   f.searchWord = `zwirbelquast${tag.replace(/[0-9]/g, '')}`;
   const project = async (org: string, by: string, title: string, status: string) =>
     Number((await db.query(`insert into public.projects (owner_id, title, summary, description, category, city, status, organization_id)
@@ -215,6 +213,31 @@ describe('keys and authentication', () => {
     expect(rows[0]!.last_used_at).not.toBeNull();
     expect((await rpc(f.ownerJwt, 'revoke_api_key', { p_id: k.id })).status).toBe(204);
     expectError(await call('GET', '/projects', { key: k.key }), 401, 'invalid_key');
+  });
+
+  test("when the organisation's Enterprise subscription lapses, its keys get 403 enterprise_required", async () => {
+    const { rows } = await db.query<{ subscription_id: string }>(`select subscription_id from public.organizations where id = $1`, [f.org]);
+    const sub = rows[0]!.subscription_id;
+    await db.query(`update public.subscriptions set status = 'canceled', current_period_end = now() - interval '2 days' where id = $1`, [sub]);
+    try {
+      expectError(await call('GET', '/projects', { key: keys.readProjects }), 403, 'enterprise_required');
+      expect((await rpc(f.ownerJwt, 'create_api_key', { p_organization_id: f.org, p_name: 'x', p_scopes: ['jobs:read'] })).status).toBe(402);
+    } finally {
+      await db.query(`update public.subscriptions set status = 'active', current_period_end = now() + interval '29 days' where id = $1`, [sub]);
+    }
+    expect((await call('GET', '/projects', { key: keys.readProjects })).status).toBe(200);
+  });
+
+  test('a key stays the organisation\'s when its creator leaves: jobs it creates name an owner as author', async () => {
+    await db.query(`update public.organization_members set role = 'admin' where organization_id = $1 and user_id = $2`, [f.org, f.member]);
+    const out = await rpc(f.memberJwt, 'create_api_key', { p_organization_id: f.org, p_name: 'admin key', p_scopes: ['jobs:write'] });
+    expect(out.status).toBe(200);
+    await db.query(`delete from public.organization_members where organization_id = $1 and user_id = $2`, [f.org, f.member]);
+    const a = await call('POST', '/jobs', { key: (out.body as { key: string }).key, body: { title: 'Werkstudent Vertrieb', company: 'Teamwerk Test GmbH', description: 'Text', apply_url: 'mailto:jobs@example.com', employment_type: 'working_student', remote: true } });
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    const { rows } = await db.query(`select posted_by, organization_id from public.jobs where id = $1`, [(a.body.data as { id: string }).id]);
+    expect(rows[0]).toEqual({ posted_by: f.owner, organization_id: f.org });
+    await db.query(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'member')`, [f.org, f.member]);
   });
 
   test('a key without the scope gets 403 on every endpoint that needs it', async () => {

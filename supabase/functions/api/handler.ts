@@ -17,7 +17,7 @@
  * answer `{ data: [...], next_cursor: string | null }` in a stable order (projects and events by
  * id, jobs by creation time then id), so rows inserted while paging never cause duplicates or gaps.
  * Errors: `{ error: { code, message } }` with 400 (invalid input), 401 (missing, unknown or revoked
- * key), 403 (scope missing), 404, 405 (with Allow), 413, 429 (with Retry-After, 60 requests per
+ * key), 403 (scope missing, or the organisation's Enterprise subscription lapsed), 404, 405 (with Allow), 413, 429 (with Retry-After, 60 requests per
  * minute and key). Every answer to a known key carries X-RateLimit-Limit / X-RateLimit-Remaining.
  * Malformed input never causes a 5xx; a 500 means the database failed (logged with a request id).
  */
@@ -42,7 +42,10 @@ export interface ApiKeyInfo {
   key_id: string;
   organization_id: string;
   scopes: string[];
-  created_by: string | null;
+  /** false when the organisation's Enterprise subscription is no longer paid (403) */
+  enterprise: boolean;
+  /** author recorded on jobs created with the key (its creator while a member, else an owner) */
+  posted_by: string | null;
   allowed: boolean;
   limit: number;
   remaining: number;
@@ -232,7 +235,7 @@ const ROUTES: { pattern: RegExp; route: Route }[] = [
           const body = await readJson(req, JobCreate);
           const random = deps.randomSuffix ?? (() => crypto.randomUUID().replaceAll('-', '').slice(0, 8));
           try {
-            const row = await deps.insertJob(key.organization_id, key.created_by, jobIdFor(body.title, random()), body);
+            const row = await deps.insertJob(key.organization_id, key.posted_by, jobIdFor(body.title, random()), body);
             return json({ data: row }, 201, { Location: `${deps.serverUrl}/jobs/${String(row.id)}` });
           } catch (err) {
             return dbRefusal(err);
@@ -335,6 +338,7 @@ export async function handleApi(req: Request, deps: ApiDeps, log: (line: string)
         'Retry-After': String(key.retry_after),
       });
     }
+    if (!key.enterprise) throw new ApiError(403, 'enterprise_required', "API access needs the organisation's active Enterprise subscription");
     const scope = match.route.methods[req.method]!;
     if (!key.scopes.includes(scope)) throw new ApiError(403, 'insufficient_scope', `This key lacks the scope ${scope}`);
     const response = await match.route.run({ req, url, key, param: match.param, deps });
