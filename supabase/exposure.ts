@@ -506,6 +506,19 @@ export const relations: Record<string, RelationExposure> = {
     personal: ['email'],
     select: signedIn(ORGANIZATION_INVITATION_READ),
   },
+  // issue 15 API access (20261129002000_api_keys): keys are created and revoked through RPCs;
+  // the hash and the rate-limit state stay with the service role
+  api_keys: {
+    kind: 'table',
+    rows: 'org_admins',
+    columns: [
+      'id', 'organization_id', 'name', 'scopes', 'prefix', 'key_hash', 'created_by', 'created_at', 'last_used_at', 'revoked_at',
+      'rate_limit_per_minute', 'rate_window_start', 'rate_window_count',
+    ],
+    select: signedIn([
+      'id', 'organization_id', 'name', 'scopes', 'prefix', 'created_by', 'created_at', 'last_used_at', 'revoked_at', 'rate_limit_per_minute',
+    ]),
+  },
   contact_messages: {
     kind: 'table',
     rows: 'own',
@@ -703,4 +716,8 @@ export const functions: Record<string, FunctionExposure> = {
   },
   'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
+  // issue 15 API access: keys in clear only in create_api_key's answer; the Edge Function `api` checks keys
+  'create_api_key(p_organization_id uuid, p_name text, p_scopes text[])': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
+  'revoke_api_key(p_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'authenticate_api_key(p_key text)': { execute: [], returns: 'jsonb', rows: 'none' },
 };

@@ -389,6 +389,17 @@ const MATRIX: Record<string, Spec> = {
     },
     expect: { select: 'DADDADA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
   },
+  // issue 15 API access: owners and admins of the organisation read their keys (not the hash);
+  // keys are created and revoked only through create_api_key / revoke_api_key
+  api_keys: {
+    sql: {
+      select: () => `select 1 from public.api_keys where id = '${f.apiKey}'`,
+      insert: () => `insert into public.api_keys (organization_id, name, scopes, prefix, key_hash, created_by) values ('${f.apiOrg}', 'Neu', '{jobs:read}', 'twk_matrix02', repeat('c', 64), $1)`,
+      update: () => `update public.api_keys set revoked_at = now() where id = '${f.apiKey}'`,
+      delete: () => `delete from public.api_keys where id = '${f.apiKey}'`,
+    },
+    expect: { select: 'DADDADA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
 };
 
 let db: TestDb;
@@ -446,6 +457,9 @@ beforeAll(async () => {
   f.openRole = await one(`insert into public.project_open_roles (project_id, role, skills) values ($1, 'technical', '{backend}') returning id`, [f.project1]);
   await db.sql(`insert into public.match_declines (user_id, declined_id) values ($1, $2)`, [owner.id, third.id]);
   await db.sql(`insert into public.match_impressions (user_id, shown_id) values ($1, $2)`, [owner.id, other.id]);
+  f.apiOrg = await one(`insert into public.organizations (slug, name, created_by) values ('matrix-api-org', 'Matrix API GmbH', $1) returning id`, [owner.id]);
+  await db.sql(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'owner')`, [f.apiOrg, owner.id]);
+  f.apiKey = await one(`insert into public.api_keys (organization_id, name, scopes, prefix, key_hash, created_by) values ($1, 'Matrix', '{projects:read}', 'twk_matrix01', repeat('a', 64), $2) returning id`, [f.apiOrg, owner.id]);
 
   Object.assign(actors, { anon, owner, other, blocked, suspended: owner, admin, service_role: serviceRole });
   Object.assign(selfOf, {

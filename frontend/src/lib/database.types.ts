@@ -56,6 +56,44 @@ isOneToOne: true
       referencedColumns: ["id"]
     }
                   ]
+                },"api_keys": {
+                  Row: {
+                    "created_at": string,"created_by": string | null,"id": string,"key_hash": string,"last_used_at": string | null,"name": string,"organization_id": string,"prefix": string,"rate_limit_per_minute": number,"rate_window_count": number,"rate_window_start": string | null,"revoked_at": string | null,"scopes": (string)[]
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "created_at"?: string,"created_by"?: string | null,"id"?: string,"key_hash": string,"last_used_at"?: string | null,"name": string,"organization_id": string,"prefix": string,"rate_limit_per_minute"?: number,"rate_window_count"?: number,"rate_window_start"?: string | null,"revoked_at"?: string | null,"scopes": (string)[]
+                  }
+                  Update: {
+                    "created_at"?: string,"created_by"?: string | null,"id"?: string,"key_hash"?: string,"last_used_at"?: string | null,"name"?: string,"organization_id"?: string,"prefix"?: string,"rate_limit_per_minute"?: number,"rate_window_count"?: number,"rate_window_start"?: string | null,"revoked_at"?: string | null,"scopes"?: (string)[]
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "api_keys_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "api_keys_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "api_keys_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "api_keys_organization_id_fkey"
+      columns: ["organization_id"]
+isOneToOne: false
+      referencedRelation: "organizations"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"audit_log": {
                   Row: {
                     "action": string,"actor_id": string | null,"actor_role": string,"created_at": string,"details": NonNullable<Json>,"id": number,"target_id": string | null,"target_table": string | null
@@ -1344,6 +1382,9 @@ isOneToOne: true
 "attach_ticket_checkout":
 { Args: { "p_session_id": string,"p_ticket_id": number }; Returns: boolean
                            },
+"authenticate_api_key":
+{ Args: { "p_key": string }; Returns: Json
+                           },
 "before_user_created_hook":
 { Args: { "event": Json }; Returns: Json
                            },
@@ -1384,6 +1425,9 @@ isOneToOne: true
 { Args: { "p_conversation_id": string }; Returns: {
               "can_write": boolean,"conversation_id": string,"display_name": string,"last_seen_at": string,"my_last_read_at": string,"other_last_read_at": string,"other_user_id": string,"profile_img": string,"slug": string
             }[]
+                           },
+"create_api_key":
+{ Args: { "p_name": string,"p_organization_id": string,"p_scopes": (string)[] }; Returns: Json
                            },
 "create_organization":
 { Args: { "p_city"?: string,"p_country"?: string,"p_description_de"?: string,"p_description_en"?: string,"p_industry"?: string,"p_logo_path"?: string,"p_name": string,"p_postal_code"?: string,"p_size"?: string,"p_slug"?: string,"p_street"?: string,"p_website"?: string }; Returns: string
@@ -1529,6 +1573,9 @@ isOneToOne: true
                            },
 "reserve_ticket":
 { Args: { "p_event_id": number,"p_lang"?: string }; Returns: Json
+                           },
+"revoke_api_key":
+{ Args: { "p_id": string }; Returns: undefined
                            },
 "revoke_organization_invitation":
 { Args: { "p_invitation_id": string }; Returns: undefined
