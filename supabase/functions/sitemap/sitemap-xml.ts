@@ -44,6 +44,8 @@ export const PUBLIC_PAGE_PATHS: readonly string[] = [
   '/legal/Datenschutzhinweise',
   '/legal/nutzungsvereinbarung',
   '/legal/anbieterkennzeichnung',
+  // issue 15: the public API's documentation
+  '/developers/api',
 ];
 
 /** A content row that gets its own URL. `lastmod` is an ISO timestamp or absent. */

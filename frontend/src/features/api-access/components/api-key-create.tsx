@@ -4,6 +4,15 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { API_SCOPES, type CreatedApiKey, useApiKeyMutations } from '../api/api-keys';
 import { isPaymentRequired } from '@/lib/api-error';
 
+/** What each scope allows, as message ids. */
+const SCOPE_TEXT: Record<string, string> = {
+  'projects:read': 'api-keys.scope.projects-read',
+  'jobs:read': 'api-keys.scope.jobs-read',
+  'events:read': 'api-keys.scope.events-read',
+  'search:read': 'api-keys.scope.search-read',
+  'jobs:write': 'api-keys.scope.jobs-write',
+};
+
 /**
  * Form to create an API key (name 1–80 characters, at least one scope; issue 15) and, after
  * success, the key itself once with a copy button: it is stored only as a hash.
@@ -75,7 +84,7 @@ export function ApiKeyCreate({ organizationId }: { organizationId: string }) {
           <Checkbox.Group label={<FormattedMessage id="api-keys.field.scopes" />} value={scopes} onChange={setScopes} error={scopeError} required>
             <Stack gap={6} mt={6}>
               {API_SCOPES.map((scope) => (
-                <Checkbox key={scope} value={scope} label={`${scope} – ${intl.formatMessage({ id: `api-keys.scope.${scope.replace(':', '-')}` })}`} />
+                <Checkbox key={scope} value={scope} label={`${scope} – ${intl.formatMessage({ id: SCOPE_TEXT[scope]! })}`} />
               ))}
             </Stack>
           </Checkbox.Group>

@@ -5,12 +5,23 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { type OpenApiOperation, useOpenApiDocument } from '../api/api-keys';
 import { curlExample } from '../components/curl-example';
 
+/** Description of each operation in the reader's language (the document's summaries are English). */
+const OPERATION_TEXT: Record<string, string> = {
+  listProjects: 'api-docs.op.listProjects',
+  listJobs: 'api-docs.op.listJobs',
+  createJob: 'api-docs.op.createJob',
+  getJob: 'api-docs.op.getJob',
+  updateJob: 'api-docs.op.updateJob',
+  listEvents: 'api-docs.op.listEvents',
+  search: 'api-docs.op.search',
+};
+
 const METHOD_COLOR: Record<string, string> = { get: 'blue', post: 'green', patch: 'orange', put: 'orange', delete: 'red' };
 
 function Operation({ server, path, method, op }: { server: string; path: string; method: string; op: OpenApiOperation }) {
   const intl = useIntl();
-  const descriptionId = `api-docs.op.${op.operationId}`;
-  const description = intl.messages[descriptionId] ? intl.formatMessage({ id: descriptionId }) : (op.summary ?? '');
+  const descriptionId = OPERATION_TEXT[op.operationId];
+  const description = descriptionId ? intl.formatMessage({ id: descriptionId }) : (op.summary ?? '');
   const curl = curlExample(server, path, method, op);
   return (
     <Card withBorder padding="md" data-testid={`api-op-${op.operationId}`}>
