@@ -9,7 +9,8 @@ import { createClient } from 'npm:@supabase/supabase-js@^2';
 import { type ApiDeps, type ApiKeyInfo, DbError, type Row } from './handler.ts';
 
 /** Columns of each resource as the API returns them. */
-export const PROJECT_FIELDS = 'id, title, slug, summary, description, category, stage, city, roles_sought, status, published_at, created_at, updated_at';
+export const PROJECT_FIELDS =
+  'id, title, slug, summary, description, category, stage, city, roles_sought, status, published_at, created_at, updated_at';
 export const EVENT_FIELDS =
   'id, title, slug, summary, description, category, status, starts_at, ends_at, timezone, is_online, venue_name, city, is_paid, price_cents, currency, capacity, going_count, created_at, updated_at';
 export const JOB_FIELDS =
@@ -92,7 +93,8 @@ export function databaseDeps(supabaseUrl: string, anonKey: string, serviceRoleKe
       return data as Row;
     },
     async updateJob(org, id, patch) {
-      const { data, error } = await admin.from('jobs').update(patch).eq('organization_id', org).eq('id', id).select(JOB_FIELDS).maybeSingle();
+      const { data, error } = await admin.from('jobs').update(patch).eq('organization_id', org).eq('id', id).select(JOB_FIELDS)
+        .maybeSingle();
       if (error) fail(error);
       return (data as Row | null) ?? null;
     },

@@ -32,8 +32,8 @@ import {
   JobUpdate,
   ListQuery,
   PageCursor,
-  SearchQuery,
   type Scope,
+  SearchQuery,
 } from './schemas.ts';
 import { buildOpenApi } from './openapi.ts';
 
@@ -141,14 +141,20 @@ function parseQuery<T extends z.ZodType>(url: URL, schema: T): z.infer<T> {
   for (const [k, v] of url.searchParams) raw[k] = v;
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new ApiError(400, 'invalid_parameter', parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; '));
+    throw new ApiError(
+      400,
+      'invalid_parameter',
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; '),
+    );
   }
   return parsed.data;
 }
 
 async function readJson<T extends z.ZodType>(req: Request, schema: T): Promise<z.infer<T>> {
   const length = Number(req.headers.get('content-length') ?? '0');
-  if (Number.isFinite(length) && length > 64 * 1024) throw new ApiError(413, 'payload_too_large', 'Request body larger than 64 KiB');
+  if (Number.isFinite(length) && length > 64 * 1024) {
+    throw new ApiError(413, 'payload_too_large', 'Request body larger than 64 KiB');
+  }
   const text = await req.text();
   if (text.length > 64 * 1024) throw new ApiError(413, 'payload_too_large', 'Request body larger than 64 KiB');
   let raw: unknown;
@@ -159,7 +165,11 @@ async function readJson<T extends z.ZodType>(req: Request, schema: T): Promise<z
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) {
-    throw new ApiError(400, 'validation_failed', parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+    throw new ApiError(
+      400,
+      'validation_failed',
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+    );
   }
   return parsed.data;
 }
@@ -291,7 +301,10 @@ const ROUTES: { pattern: RegExp; route: Route }[] = [
         }
         const result = await deps.search(q.q, q.types ? [...new Set(q.types.split(','))] : null, pageNo, q.limit);
         const more = pageNo * q.limit < result.total && result.results.length === q.limit && pageNo < 100;
-        return json({ data: result.results, total: result.total, next_cursor: more ? encodeCursor({ page: pageNo + 1 }) : null }, 200);
+        return json(
+          { data: result.results, total: result.total, next_cursor: more ? encodeCursor({ page: pageNo + 1 }) : null },
+          200,
+        );
       },
     },
   },
@@ -311,7 +324,9 @@ export async function handleApi(req: Request, deps: ApiDeps, log: (line: string)
     const path = apiPath(url.pathname);
     if (path === null) throw new ApiError(404, 'not_found', 'Unknown path; the API lives under /v1');
     if (path === '/openapi.json') {
-      if (req.method !== 'GET' && req.method !== 'HEAD') throw new ApiError(405, 'method_not_allowed', 'Use GET', { Allow: 'GET, HEAD' });
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        throw new ApiError(405, 'method_not_allowed', 'Use GET', { Allow: 'GET, HEAD' });
+      }
       return json(buildOpenApi(deps.serverUrl), 200, { 'Cache-Control': 'public, max-age=300' });
     }
     let match: { route: Route; param: string | null } | null = null;
@@ -329,16 +344,26 @@ export async function handleApi(req: Request, deps: ApiDeps, log: (line: string)
     }
     const auth = req.headers.get('authorization') ?? '';
     const bearer = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
-    if (!bearer) throw new ApiError(401, 'unauthorized', 'Send the API key as `Authorization: Bearer <key>`', { 'WWW-Authenticate': 'Bearer' });
+    if (!bearer) {
+      throw new ApiError(401, 'unauthorized', 'Send the API key as `Authorization: Bearer <key>`', {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
     const key = /^twk_[0-9a-f]{48}$/.test(bearer[1]!) ? await deps.authenticate(bearer[1]!) : null;
-    if (!key) throw new ApiError(401, 'invalid_key', 'The API key is unknown or revoked', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    if (!key) {
+      throw new ApiError(401, 'invalid_key', 'The API key is unknown or revoked', {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
+    }
     rateHeaders = { 'X-RateLimit-Limit': String(key.limit), 'X-RateLimit-Remaining': String(key.remaining) };
     if (!key.allowed) {
       throw new ApiError(429, 'rate_limited', `At most ${key.limit} requests per minute per key; retry in ${key.retry_after} s`, {
         'Retry-After': String(key.retry_after),
       });
     }
-    if (!key.enterprise) throw new ApiError(403, 'enterprise_required', "API access needs the organisation's active Enterprise subscription");
+    if (!key.enterprise) {
+      throw new ApiError(403, 'enterprise_required', "API access needs the organisation's active Enterprise subscription");
+    }
     const scope = match.route.methods[req.method]!;
     if (!key.scopes.includes(scope)) throw new ApiError(403, 'insufficient_scope', `This key lacks the scope ${scope}`);
     const response = await match.route.run({ req, url, key, param: match.param, deps });

@@ -101,7 +101,10 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const listOf = (name: string) => ({
   type: 'object',
   required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: ref(name) }, next_cursor: { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' } },
+  properties: {
+    data: { type: 'array', items: ref(name) },
+    next_cursor: { type: ['string', 'null'], description: 'Pass as ?cursor= for the next page; null on the last page' },
+  },
 });
 const err = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
 const ok = (description: string, schema: unknown) => ({ description, content: { 'application/json': { schema } } });
@@ -116,7 +119,13 @@ const common = {
   },
 };
 const listParams = [
-  { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 100', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: 'Page size, 1 to 100',
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
   { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: { type: 'string' } },
 ];
 const jobId = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' } };
@@ -167,7 +176,11 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           summary: 'One job of the organisation',
           'x-scope': 'jobs:read',
           parameters: [jobId],
-          responses: { '200': ok('The job', { type: 'object', properties: { data: ref('Job') } }), '404': err('No such job of the organisation'), ...common },
+          responses: {
+            '200': ok('The job', { type: 'object', properties: { data: ref('Job') } }),
+            '404': err('No such job of the organisation'),
+            ...common,
+          },
         },
         patch: {
           operationId: 'updateJob',
@@ -175,7 +188,11 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           'x-scope': 'jobs:write',
           parameters: [jobId],
           requestBody: { required: true, content: { 'application/json': { schema: ref('JobUpdate') } } },
-          responses: { '200': ok('The updated job', { type: 'object', properties: { data: ref('Job') } }), '404': err('No such job of the organisation'), ...common },
+          responses: {
+            '200': ok('The updated job', { type: 'object', properties: { data: ref('Job') } }),
+            '404': err('No such job of the organisation'),
+            ...common,
+          },
         },
       },
       '/events': {
@@ -193,15 +210,31 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
           summary: 'Public search over projects, portfolios, events, profiles and jobs',
           'x-scope': 'search:read',
           parameters: [
-            { name: 'q', in: 'query', required: false, description: 'Search words (up to 200 characters)', schema: { type: 'string', maxLength: 200 } },
-            { name: 'types', in: 'query', required: false, description: 'Comma-separated: project, portfolio, event, profile, job', schema: { type: 'string' } },
+            {
+              name: 'q',
+              in: 'query',
+              required: false,
+              description: 'Search words (up to 200 characters)',
+              schema: { type: 'string', maxLength: 200 },
+            },
+            {
+              name: 'types',
+              in: 'query',
+              required: false,
+              description: 'Comma-separated: project, portfolio, event, profile, job',
+              schema: { type: 'string' },
+            },
             { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 50, default: 20 } },
             listParams[1],
           ],
           responses: {
             '200': ok('A page of hits', {
               type: 'object',
-              properties: { data: { type: 'array', items: ref('SearchHit') }, total: { type: 'integer' }, next_cursor: { type: ['string', 'null'] } },
+              properties: {
+                data: { type: 'array', items: ref('SearchHit') },
+                total: { type: 'integer' },
+                next_cursor: { type: ['string', 'null'] },
+              },
             }),
             ...common,
           },
@@ -209,12 +242,20 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       },
     },
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: `API key of an organisation; scopes: ${SCOPES.join(', ')}` } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', description: `API key of an organisation; scopes: ${SCOPES.join(', ')}` },
+      },
       schemas: {
         Error: {
           type: 'object',
           required: ['error'],
-          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message'],
+              properties: { code: { type: 'string' }, message: { type: 'string' } },
+            },
+          },
         },
         Project,
         Job,

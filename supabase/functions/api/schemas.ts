@@ -10,10 +10,27 @@ export const SCOPES = ['projects:read', 'jobs:read', 'events:read', 'search:read
 export type Scope = (typeof SCOPES)[number];
 
 /** public.employment_type */
-export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract', 'freelance', 'internship', 'working_student', 'mini_job'] as const;
+export const EMPLOYMENT_TYPES = [
+  'full_time',
+  'part_time',
+  'contract',
+  'freelance',
+  'internship',
+  'working_student',
+  'mini_job',
+] as const;
 /** public.project_category (a job's category) */
 export const CATEGORIES = [
-  'education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other',
+  'education',
+  'technology',
+  'business',
+  'art',
+  'community',
+  'environment',
+  'health',
+  'science',
+  'social',
+  'other',
 ] as const;
 
 /** `limit` and `cursor` of the list endpoints: limit 1..100 (default 20), cursor opaque. */
@@ -28,7 +45,10 @@ export const SearchQuery = z.object({
   types: z
     .string()
     .max(100)
-    .regex(/^(project|portfolio|event|profile|job)(,(project|portfolio|event|profile|job))*$/, 'comma-separated list of project, portfolio, event, profile, job')
+    .regex(
+      /^(project|portfolio|event|profile|job)(,(project|portfolio|event|profile|job))*$/,
+      'comma-separated list of project, portfolio, event, profile, job',
+    )
     .optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
   cursor: z.string().min(1).max(400).optional(),
@@ -48,8 +68,12 @@ const jobFields = {
   category: z.enum(CATEGORIES).describe('Category; default other'),
   city: z.string().trim().min(1).max(100).nullable().describe('City of the workplace; required unless remote'),
   remote: z.boolean().describe('Fully remote possible'),
-  salary_min_cents: z.number().int().positive().max(2_000_000_000).nullable().describe('Yearly gross salary lower bound in euro cents'),
-  salary_max_cents: z.number().int().positive().max(2_000_000_000).nullable().describe('Yearly gross salary upper bound in euro cents'),
+  salary_min_cents: z.number().int().positive().max(2_000_000_000).nullable().describe(
+    'Yearly gross salary lower bound in euro cents',
+  ),
+  salary_max_cents: z.number().int().positive().max(2_000_000_000).nullable().describe(
+    'Yearly gross salary upper bound in euro cents',
+  ),
   language: z.enum(['de', 'en']).describe('Language the ad is written in; default de'),
   expires_at: z.iso.datetime({ offset: true }).nullable().describe('The ad disappears from lists after this time (ISO 8601)'),
 };
@@ -117,7 +141,9 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
   try {
     const bin = atob(cursor.replaceAll('-', '+').replaceAll('_', '/'));
-    const parsed = schema.safeParse(JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))));
+    const parsed = schema.safeParse(
+      JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)))),
+    );
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
