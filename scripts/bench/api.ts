@@ -7,33 +7,52 @@
  * one client) and prints p50/p95 in ms; the key's rate limit is raised for the run (the limit
  * itself is tested in supabase/tests/public-api.test.ts).
  *
- * Usage: `npx tsx scripts/bench/api.ts [--keep] [--reuse] [--runs N]`
+ * Usage: `npx tsx scripts/bench/api.ts [--keep] [--reuse] [--seed-only] [--runs N]`
  * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder) unless
- * --reuse, and stops it at the end unless --keep. The organisation and its rows are removed at the end.
+ * --reuse, and stops it at the end unless --keep. --seed-only skips the large data set (the demo
+ * seed only; loading 50 000 profiles takes long on a busy machine): the organisation's lists read
+ * by index either way. The organisation and its rows are removed at the end.
  */
 process.env.TEAMWERK_STACK_OFFSET ??= '6100';
 const { stopStack } = await import('../local-stack/cli.ts');
 const { signJwt } = await import('../local-stack/jwt.ts');
 const { default: os } = await import('node:os');
 const { startWithLargeDataSet } = await import('./large-data.ts');
+const { startStack } = await import('../local-stack/cli.ts');
+const { stackConfig } = await import('../local-stack/config.ts');
+const { default: pg } = await import('pg');
 const { numberArg, percentile } = await import('./support.ts');
 
 const RUNS = numberArg('runs', Number(process.env.BENCH_RUNS ?? 200));
 const ORG_ITEMS = 2000;
 const keep = process.argv.includes('--keep');
 const reuse = process.argv.includes('--reuse');
+const seedOnly = process.argv.includes('--seed-only');
+
+/** The stack with the demo seed only (no wipe), for --seed-only. */
+async function startSeedOnly() {
+  const config = stackConfig();
+  console.log(`starting the stack at offset ${config.offset} (demo seed only) ...`);
+  await startStack(config);
+  const admin = new pg.Client({ connectionString: config.dbUrl });
+  await admin.connect();
+  return { config, admin, seconds: 0 };
+}
 
 async function main(): Promise<void> {
-  const started = await startWithLargeDataSet(reuse);
+  const started = seedOnly ? await startSeedOnly() : await startWithLargeDataSet(reuse);
   const config = started.config;
   const db = started.admin;
   const slug = `bench-api-${Date.now().toString(36)}`;
   let orgId: string | null = null;
   try {
-    console.log(`large data set ready in ${started.seconds.toFixed(1)} s`);
+    const counts = (await db.query(`select (select count(*) from public.profiles) profiles, (select count(*) from public.projects) projects, (select count(*) from public.jobs) jobs`)).rows[0];
+    console.log(`data set ready in ${started.seconds.toFixed(1)} s:`, counts);
     // an Enterprise owner (a bench profile with a fresh subscription) creates the organisation through the RPC
     const owner = (await db.query<{ id: string; email: string }>(
-      `select id, email from public.profiles where email like 'bench%' order by id limit 1 offset 777`)).rows[0]!;
+      seedOnly
+        ? `select id, email from public.profiles where user_role in ('free', 'basic') and email is not null order by id limit 1 offset 7`
+        : `select id, email from public.profiles where email like 'bench%' order by id limit 1 offset 777`)).rows[0]!;
     await db.query(
       `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end, stripe_customer_id, stripe_subscription_id, last_synced_at)
        values ($1, 'enterprise', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_bapi_' || $2, 'sub_bapi_' || $2, now())`,
