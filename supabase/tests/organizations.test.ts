@@ -109,6 +109,7 @@ beforeAll(async () => {
   await db.connect();
 });
 afterAll(async () => {
+  await db.query(`delete from public.jobs where id like $1`, [`org-job-${tag}%`]);
   if (createdOrgs.length) await db.query(`delete from public.organizations where id = any($1::uuid[])`, [createdOrgs]);
   if (createdUsers.length) await db.query(`delete from auth.users where id = any($1::uuid[])`, [createdUsers]);
   await db?.end();
@@ -365,8 +366,13 @@ describe('row-level security and roles', () => {
     // a removed member can no longer act for the organisation
     expect(await refused(removed, 'invite_to_organization', { p_organization_id: org, p_email: `r-${tag}@tests.teamwerk.test`, p_role: 'member' }))
       .toEqual(['42501', 'not_organization_admin']);
-    const { error } = await removed.client.from('projects').insert({ owner_id: removed.id, title: 'Nach dem Austritt', category: 'technology', organization_id: org });
-    expect([error?.code, error?.message]).toEqual(['42501', 'not_organization_member']);
+    const job = await removed.client.from('jobs').insert({
+      id: `${removedJob}-2`, title: 'Nach dem Austritt', company: 'Sicherheit GmbH', remote: true, employment_type: 'part_time',
+      description: 'Text', apply_url: 'https://jobs.example.com/b', posted_by: removed.id, organization_id: org,
+    });
+    expect(job.error?.code).toBe('42501');
+    const edit = await removed.client.from('jobs').update({ title: 'Geändert nach dem Austritt' }).eq('id', removedJob).select('id');
+    expect(edit.data).toEqual([]);
   });
 
   test('invitations (with the e-mail address) are readable by owners and admins only', async () => {
@@ -447,8 +453,18 @@ describe('row-level security and roles', () => {
     const foreign = await outsider.client.from('projects')
       .insert({ owner_id: outsider.id, title: 'Fremdes Projekt', category: 'technology', organization_id: org });
     expect([foreign.error?.code, foreign.error?.message]).toEqual(['42501', 'not_organization_member']);
-    const { data: job } = await anonClient().from('jobs').select('organization_id').eq('id', removedJob).single();
-    expect(job).toEqual({ organization_id: org });
+    const { data: job } = await anonClient().from('jobs').select('organization_id, title').eq('id', removedJob).single();
+    expect(job).toEqual({ organization_id: org, title: 'Werkstudent Backend' });
+    // the organisation's admins manage its jobs; plain members and outsiders do not touch others' jobs
+    const byMember = await member.client.from('jobs').update({ title: 'Vom Mitglied' }).eq('id', removedJob).select('id');
+    expect(byMember.data).toEqual([]);
+    const byAdmin = await admin.client.from('jobs').update({ title: 'Werkstudent Backend (m/w/d)' }).eq('id', removedJob).select('id');
+    expect(byAdmin.data).toEqual([{ id: removedJob }]);
+    const outsiderJob = await outsider.client.from('jobs').insert({
+      id: `${removedJob}-3`, title: 'Fremder Job', company: 'Andere GmbH', remote: true, employment_type: 'full_time',
+      description: 'Text', apply_url: 'https://jobs.example.com/c', posted_by: outsider.id, organization_id: org,
+    });
+    expect(outsiderJob.error?.code).toBe('42501');
     await db.query(`delete from public.projects where id = $1`, [data!.id]);
   });
 });
