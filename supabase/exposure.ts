@@ -702,5 +702,10 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'own',
   },
   'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
+  'sync_subscription_seats(p_stripe_subscription_id text, p_extra_seats integer, p_synced_at timestamp with time zone)': {
+    execute: [],
+    returns: 'integer',
+    rows: 'none',
+  },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
 };
