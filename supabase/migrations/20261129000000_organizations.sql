@@ -267,18 +267,27 @@ revoke all on function private.check_content_organization() from public;
 
 -- jobs were written by platform admins only: members of an organisation post jobs under it, edit
 -- their own ones while they are members, and the organisation's owners and admins edit and delete all of its jobs
-create policy jobs_insert_organization on public.jobs for insert to authenticated
-  with check (posted_by = (select auth.uid()) and organization_id is not null and (select private.caller_can_write())
-              and (select private.is_organization_member(organization_id, (select auth.uid()))));
-create policy jobs_update_organization on public.jobs for update to authenticated
-  using (organization_id is not null and (select private.caller_can_write())
-         and ((posted_by = (select auth.uid()) and (select private.is_organization_member(organization_id, (select auth.uid()))))
-              or (select private.is_organization_admin(organization_id, (select auth.uid())))))
-  with check (organization_id is not null and (select private.is_organization_member(organization_id, (select auth.uid()))));
-create policy jobs_delete_organization on public.jobs for delete to authenticated
-  using (organization_id is not null and (select private.caller_can_write())
-         and ((posted_by = (select auth.uid()) and (select private.is_organization_member(organization_id, (select auth.uid()))))
-              or (select private.is_organization_admin(organization_id, (select auth.uid())))));
+-- (one policy per action: the platform-admin rule of 20261121000800_jobs and the organisation rule)
+drop policy jobs_insert on public.jobs;
+drop policy jobs_update on public.jobs;
+drop policy jobs_delete on public.jobs;
+create policy jobs_insert on public.jobs for insert to authenticated
+  with check (posted_by = (select auth.uid()) and (
+    (select private.is_admin())
+    or (organization_id is not null and (select private.caller_can_write())
+        and (select private.is_organization_member(organization_id, (select auth.uid()))))));
+create policy jobs_update on public.jobs for update to authenticated
+  using ((select private.is_admin())
+    or (organization_id is not null and (select private.caller_can_write())
+        and ((posted_by = (select auth.uid()) and (select private.is_organization_member(organization_id, (select auth.uid()))))
+             or (select private.is_organization_admin(organization_id, (select auth.uid()))))))
+  with check ((select private.is_admin())
+    or (organization_id is not null and (select private.is_organization_member(organization_id, (select auth.uid())))));
+create policy jobs_delete on public.jobs for delete to authenticated
+  using ((select private.is_admin())
+    or (organization_id is not null and (select private.caller_can_write())
+        and ((posted_by = (select auth.uid()) and (select private.is_organization_member(organization_id, (select auth.uid()))))
+             or (select private.is_organization_admin(organization_id, (select auth.uid()))))));
 
 create trigger projects_organization before insert or update of organization_id on public.projects
   for each row execute function private.check_content_organization('owner_id');
