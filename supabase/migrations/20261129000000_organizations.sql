@@ -18,6 +18,7 @@
 --   42501 account_suspended (writes of suspended accounts) | not_organization_member | not_organization_admin | not_organization_owner | owner_role_required
 --         | own_role | invitation_email_mismatch | email_unconfirmed
 --   PT402 enterprise_required | seat_limit_reached
+--   PT429 rate_limited (invitations: 5 per address, 100 per inviting account in 24 h)
 --   PT404 organization_not_found | member_not_found | invitation_not_found
 --   PT409 slug_taken | subscription_in_use | last_owner | billing_owner | already_member
 --         | invitation_expired | invitation_used | invitation_pending
@@ -405,14 +406,32 @@ comment on function private.refresh_organization_roles(uuid) is 'refresh_user_ro
 revoke all on function private.refresh_organization_roles(uuid) from public, anon, authenticated;
 
 /* AFTER INSERT/UPDATE/DELETE on organization_members: the (former) member's role follows; when an
-   owner changes, every member's (the Enterprise rule needs the paying owner). */
+   owner changes, every member's (the Enterprise rule needs the paying owner). When the last owner's
+   row goes without the RPCs (their account was deleted), the longest-standing admin (else member)
+   becomes owner, and an organisation without members is deleted (its content stays, without
+   organisation). */
 create or replace function private.organization_members_changed()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_next uuid;
 begin
+  if tg_op = 'DELETE' and old.role = 'owner'
+     and exists (select 1 from public.organizations o where o.id = old.organization_id)
+     and not exists (select 1 from public.organization_members m where m.organization_id = old.organization_id and m.role = 'owner') then
+    select m.user_id into v_next from public.organization_members m
+    where m.organization_id = old.organization_id
+    order by (m.role = 'admin') desc, m.joined_at, m.user_id limit 1;
+    if v_next is null then
+      delete from public.organizations where id = old.organization_id;
+      perform private.refresh_user_role(old.user_id);
+      return null;
+    end if;
+    update public.organization_members set role = 'owner' where organization_id = old.organization_id and user_id = v_next;
+  end if;
   if tg_op = 'DELETE' or (tg_op = 'UPDATE' and (old.role = 'owner') <> (new.role = 'owner')) then
     perform private.refresh_organization_roles(old.organization_id);
     perform private.refresh_user_role(old.user_id);
@@ -688,7 +707,7 @@ revoke all on function private.organization_seat_usage(uuid) from public, anon, 
    /invitations/{token} (/de/... in German); stores only the token's SHA-256. Returns the invitation id.
    Errors: 28000; PT404 organization_not_found; 42501 not_organization_admin | owner_role_required;
    22023 invalid_email | invalid_role | invalid_locale; PT409 already_member | invitation_pending;
-   PT402 seat_limit_reached. */
+   PT402 seat_limit_reached; PT429 rate_limited. */
 create or replace function public.invite_to_organization(p_organization_id uuid, p_email text,
   p_role public.organization_role default 'member', p_locale text default null)
 returns uuid
@@ -728,6 +747,9 @@ begin
   if p_locale is not null and p_locale not in ('de', 'en') then
     raise exception using errcode = '22023', message = 'invalid_locale', detail = 'locale: de | en.';
   end if;
+  -- mails to chosen addresses: at most 5 invitations per address and 100 per inviting account in 24 h
+  perform private.enforce_rate_limit('org_invite:email', v_email, 5, interval '24 hours', 'e-mail address');
+  perform private.enforce_rate_limit('org_invite:account', v_uid::text, 100, interval '24 hours', 'account');
   if exists (select 1 from public.organization_members m join public.profiles p on p.id = m.user_id
              where m.organization_id = p_organization_id and pg_catalog.lower(p.email) = v_email) then
     raise exception using errcode = 'PT409', message = 'already_member', detail = 'This address already belongs to a member.';
@@ -1136,6 +1158,43 @@ as $$
 $$;
 comment on function public.my_organizations() is 'Issue 15: the caller''s organisations, role and seat usage.';
 
+/* attach_organization_subscription (issue 15; owners manage billing): an owner whose own paid
+   Enterprise subscription pays no other organisation makes it this organisation's subscription
+   (e.g. after the paying owner's account was deleted); seats follow it. Errors: 28000;
+   42501 account_suspended | not_organization_owner; PT402 enterprise_required; PT409 subscription_in_use. */
+create or replace function public.attach_organization_subscription(p_organization_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_writer();
+  v_sub uuid;
+begin
+  perform 1 from public.organizations o where o.id = p_organization_id for update;
+  if private.organization_role_of(p_organization_id, v_uid) is distinct from 'owner' then
+    raise exception using errcode = '42501', message = 'not_organization_owner';
+  end if;
+  select s.id into v_sub from public.subscriptions s
+  where s.user_id = v_uid and s.plan_id = 'enterprise' and private.is_paid_status(s.status)
+    and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
+  order by s.created_at desc limit 1;
+  if v_sub is null then
+    raise exception using errcode = 'PT402', message = 'enterprise_required',
+      detail = 'An own active Enterprise subscription is needed to pay for the organisation.';
+  end if;
+  if exists (select 1 from public.organizations o where o.subscription_id = v_sub and o.id <> p_organization_id) then
+    raise exception using errcode = 'PT409', message = 'subscription_in_use',
+      detail = 'Your Enterprise subscription already pays for another organisation.';
+  end if;
+  update public.organizations set subscription_id = v_sub, seats = private.organization_seats_of(v_sub)
+  where id = p_organization_id and subscription_id is distinct from v_sub;
+end;
+$$;
+comment on function public.attach_organization_subscription(uuid) is
+  'Issue 15: an owner''s own Enterprise subscription pays for the organisation. Errors: see the migration header.';
+
 /* organization_billing (issue 15; owners only): {seats, included_seats, members, open_invitations,
    plan_id, status, current_period_end, cancel_at_period_end, billing_owner (the subscriber is the
    caller)} of the organisation's subscription. Errors: 28000; 42501 not_organization_owner. */
@@ -1173,14 +1232,15 @@ revoke all on function public.create_organization(text, text, text, text, text, 
   public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
   public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
   public.delete_organization(uuid), public.organization_members_public(text), public.my_organizations(),
-  public.organization_billing(uuid)
+  public.organization_billing(uuid), public.attach_organization_subscription(uuid)
   from public, anon, authenticated;
 grant execute on function public.create_organization(text, text, text, text, text, text, text, text, text, text, text, text),
   public.invite_to_organization(uuid, text, public.organization_role, text),
   public.accept_organization_invitation(text), public.decline_organization_invitation(text),
   public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
   public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
-  public.delete_organization(uuid), public.my_organizations(), public.organization_billing(uuid)
+  public.delete_organization(uuid), public.my_organizations(), public.organization_billing(uuid),
+  public.attach_organization_subscription(uuid)
   to authenticated, service_role;
 grant execute on function public.organization_invitation(text), public.organization_members_public(text)
   to anon, authenticated, service_role;

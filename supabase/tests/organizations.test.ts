@@ -238,6 +238,20 @@ describe('invitations', () => {
   });
 });
 
+describe('invitation mails are rate limited', () => {
+  test('at most 5 invitations per address in 24 hours (PT429 rate_limited)', async () => {
+    const owner = await makeUser('enterprise');
+    const org = await createOrg(owner, `Drossel ${tag}`);
+    const address = `limit-${tag}@tests.teamwerk.test`;
+    for (let i = 0; i < 5; i++) {
+      const { id } = await invite(owner, org, address);
+      await call(owner, 'revoke_organization_invitation', { p_invitation_id: id });
+    }
+    expect(await refused(owner, 'invite_to_organization', { p_organization_id: org, p_email: address, p_role: 'member' }))
+      .toEqual(['PT429', 'rate_limited']);
+  });
+});
+
 describe('seats', () => {
   test('members + open invitations stay within the seats; a seat is taken on acceptance; acceptance beyond the seats is refused', async () => {
     const owner = await makeUser('enterprise');
@@ -503,6 +517,35 @@ describe('Enterprise features for members', () => {
     expect(await plan(premium)).toEqual({ plan: 'enterprise', role: 'enterprise' });
     await call(premium, 'leave_organization', { p_organization_id: org });
     expect(await plan(premium)).toEqual({ plan: 'premium', role: 'premium' });
+  });
+
+  test('when the paying owner\'s account is deleted, the longest-standing admin becomes owner and can attach an own subscription', async () => {
+    const owner = await makeUser('enterprise');
+    const org = await createOrg(owner, `Nachfolge ${tag}`);
+    const member = await makeUser('free');
+    const admin = await makeUser('free');
+    for (const [u, role] of [[member, 'member'], [admin, 'admin']] as const) {
+      const { token } = await invite(owner, org, u.email, role);
+      await call(u, 'accept_organization_invitation', { p_token: token });
+    }
+    await db.query(`delete from auth.users where id = $1`, [owner.id]);
+    const { rows } = await db.query<{ user_id: string; role: string }>(
+      `select user_id, role::text from public.organization_members where organization_id = $1 order by organization_members.role`, [org]);
+    expect(rows).toEqual([{ user_id: admin.id, role: 'owner' }, { user_id: member.id, role: 'member' }]);
+    // nobody pays any more: no Enterprise for the members until an owner attaches an own subscription
+    expect(await plan(member)).toEqual({ plan: 'free', role: 'free' });
+    expect(await refused(admin, 'attach_organization_subscription', { p_organization_id: org })).toEqual(['PT402', 'enterprise_required']);
+    expect(await refused(member, 'attach_organization_subscription', { p_organization_id: org })).toEqual(['42501', 'not_organization_owner']);
+    await db.query(
+      `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end, stripe_customer_id,
+         stripe_subscription_id, last_synced_at)
+       values ($1, 'enterprise', 'active', now(), now() + interval '30 days', $2, $3, now())`,
+      [admin.id, `cus_org_${tag}_succ`, `sub_org_${tag}_succ`],
+    );
+    await call(admin, 'attach_organization_subscription', { p_organization_id: org });
+    expect(await plan(member)).toEqual({ plan: 'enterprise', role: 'enterprise' });
+    expect(await call<Record<string, unknown>>(admin, 'organization_billing', { p_organization_id: org }))
+      .toMatchObject({ billing_owner: true, enterprise_active: true, seats: 5 });
   });
 
   test('deleting the organisation: owners only; members lose Enterprise; content stays without organisation', async () => {
