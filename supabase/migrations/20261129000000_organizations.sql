@@ -631,6 +631,7 @@ declare
   v_slug text;
   v_base text;
   v_id uuid;
+  v_constraint text;
   n integer := 1;
 begin
   select s.id into v_sub from public.subscriptions s
@@ -676,7 +677,12 @@ begin
       nullif(pg_catalog.btrim(p_country), ''), private.organization_seats_of(v_sub), v_sub, v_uid)
     returning id into v_id;
   exception when unique_violation then
-    raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address or subscription is already in use.';
+    get stacked diagnostics v_constraint = constraint_name;
+    if v_constraint = 'organizations_subscription_id_key' then
+      raise exception using errcode = 'PT409', message = 'subscription_in_use',
+        detail = 'Your Enterprise subscription already pays for an organisation.';
+    end if;
+    raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address is already taken.';
   end;
   insert into public.organization_members (organization_id, user_id, role) values (v_id, v_uid, 'owner');
   return v_id;
@@ -907,8 +913,13 @@ declare
   v_inv public.organization_invitations;
   v_usage record;
 begin
+  -- lock order as in invite_to_organization: the organisation first, then the invitation
+  perform 1 from public.organizations o
+  where o.id = (select i.organization_id from public.organization_invitations i
+                where p_token is not null and char_length(p_token) between 16 and 200
+                  and i.token_hash = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(p_token, 'UTF8')), 'hex'))
+  for update;
   v_inv := private.open_invitation_for(p_token, v_uid);
-  perform 1 from public.organizations o where o.id = v_inv.organization_id for update;
   if private.is_organization_member(v_inv.organization_id, v_uid) then
     raise exception using errcode = 'PT409', message = 'already_member';
   end if;

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { anonClient, clientWithToken, config } from '../../scripts/test-support/clients.ts';
+import { anonClient, clientWithToken, config, serviceClient } from '../../scripts/test-support/clients.ts';
 import { mintToken } from './exposure-support.ts';
 
 type Plan = 'free' | 'basic' | 'premium' | 'enterprise';
@@ -204,6 +204,32 @@ describe('invitations', () => {
     // a member is not invited again
     expect(await refused(owner, 'invite_to_organization', { p_organization_id: org, p_email: colleague.email, p_role: 'member' }))
       .toEqual(['PT409', 'already_member']);
+  });
+
+  test('the mail is delivered by process-email-queue in the invitee\'s language with the /invitations/{token} link (German under /de)', async () => {
+    const owner = await makeUser('enterprise', { name: 'Ines' });
+    const org = await createOrg(owner, `Postfach ${tag}`);
+    const english = await makeUser('free', { lang: 'en' });
+    const german = `neu-${tag}@tests.teamwerk.test`; // no account yet: the inviter's language (de)
+    const en = await invite(owner, org, english.email);
+    const de = await invite(owner, org, german);
+    expect((await serviceClient().functions.invoke('process-email-queue', { body: {} })).error).toBeNull();
+    const inbox = async (to: string) => {
+      for (let i = 0; i < 60; i++) {
+        const all = (await (await fetch(`${config.mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`)).json()) as { subject: string; text: string | null }[];
+        if (all.length) return all;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return [];
+    };
+    const [enMail] = await inbox(english.email);
+    expect(enMail!.subject).toBe(`Invitation: Postfach ${tag} on Teamwerk`);
+    expect(enMail!.text).toContain(`invites you to join Postfach ${tag} on Teamwerk as member`);
+    expect(enMail!.text).toMatch(new RegExp(`https?://[^\\s/]+/invitations/${en.token}(\\s|$)`));
+    const [deMail] = await inbox(german);
+    expect(deMail!.subject).toBe(`Einladung: Postfach ${tag} auf Teamwerk`);
+    expect(deMail!.text).toContain('als Mitglied beizutreten');
+    expect(deMail!.text).toMatch(new RegExp(`https?://[^\\s/]+/de/invitations/${de.token}(\\s|$)`));
   });
 
   test('an invitation expires after 7 days; declined and revoked ones cannot be accepted', async () => {
