@@ -1330,3 +1330,37 @@ create policy organization_logos_update on storage.objects for update to authent
   with check (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
 create policy organization_logos_delete on storage.objects for delete to authenticated
   using (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
+
+-- -----------------------------------------------------------------------------
+-- DSGVO Art. 20: the data export carries the caller's memberships and the invitations to their address
+-- -----------------------------------------------------------------------------
+alter function private.export_my_data() rename to export_my_data_before_organizations;
+revoke all on function private.export_my_data_before_organizations() from public, anon, authenticated;
+
+create or replace function private.export_my_data()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := auth.uid();
+begin
+  return private.export_my_data_before_organizations() || pg_catalog.jsonb_build_object(
+    'organization_memberships', (
+      select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('organization_id', o.id, 'slug', o.slug, 'name', o.name,
+               'role', m.role, 'listed', m.listed, 'joined_at', m.joined_at) order by m.joined_at), '[]')
+      from public.organization_members m join public.organizations o on o.id = m.organization_id where m.user_id = me),
+    'organization_invitations_received', (
+      select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('organization', o.name, 'email', i.email, 'role', i.role,
+               'created_at', i.created_at, 'expires_at', i.expires_at, 'accepted_at', i.accepted_at, 'declined_at', i.declined_at,
+               'revoked_at', i.revoked_at) order by i.created_at), '[]')
+      from public.organization_invitations i join public.organizations o on o.id = i.organization_id
+      join public.profiles p on p.id = me and pg_catalog.lower(p.email) = pg_catalog.lower(i.email)));
+end;
+$$;
+comment on function private.export_my_data() is
+  'Implementation of public.export_my_data: the earlier export plus organisation memberships and invitations to the caller''s address (issue 15).';
+revoke all on function private.export_my_data() from public, anon;
+grant execute on function private.export_my_data() to authenticated;

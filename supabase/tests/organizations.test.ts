@@ -201,6 +201,11 @@ describe('invitations', () => {
     expect(await call<Record<string, unknown>>(anonClient(), 'organization_invitation', { p_token: token })).toMatchObject({ state: 'accepted' });
     const members = await db.query(`select role::text from public.organization_members where organization_id = $1 and user_id = $2`, [org, colleague.id]);
     expect(members.rows).toEqual([{ role: 'member' }]);
+    // the data export (DSGVO Art. 20) carries the membership and the invitation
+    const exported = await call<{ organization_memberships: { organization_id: string; role: string }[]; organization_invitations_received: { email: string }[] }>(
+      colleague, 'export_my_data');
+    expect(exported.organization_memberships.map((m) => [m.organization_id, m.role])).toEqual([[org, 'member']]);
+    expect(exported.organization_invitations_received.map((i) => i.email)).toEqual([colleague.email]);
     // a member is not invited again
     expect(await refused(owner, 'invite_to_organization', { p_organization_id: org, p_email: colleague.email, p_role: 'member' }))
       .toEqual(['PT409', 'already_member']);
