@@ -394,6 +394,26 @@ describe('row-level security and roles', () => {
     expect((await owner.client.from('organizations').delete().eq('id', org)).error?.code).toBe('42501');
   });
 
+  test('logos: owners and admins upload into the organisation\'s folder of organization-logos; everyone reads it', async () => {
+    // a 1×1 PNG (the storage service checks the content against the type)
+    const png = new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
+    const path = `${org}/logo-${tag}.png`;
+    const byMember = await member.client.storage.from('organization-logos').upload(path, png, { contentType: 'image/png' });
+    expect(byMember.error).not.toBeNull();
+    const byOutsider = await outsider.client.storage.from('organization-logos').upload(`${org}/x-${tag}.png`, png, { contentType: 'image/png' });
+    expect(byOutsider.error).not.toBeNull();
+    const byAdmin = await admin.client.storage.from('organization-logos').upload(path, png, { contentType: 'image/png' });
+    expect(byAdmin.error).toBeNull();
+    const saved = await admin.client.from('organizations').update({ logo_path: path }).eq('id', org).select('logo_path');
+    expect(saved.data).toEqual([{ logo_path: path }]);
+    const read = await anonClient().storage.from('organization-logos').download(path);
+    expect(read.error).toBeNull();
+    expect(new Uint8Array(await read.data!.arrayBuffer())).toEqual(png);
+    const removedByOwner = await owner.client.storage.from('organization-logos').remove([path]);
+    expect(removedByOwner.error).toBeNull();
+    expect(removedByOwner.data?.length).toBe(1);
+  });
+
   test('members: visible to the organisation\'s members only; a removed member loses access at once', async () => {
     const visible = async (u: TestUser) => ((await u.client.from('organization_members').select('user_id').eq('organization_id', org)).data ?? [])
       .map((r) => r.user_id).sort();
