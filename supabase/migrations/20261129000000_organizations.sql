@@ -11,15 +11,19 @@
 -- e-mail equals the invited address (case-insensitive). Members + open invitations <= seats; a seat
 -- is taken on acceptance. Members of an organisation with an active Enterprise subscription get the
 -- Enterprise plan (private.match_plan, private.has_paid_access, profiles.user_role).
+-- The issue's "signed link" is a random token looked up by its hash (unforgeable like a signature,
+-- and revocable); the plain token exists only in the queued mail's payload path (email_queue is
+-- readable by the service role and platform admins only). Extra seats: Stripe subscription items
+-- marked extra_seat, mirrored by the billing sync (public.sync_subscription_seats); seats = 5 + extra.
 --
 -- Error codes of the RPCs (message = code, detail = English explanation):
 --   28000 not_authenticated
---   22023 invalid_slug | invalid_role | invalid_email | invalid_locale | invalid_name | invalid_size | invalid_token
+--   22023 invalid_slug | invalid_role | invalid_email | invalid_locale | invalid_name | invalid_size | invalid_seats
 --   42501 account_suspended (writes of suspended accounts) | not_organization_member | not_organization_admin | not_organization_owner | owner_role_required
 --         | own_role | invitation_email_mismatch | email_unconfirmed
 --   PT402 enterprise_required | seat_limit_reached
 --   PT429 rate_limited (invitations: 5 per address, 100 per inviting account in 24 h)
---   PT404 organization_not_found | member_not_found | invitation_not_found
+--   PT404 organization_not_found | member_not_found | invitation_not_found | subscription_not_found (service role)
 --   PT409 slug_taken | subscription_in_use | last_owner | billing_owner | already_member
 --         | invitation_expired | invitation_used | invitation_pending
 -- =============================================================================
