@@ -715,6 +715,12 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'own',
   },
   'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
+  'attach_organization_subscription(p_organization_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'sync_subscription_seats(p_stripe_subscription_id text, p_extra_seats integer, p_synced_at timestamp with time zone)': {
+    execute: [],
+    returns: 'integer',
+    rows: 'none',
+  },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
   // issue 15 API access: keys in clear only in create_api_key's answer; the Edge Function `api` checks keys
   'create_api_key(p_organization_id uuid, p_name text, p_scopes text[])': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },

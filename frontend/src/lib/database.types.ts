@@ -1379,6 +1379,9 @@ isOneToOne: true
               "authenticated": number,"created_at": string,"email": string,"firstname": string,"id": string,"lastname": string,"suspended": boolean,"total": number,"user_role": Database["public"]['Enums']["user_role"]
             }[]
                            },
+"attach_organization_subscription":
+{ Args: { "p_organization_id": string }; Returns: undefined
+                           },
 "attach_ticket_checkout":
 { Args: { "p_session_id": string,"p_ticket_id": number }; Returns: boolean
                            },
@@ -1626,6 +1629,9 @@ isOneToOne: true
         isOneToOne: true
         isSetofReturn: false
       } },
+"sync_subscription_seats":
+{ Args: { "p_extra_seats": number,"p_stripe_subscription_id": string,"p_synced_at": string }; Returns: number
+                           },
 "sync_ticket_checkout":
 { Args: { "p_amount_refunded"?: number,"p_payment_intent": string,"p_payment_status": string,"p_refund_id"?: string,"p_session_id": string,"p_session_status": string }; Returns: Json
                            },
