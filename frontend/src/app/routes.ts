@@ -19,6 +19,7 @@ import { chatRoutes } from '@/features/chat/routes';
 import { contactsRoutes } from '@/features/contacts/routes';
 import { adminRoutes } from '@/features/admin/routes';
 import { devRoutes } from '@/features/dev/routes';
+import { apiAccessRoutes } from '@/features/api-access/routes';
 import type { RouteDef } from '@/lib/route-def';
 
 /** Every route of spec §2 (plain paths; the router adds the `/de` twins). */
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...contactsRoutes,
   ...adminRoutes,
   ...devRoutes,
+  ...apiAccessRoutes,
 ];
 
 /** Route definitions by id. */

@@ -44,6 +44,8 @@ export const PUBLIC_PAGE_PATHS: readonly string[] = [
   '/legal/Datenschutzhinweise',
   '/legal/nutzungsvereinbarung',
   '/legal/anbieterkennzeichnung',
+  // issue 15: the public API's documentation
+  '/developers/api',
 ];
 
 /** A content row that gets its own URL. `lastmod` is an ISO timestamp or absent. */
@@ -52,6 +54,8 @@ export interface SitemapContent {
   events: { slug: string; lastmod?: string | null }[];
   jobs: { id: number | string; lastmod?: string | null }[];
   profiles: { slug: string; lastmod?: string | null }[];
+  /** Organisation pages `/org/{slug}` (issue 15). */
+  organizations?: { slug: string; lastmod?: string | null }[];
 }
 
 /** An empty content set (used when the database is unreachable). */
@@ -142,13 +146,14 @@ function urlset(elements: string[]): string {
   ].join('\n');
 }
 
-/** Paths of the content rows (projects `/{id}-{slug}`, events `/events/{slug}`, jobs `/jobs/{id}`, profiles `/u/{slug}`). */
+/** Paths of the content rows (projects `/{id}-{slug}`, events `/events/{slug}`, jobs `/jobs/{id}`, profiles `/u/{slug}`, organisations `/org/{slug}`). */
 export function contentEntries(content: SitemapContent): UrlEntry[] {
   return [
     ...content.projects.map((p) => ({ path: `/${p.id}-${slugify(p.slug) || 'project'}`, lastmod: p.lastmod })),
     ...content.events.map((e) => ({ path: `/events/${e.slug}`, lastmod: e.lastmod })),
     ...content.jobs.map((j) => ({ path: `/jobs/${j.id}`, lastmod: j.lastmod })),
     ...content.profiles.map((u) => ({ path: `/u/${u.slug}`, lastmod: u.lastmod })),
+    ...(content.organizations ?? []).map((o) => ({ path: `/org/${o.slug}`, lastmod: o.lastmod })),
   ];
 }
 

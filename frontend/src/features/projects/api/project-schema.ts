@@ -110,7 +110,7 @@ export type ProjectRow = Omit<Database['public']['Tables']['projects']['Row'], '
  * internal (the latter would tell the owner's plan), so `select=*` is refused.
  */
 export const PROJECT_COLUMNS =
-  'id, owner_id, title, slug, summary, description, is_private, category, private_category, city, latitude, longitude, roles_sought, stage, images, status, published_at, created_at, updated_at' as const;
+  'id, owner_id, title, slug, summary, description, is_private, category, private_category, city, latitude, longitude, roles_sought, stage, images, status, published_at, created_at, updated_at, organization_id' as const;
 
 /** Maps a row to form values. */
 export function toFormValues(row: ProjectRow): ProjectFormValues {
