@@ -25,8 +25,9 @@
 --
 -- Reading: public.analytics_report (series per day of the last 90 days, totals and change
 -- against the previous 90 days) and public.analytics_csv, authorised per item by
--- private.analytics_can_read (the hook organisations extend: organisation admins and owners read
--- their organisation's items; contract of issue 15).
+-- private.analytics_can_read (owners of an item; organisation admins and owners read their
+-- organisation's page and the items published under it; contract of issue 15), and with
+-- p_organization_id the whole organisation (/org/{slug}/analytics).
 --
 -- Item types: 'organization' | 'profile' | 'project' | 'job' | 'event'. Item ids are text because
 -- the items' keys differ: profiles uuid, projects and events bigint, jobs a text id,
@@ -122,10 +123,10 @@ $$;
 comment on function private.analytics_is_bot(text) is
   'Issue 15: bots, crawlers, link previews, headless browsers, scripts and agents that are no browser (no "Mozilla/" prefix) are not counted.';
 
-/* The user an item belongs to and whether it is public (may be counted at all). Organisations
-   are null/false until the organisations migration extends this (orgs: their page is public,
-   owner = none; members are excluded by analytics_is_own_item). */
-create or replace function private.analytics_item(p_item_type text, p_item_id text, out owner_id uuid, out is_public boolean, out title text, out slug text)
+/* The user an item belongs to, whether it is public (may be counted at all), and the organisation
+   it is (its page) or is published under. An organisation page is public and has no single owner
+   (its members are excluded by analytics_is_own_item, its admins read it). */
+create or replace function private.analytics_item(p_item_type text, p_item_id text, out owner_id uuid, out is_public boolean, out title text, out slug text, out org_id uuid)
 language plpgsql
 stable
 security definer
@@ -133,32 +134,37 @@ set search_path = ''
 as $$
 begin
   is_public := false;
-  if p_item_type = 'profile' and p_item_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+  if p_item_type = 'organization' and p_item_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    -- an organisation page has no single owner: its members are its owners here, its admins read it
+    select null::uuid, true, o.name, o.slug, o.id
+      into owner_id, is_public, title, slug, org_id
+      from public.organizations o where o.id = p_item_id::uuid;
+  elsif p_item_type = 'profile' and p_item_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
     select p.id, p.listed, private.public_display_name(p.firstname, p.lastname, p.slug), p.slug
       into owner_id, is_public, title, slug
       from public.profiles p where p.id = p_item_id::uuid;
   elsif p_item_type = 'project' and p_item_id ~ '^[0-9]{1,18}$' then
-    select p.owner_id, p.status = 'published', p.title, p.id::text || '-' || p.slug
-      into owner_id, is_public, title, slug
+    select p.owner_id, p.status = 'published', p.title, p.id::text || '-' || p.slug, p.organization_id
+      into owner_id, is_public, title, slug, org_id
       from public.projects p where p.id = p_item_id::bigint;
   elsif p_item_type = 'event' and p_item_id ~ '^[0-9]{1,18}$' then
-    select e.organizer_id, e.status <> 'draft', e.title, e.slug
-      into owner_id, is_public, title, slug
+    select e.organizer_id, e.status <> 'draft', e.title, e.slug, e.organization_id
+      into owner_id, is_public, title, slug, org_id
       from public.events e where e.id = p_item_id::bigint;
   elsif p_item_type = 'job' then
-    select j.posted_by, true, j.title, j.id
-      into owner_id, is_public, title, slug
+    select j.posted_by, true, j.title, j.id, j.organization_id
+      into owner_id, is_public, title, slug, org_id
       from public.jobs j where j.id = p_item_id;
   end if;
   is_public := coalesce(is_public, false);
 end;
 $$;
 comment on function private.analytics_item(text, text) is
-  'Issue 15: owner, public state, title and path key (slug; project: id-slug; job: id) of an analytics item; is_public false when unknown.';
+  'Issue 15: owner, public state, title, path key (slug; project: id-slug; job: id) and organisation of an analytics item; is_public false when unknown.';
 revoke all on function private.analytics_item(text, text) from public, anon, authenticated;
 
-/* True when p_user_id's own visit of the item must not be counted (the item is theirs).
-   Organisations extend this for their members. */
+/* True when p_user_id's own visit of the item must not be counted (the item is theirs, or belongs
+   to an organisation they are a member of). */
 create or replace function private.analytics_is_own_item(p_item_type text, p_item_id text, p_user_id uuid)
 returns boolean
 language sql
@@ -167,17 +173,17 @@ security definer
 set search_path = ''
 as $$
   select p_user_id is not null
-    and coalesce((select i.owner_id = p_user_id from private.analytics_item(p_item_type, p_item_id) i), false)
+    and coalesce((select i.owner_id = p_user_id or (i.org_id is not null and private.is_organization_member(i.org_id, p_user_id))
+                  from private.analytics_item(p_item_type, p_item_id) i), false)
 $$;
 comment on function private.analytics_is_own_item(text, text, uuid) is
-  'Issue 15: the visitor owns the item (their views and clicks are not counted). Organisations: extend for members.';
+  'Issue 15: the visitor owns the item, or is a member of the organisation it is, or is published under (their views and clicks are not counted).';
 revoke all on function private.analytics_is_own_item(text, text, uuid) from public, anon, authenticated;
 
 /* Authorisation of the analytics of one item (contract of issue 15): the item's owner with the
    Premium plan or better (spec §6; Enterprise members and admins count as enterprise through
-   private.match_plan). THE PLACE FOR ORGANISATIONS: the organisations integration adds
-   "or (item_type = 'organization' and private.is_organization_admin(item, user))" and
-   "or the item's organization_id is an organisation the user administers". */
+   private.match_plan), or an owner/admin of the organisation the item is (its page) or is
+   published under (organization_id of projects, jobs and events). */
 create or replace function private.analytics_can_read(p_item_type text, p_item_id text, p_user_id uuid)
 returns boolean
 language sql
@@ -186,12 +192,13 @@ security definer
 set search_path = ''
 as $$
   select p_user_id is not null
-    and p_item_type in ('profile', 'project', 'job', 'event')
+    and p_item_type in ('organization', 'profile', 'project', 'job', 'event')
     and private.plan_rank(private.match_plan(p_user_id)) >= private.plan_rank('premium')
-    and coalesce((select i.owner_id = p_user_id from private.analytics_item(p_item_type, p_item_id) i), false)
+    and coalesce((select i.owner_id = p_user_id or (i.org_id is not null and private.is_organization_admin(i.org_id, p_user_id))
+                  from private.analytics_item(p_item_type, p_item_id) i), false)
 $$;
 comment on function private.analytics_can_read(text, text, uuid) is
-  'Issue 15: may p_user_id read the analytics of the item? Owner with Premium or better; organisations extend it for their admins and owners.';
+  'Issue 15: may p_user_id read the analytics of the item? Its owner, or an owner/admin of the organisation it is or is published under; Premium or better (organisation members count as Enterprise).';
 revoke all on function private.analytics_can_read(text, text, uuid) from public, anon, authenticated;
 
 /* The items whose analytics a user reads on /user/analytics: their profile, projects, jobs and
@@ -353,15 +360,43 @@ create trigger profiles_analytics_forget after delete on public.profiles for eac
 create trigger projects_analytics_forget after delete on public.projects for each row execute function private.analytics_forget_item('project');
 create trigger jobs_analytics_forget after delete on public.jobs for each row execute function private.analytics_forget_item('job');
 create trigger events_analytics_forget after delete on public.events for each row execute function private.analytics_forget_item('event');
+create trigger organizations_analytics_forget after delete on public.organizations for each row execute function private.analytics_forget_item('organization');
 
 -- -----------------------------------------------------------------------------
 -- Reading
 -- -----------------------------------------------------------------------------
 
+/* The items of an organisation's analytics (/org/{slug}/analytics, issue 15): its page, the
+   profiles of its members who agreed to be listed, and the projects, jobs and events published
+   under it. */
+create or replace function private.analytics_organization_items(p_organization_id uuid)
+returns table (item_type text, item_id text, title text, slug text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select 'organization', o.id::text, o.name, o.slug from public.organizations o where o.id = p_organization_id
+  union all
+  select 'profile', p.id::text, private.public_display_name(p.firstname, p.lastname, p.slug), p.slug
+    from public.organization_members m join public.profiles p on p.id = m.user_id
+    where m.organization_id = p_organization_id and m.listed
+  union all
+  select 'project', p.id::text, p.title, p.id::text || '-' || p.slug from public.projects p where p.organization_id = p_organization_id
+  union all
+  select 'job', j.id, j.title, j.id from public.jobs j where j.organization_id = p_organization_id
+  union all
+  select 'event', e.id::text, e.title, e.slug from public.events e where e.organization_id = p_organization_id
+$$;
+comment on function private.analytics_organization_items(uuid) is
+  'Issue 15: the items of an organisation''s analytics: its page, its listed members'' profiles, its projects, jobs and events.';
+revoke all on function private.analytics_organization_items(uuid) from public, anon, authenticated;
+
 /* The items of a report: one item (p_item_type/p_item_id given, must be readable) or all of the
-   caller's own items. Errors: 28000 not signed in; PT402 premium_required (plan below Premium);
+   caller's own items, or with p_organization_id the items of that organisation (its owners and
+   admins; 42501 not_organization_admin otherwise). Errors: 28000 not signed in; PT402 premium_required (plan below Premium);
    22023 invalid_item_type; 42501 forbidden (an item the caller may not read). */
-create or replace function private.analytics_report_items(p_item_type text, p_item_id text)
+create or replace function private.analytics_report_items(p_item_type text, p_item_id text, p_organization_id uuid default null)
 returns table (item_type text, item_id text, title text, slug text)
 language plpgsql
 stable
@@ -376,6 +411,19 @@ begin
   end if;
   if p_item_type is not null and p_item_type not in ('organization', 'profile', 'project', 'job', 'event') then
     raise exception using errcode = '22023', message = 'invalid_item_type';
+  end if;
+  if p_organization_id is not null then
+    -- an organisation's analytics: its owners and admins, while its plan (Enterprise) is active
+    if not private.is_organization_admin(p_organization_id, v_uid) then
+      raise exception using errcode = '42501', message = 'not_organization_admin';
+    end if;
+    if private.plan_rank(private.match_plan(v_uid)) < private.plan_rank('premium') then
+      raise exception using errcode = 'PT402', message = 'premium_required';
+    end if;
+    return query
+      select o.item_type, o.item_id, o.title, o.slug from private.analytics_organization_items(p_organization_id) o
+      where (p_item_type is null or o.item_type = p_item_type) and (p_item_id is null or o.item_id = p_item_id);
+    return;
   end if;
   if p_item_type is not null and p_item_id is not null then
     if not private.analytics_can_read(p_item_type, p_item_id, v_uid) then
@@ -395,9 +443,9 @@ begin
     where p_item_type is null or o.item_type = p_item_type;
 end;
 $$;
-comment on function private.analytics_report_items(text, text) is
-  'Issue 15: the items of an analytics report for auth.uid() (one readable item or all own items). 28000, PT402, 22023, 42501.';
-revoke all on function private.analytics_report_items(text, text) from public, anon, authenticated;
+comment on function private.analytics_report_items(text, text, uuid) is
+  'Issue 15: the items of an analytics report for auth.uid() (one readable item, all own items, or an organisation''s items for its owners and admins). 28000, PT402, 22023, 42501.';
+revoke all on function private.analytics_report_items(text, text, uuid) from public, anon, authenticated;
 
 /* Change in percent from p_prev to p_cur (one decimal); null when p_prev is 0. */
 create or replace function private.analytics_change(p_cur bigint, p_prev bigint)
@@ -420,7 +468,7 @@ comment on function private.analytics_change(bigint, bigint) is 'Issue 15: chang
        totals / previous: { <metric>: count } (all items), change: { <metric>: percent | null },
        items: [{ item_type, item_id, title, slug, totals, previous, change }] (by views desc, then title) }
    Errors: 28000 not signed in; PT402 premium_required; 22023 invalid_item_type; 42501 forbidden. */
-create or replace function public.analytics_report(p_item_type text default null, p_item_id text default null)
+create or replace function public.analytics_report(p_item_type text default null, p_item_id text default null, p_organization_id uuid default null)
 returns jsonb
 language plpgsql
 stable
@@ -436,7 +484,7 @@ declare
   v_result jsonb;
 begin
   with items as materialized (
-    select * from private.analytics_report_items(p_item_type, p_item_id)
+    select * from private.analytics_report_items(p_item_type, p_item_id, p_organization_id)
   ),
   -- one pass over the index (index-only scan; count is an INCLUDE column of the primary key):
   -- totals per item and metric (both periods) and per day and metric (current period)
@@ -495,15 +543,15 @@ begin
   return v_result;
 end;
 $$;
-comment on function public.analytics_report(text, text) is
+comment on function public.analytics_report(text, text, uuid) is
   'Issue 15: per-day series (last 90 days), totals and change against the previous 90 days of the caller''s items or one item (Premium+; private.analytics_can_read). 28000, PT402, 22023, 42501.';
-revoke all on function public.analytics_report(text, text) from public, anon, authenticated;
-grant execute on function public.analytics_report(text, text) to authenticated;
+revoke all on function public.analytics_report(text, text, uuid) from public, anon, authenticated;
+grant execute on function public.analytics_report(text, text, uuid) to authenticated;
 
 /* CSV download of the same selection: one line per item and day of the last 90 days.
    Columns: item_type,item_id,title,day,view,connect_click,apply_click,external_link_click,contact_request_received
    (RFC 4180, titles through private.csv_field). Errors as analytics_report. */
-create or replace function public.analytics_csv(p_item_type text default null, p_item_id text default null)
+create or replace function public.analytics_csv(p_item_type text default null, p_item_id text default null, p_organization_id uuid default null)
 returns text
 language plpgsql
 stable
@@ -516,7 +564,7 @@ declare
   v_csv text;
 begin
   with items as materialized (
-    select * from private.analytics_report_items(p_item_type, p_item_id)
+    select * from private.analytics_report_items(p_item_type, p_item_id, p_organization_id)
   ),
   counts as (
     select a.item_type, a.item_id, a.day,
@@ -542,10 +590,10 @@ begin
     || E'\r\n' || coalesce(v_csv || E'\r\n', '');
 end;
 $$;
-comment on function public.analytics_csv(text, text) is
+comment on function public.analytics_csv(text, text, uuid) is
   'Issue 15: CSV (one line per item and day of the last 90 days) of the caller''s analytics; errors as analytics_report.';
-revoke all on function public.analytics_csv(text, text) from public, anon, authenticated;
-grant execute on function public.analytics_csv(text, text) to authenticated;
+revoke all on function public.analytics_csv(text, text, uuid) from public, anon, authenticated;
+grant execute on function public.analytics_csv(text, text, uuid) to authenticated;
 
 -- -----------------------------------------------------------------------------
 -- Daily cleanup of salts and keys (pg_cron where available; the first call of a day does it too)

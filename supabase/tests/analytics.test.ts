@@ -280,9 +280,80 @@ describe('reading (issue 15: owner with Premium or better)', () => {
     expect((await report(anon)).code).toBe('42501');
   });
 
-  test('an organisation item is not readable until organisations extend analytics_can_read', async () => {
+  test('an unknown organisation item is not readable', async () => {
     const out = await report(owner, 'organization', '00000000-0000-4000-8000-000000000001');
     expect(out.code).toBe('42501');
+  });
+});
+
+describe('organisations (issue 15: /org/{slug}/analytics for its owners and admins)', () => {
+  type OrgReport = { items: Array<{ item_type: string; item_id: string; totals: Record<string, number> }>; totals: Record<string, number> };
+  let org: string;
+  let orgProject: string;
+  let member: User;
+  let hidden: User;
+
+  beforeAll(async () => {
+    member = await db.user({ role: 'premium', name: 'Mia Mitglied' });
+    hidden = await db.user({ role: 'premium', name: 'Hans Ungelistet' });
+    const [row] = await db.sql<{ id: string }>(
+      `insert into public.organizations (name, slug, created_by) values ('Analyse GmbH', $1, $2) returning id`,
+      [`analyse-${Date.now().toString(36)}`, owner.id],
+    );
+    org = row!.id;
+    await db.sql(
+      `insert into public.organization_members (organization_id, user_id, role, listed) values ($1, $2, 'owner', true), ($1, $3, 'member', true), ($1, $4, 'member', false)`,
+      [org, owner.id, member.id, hidden.id],
+    );
+    orgProject = await newProject(member.id, 'published');
+    await db.sql(`update public.projects set organization_id = $1 where id = $2`, [org, orgProject]);
+  });
+
+  const orgReport = (actor: Actor, type: string | null = null, id: string | null = null) =>
+    db.as(actor, `select public.analytics_report($1, $2, $3) as r`, [type, id, org]);
+  const report = (actor: Actor, type: string, id: string) => db.as(actor, `select public.analytics_report($1, $2) as r`, [type, id]);
+
+  test('the page, listed members and content published under the organisation are counted; members\' own visits are not', async () => {
+    const before = await count('organization', org);
+    expect((await track(anon, '203.0.113.71', CHROME, 'organization', org)).ok).toBe(true);
+    expect(await count('organization', org)).toBe(before + 1);
+    expect((await track(member, '203.0.113.72', CHROME, 'organization', org)).ok).toBe(true);
+    expect((await track(member, '203.0.113.72', FIREFOX, 'project', orgProject)).ok).toBe(true);
+    expect(await count('organization', org)).toBe(before + 1);
+    expect(await count('project', orgProject)).toBe(0);
+    expect((await track(other, '203.0.113.73', CHROME, 'project', orgProject)).ok).toBe(true);
+    expect(await count('project', orgProject)).toBe(1);
+  });
+
+  test('owners and admins read the organisation\'s report: its page, listed members\' profiles and its content', async () => {
+    const out = await orgReport(owner);
+    expect(out.ok).toBe(true);
+    const r = out.rows[0]!.r as OrgReport;
+    const keys = r.items.map((i) => `${i.item_type}:${i.item_id}`).sort();
+    expect(keys).toEqual([`organization:${org}`, `profile:${member.id}`, `profile:${owner.id}`, `project:${orgProject}`].sort());
+    expect(r.items.find((i) => i.item_type === 'project')!.totals.view).toBe(await count('project', orgProject));
+    // the owner's own (non-organisation) project is not part of it
+    expect(keys.some((k) => k === `project:${project}`)).toBe(false);
+    const single = (await orgReport(owner, 'project', orgProject)).rows[0]!.r as OrgReport;
+    expect(single.items).toHaveLength(1);
+    // the project page alone, outside the organisation scope, is readable by the organisation's owner too
+    expect((await report(owner, 'project', orgProject)).ok).toBe(true);
+    const csv = await db.as(owner, `select public.analytics_csv(null, null, $1) as csv`, [org]);
+    expect(csv.ok).toBe(true);
+    expect((csv.rows[0]!.csv as string).split('\r\n').filter((l) => l.startsWith('"organization",')).length).toBe(90);
+  });
+
+  test('members without the admin role, outsiders and anon are refused', async () => {
+    const asMember = await orgReport(member);
+    expect(asMember.code).toBe('42501');
+    expect(asMember.message).toBe('not_organization_admin');
+    expect((await orgReport(other)).code).toBe('42501');
+    expect((await report(other, 'organization', org)).code).toBe('42501');
+    expect((await orgReport(anon)).code).toBe('42501');
+    await db.sql(`update public.organization_members set role = 'admin' where organization_id = $1 and user_id = $2`, [org, member.id]);
+    expect((await orgReport(member)).ok).toBe(true);
+    await db.sql(`delete from public.organization_members where organization_id = $1 and user_id = $2`, [org, member.id]);
+    expect((await orgReport(member)).code).toBe('42501');
   });
 });
 
