@@ -49,25 +49,32 @@ export type AnalyticsSelection = { type: AnalyticsItemType; id: string } | null;
 /** Query key root of the analytics feature. */
 export const ANALYTICS_KEY = ['analytics'] as const;
 
-const args = (selection: AnalyticsSelection) => (selection ? { p_item_type: selection.type, p_item_id: selection.id } : {});
+const args = (selection: AnalyticsSelection, organizationId: string | null) => ({
+  ...(selection ? { p_item_type: selection.type, p_item_id: selection.id } : {}),
+  ...(organizationId ? { p_organization_id: organizationId } : {}),
+});
 
 /**
- * The report of all own items or one item.
- * @throws ApiError: code PT402 (message premium_required) below Premium, 42501 for another's item, 28000 signed out
+ * The report of all own items or one item; with `organizationId`, of that organisation's items
+ * (its page, listed members' profiles, its projects, jobs and events; owners and admins only).
+ * @throws ApiError: code PT402 (message premium_required) below Premium, 42501 for another's item or
+ *   organisation (not_organization_admin), 28000 signed out
  */
-export const analyticsReportQuery = (selection: AnalyticsSelection) =>
+export const analyticsReportQuery = (selection: AnalyticsSelection, organizationId: string | null = null) =>
   queryOptions({
-    queryKey: [...ANALYTICS_KEY, 'report', selection?.type ?? null, selection?.id ?? null],
-    queryFn: async (): Promise<AnalyticsReport> => unwrap(await supabase.rpc('analytics_report', args(selection)), 'POST') as unknown as AnalyticsReport,
+    queryKey: [...ANALYTICS_KEY, 'report', organizationId, selection?.type ?? null, selection?.id ?? null],
+    queryFn: async (): Promise<AnalyticsReport> =>
+      unwrap(await supabase.rpc('analytics_report', args(selection, organizationId)), 'POST') as unknown as AnalyticsReport,
     retry: false,
   });
 
 /**
- * CSV of the selection: one line per item and day of the last 90 days (RFC 4180, CRLF).
+ * CSV of the selection (of an organisation with `organizationId`): one line per item and day of the
+ * last 90 days (RFC 4180, CRLF).
  * @throws ApiError as analyticsReportQuery
  */
-export async function fetchAnalyticsCsv(selection: AnalyticsSelection): Promise<string> {
-  return unwrap(await supabase.rpc('analytics_csv', args(selection)), 'POST');
+export async function fetchAnalyticsCsv(selection: AnalyticsSelection, organizationId: string | null = null): Promise<string> {
+  return unwrap(await supabase.rpc('analytics_csv', args(selection, organizationId)), 'POST');
 }
 
 /** True when the error is the database's "Premium or better required" refusal. */
