@@ -55,7 +55,7 @@ const idOf = (v: unknown): string | number | null => (typeof v === 'number' || t
  * reachable, RLS denies) yields an empty list for that table, never an error.
  */
 export async function fetchSitemapContent(deps: SitemapDeps): Promise<SitemapContent> {
-  const [projects, events, jobs, profiles] = await Promise.all([
+  const [projects, events, jobs, profiles, organizations] = await Promise.all([
     // RLS limits anon to published projects, non-draft events, unexpired jobs, visible profiles;
     // the filters repeat the public rule so a service key would not leak more.
     readRows(deps, 'projects?select=id,slug,updated_at&status=eq.published&order=id&limit=5000'),
@@ -64,6 +64,8 @@ export async function fetchSitemapContent(deps: SitemapDeps): Promise<SitemapCon
     // spec §6: only confirmed profiles with profile_visibility = 1 (the view's `listed` rule; the
     // two source columns are private since issue 12)
     readRows(deps, 'visible_profiles?select=slug,updated_at&order=slug&limit=5000'),
+    // issue 15: every organisation has a public page /org/{slug} (public columns readable by anon)
+    readRows(deps, 'organizations?select=slug,updated_at&order=slug&limit=5000'),
   ]);
   return {
     projects: projects.flatMap((p) => {
@@ -82,6 +84,10 @@ export async function fetchSitemapContent(deps: SitemapDeps): Promise<SitemapCon
     profiles: profiles.flatMap((u) => {
       const slug = str(u.slug);
       return slug ? [{ slug, lastmod: str(u.updated_at) }] : [];
+    }),
+    organizations: organizations.flatMap((o) => {
+      const slug = str(o.slug);
+      return slug ? [{ slug, lastmod: str(o.updated_at) }] : [];
     }),
   };
 }
