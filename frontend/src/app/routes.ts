@@ -18,6 +18,7 @@ import { chatRoutes } from '@/features/chat/routes';
 import { contactsRoutes } from '@/features/contacts/routes';
 import { adminRoutes } from '@/features/admin/routes';
 import { devRoutes } from '@/features/dev/routes';
+import { organizationsRoutes } from '@/features/organizations/routes';
 import type { RouteDef } from '@/lib/route-def';
 
 /** Every route of spec §2 (plain paths; the router adds the `/de` twins). */
@@ -41,6 +42,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...chatRoutes,
   ...contactsRoutes,
   ...adminRoutes,
+  ...organizationsRoutes,
   ...devRoutes,
 ];
 
