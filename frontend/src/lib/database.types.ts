@@ -444,17 +444,23 @@ isOneToOne: false
                   ]
                 },"events": {
                   Row: {
-                    "capacity": number | null,"category": Database["public"]['Enums']["project_category"],"city": string | null,"created_at": string,"currency": string,"description": string,"ends_at": string,"going_count": number,"id": number,"image": string | null,"is_online": boolean,"is_paid": boolean,"latitude": number | null,"longitude": number | null,"online_url": string | null,"organizer_id": string,"owner_listed": boolean,"owner_premium": boolean,"price_cents": number | null,"slug": string,"starts_at": string,"status": Database["public"]['Enums']["event_status"],"street": string | null,"summary": string,"timezone": string,"title": string,"updated_at": string,"venue_name": string | null,"waitlist_count": number,"zipcode": string | null
+                    "capacity": number | null,"category": Database["public"]['Enums']["project_category"],"city": string | null,"created_at": string,"currency": string,"description": string,"ends_at": string,"going_count": number,"id": number,"image": string | null,"is_online": boolean,"is_paid": boolean,"latitude": number | null,"longitude": number | null,"online_url": string | null,"organization_id": string | null,"organizer_id": string,"owner_listed": boolean,"owner_premium": boolean,"price_cents": number | null,"slug": string,"starts_at": string,"status": Database["public"]['Enums']["event_status"],"street": string | null,"summary": string,"timezone": string,"title": string,"updated_at": string,"venue_name": string | null,"waitlist_count": number,"zipcode": string | null
                   }
                   ComputedFields: never
                   Insert: {
-                    "capacity"?: number | null,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"created_at"?: string,"currency"?: string,"description"?: string,"ends_at": string,"going_count"?: number,"id"?: never,"image"?: string | null,"is_online"?: boolean,"is_paid"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"online_url"?: string | null,"organizer_id": string,"owner_listed"?: boolean,"owner_premium"?: boolean,"price_cents"?: number | null,"slug": string,"starts_at": string,"status"?: Database["public"]['Enums']["event_status"],"street"?: string | null,"summary"?: string,"timezone"?: string,"title": string,"updated_at"?: string,"venue_name"?: string | null,"waitlist_count"?: number,"zipcode"?: string | null
+                    "capacity"?: number | null,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"created_at"?: string,"currency"?: string,"description"?: string,"ends_at": string,"going_count"?: number,"id"?: never,"image"?: string | null,"is_online"?: boolean,"is_paid"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"online_url"?: string | null,"organization_id"?: string | null,"organizer_id": string,"owner_listed"?: boolean,"owner_premium"?: boolean,"price_cents"?: number | null,"slug": string,"starts_at": string,"status"?: Database["public"]['Enums']["event_status"],"street"?: string | null,"summary"?: string,"timezone"?: string,"title": string,"updated_at"?: string,"venue_name"?: string | null,"waitlist_count"?: number,"zipcode"?: string | null
                   }
                   Update: {
-                    "capacity"?: number | null,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"created_at"?: string,"currency"?: string,"description"?: string,"ends_at"?: string,"going_count"?: number,"id"?: never,"image"?: string | null,"is_online"?: boolean,"is_paid"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"online_url"?: string | null,"organizer_id"?: string,"owner_listed"?: boolean,"owner_premium"?: boolean,"price_cents"?: number | null,"slug"?: string,"starts_at"?: string,"status"?: Database["public"]['Enums']["event_status"],"street"?: string | null,"summary"?: string,"timezone"?: string,"title"?: string,"updated_at"?: string,"venue_name"?: string | null,"waitlist_count"?: number,"zipcode"?: string | null
+                    "capacity"?: number | null,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"created_at"?: string,"currency"?: string,"description"?: string,"ends_at"?: string,"going_count"?: number,"id"?: never,"image"?: string | null,"is_online"?: boolean,"is_paid"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"online_url"?: string | null,"organization_id"?: string | null,"organizer_id"?: string,"owner_listed"?: boolean,"owner_premium"?: boolean,"price_cents"?: number | null,"slug"?: string,"starts_at"?: string,"status"?: Database["public"]['Enums']["event_status"],"street"?: string | null,"summary"?: string,"timezone"?: string,"title"?: string,"updated_at"?: string,"venue_name"?: string | null,"waitlist_count"?: number,"zipcode"?: string | null
                   }
                   Relationships: [
                     {
+      foreignKeyName: "events_organization_id_fkey"
+      columns: ["organization_id"]
+isOneToOne: false
+      referencedRelation: "organizations"
+      referencedColumns: ["id"]
+    },{
       foreignKeyName: "events_organizer_id_fkey"
       columns: ["organizer_id"]
 isOneToOne: false
@@ -584,17 +590,23 @@ isOneToOne: false
                   ]
                 },"jobs": {
                   Row: {
-                    "apply_url": string,"category": Database["public"]['Enums']["project_category"],"city": string | null,"company": string,"company_logo": string | null,"created_at": string,"description": string,"employment_type": Database["public"]['Enums']["employment_type"],"expires_at": string | null,"id": string,"language": string,"latitude": number | null,"longitude": number | null,"posted_at": string,"posted_by": string | null,"remote": boolean,"salary_max_cents": number | null,"salary_min_cents": number | null,"title": string,"updated_at": string
+                    "apply_url": string,"category": Database["public"]['Enums']["project_category"],"city": string | null,"company": string,"company_logo": string | null,"created_at": string,"description": string,"employment_type": Database["public"]['Enums']["employment_type"],"expires_at": string | null,"id": string,"language": string,"latitude": number | null,"longitude": number | null,"organization_id": string | null,"posted_at": string,"posted_by": string | null,"remote": boolean,"salary_max_cents": number | null,"salary_min_cents": number | null,"title": string,"updated_at": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "apply_url": string,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"company": string,"company_logo"?: string | null,"created_at"?: string,"description": string,"employment_type": Database["public"]['Enums']["employment_type"],"expires_at"?: string | null,"id": string,"language"?: string,"latitude"?: number | null,"longitude"?: number | null,"posted_at"?: string,"posted_by"?: string | null,"remote"?: boolean,"salary_max_cents"?: number | null,"salary_min_cents"?: number | null,"title": string,"updated_at"?: string
+                    "apply_url": string,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"company": string,"company_logo"?: string | null,"created_at"?: string,"description": string,"employment_type": Database["public"]['Enums']["employment_type"],"expires_at"?: string | null,"id": string,"language"?: string,"latitude"?: number | null,"longitude"?: number | null,"organization_id"?: string | null,"posted_at"?: string,"posted_by"?: string | null,"remote"?: boolean,"salary_max_cents"?: number | null,"salary_min_cents"?: number | null,"title": string,"updated_at"?: string
                   }
                   Update: {
-                    "apply_url"?: string,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"company"?: string,"company_logo"?: string | null,"created_at"?: string,"description"?: string,"employment_type"?: Database["public"]['Enums']["employment_type"],"expires_at"?: string | null,"id"?: string,"language"?: string,"latitude"?: number | null,"longitude"?: number | null,"posted_at"?: string,"posted_by"?: string | null,"remote"?: boolean,"salary_max_cents"?: number | null,"salary_min_cents"?: number | null,"title"?: string,"updated_at"?: string
+                    "apply_url"?: string,"category"?: Database["public"]['Enums']["project_category"],"city"?: string | null,"company"?: string,"company_logo"?: string | null,"created_at"?: string,"description"?: string,"employment_type"?: Database["public"]['Enums']["employment_type"],"expires_at"?: string | null,"id"?: string,"language"?: string,"latitude"?: number | null,"longitude"?: number | null,"organization_id"?: string | null,"posted_at"?: string,"posted_by"?: string | null,"remote"?: boolean,"salary_max_cents"?: number | null,"salary_min_cents"?: number | null,"title"?: string,"updated_at"?: string
                   }
                   Relationships: [
                     {
+      foreignKeyName: "jobs_organization_id_fkey"
+      columns: ["organization_id"]
+isOneToOne: false
+      referencedRelation: "organizations"
+      referencedColumns: ["id"]
+    },{
       foreignKeyName: "jobs_posted_by_fkey"
       columns: ["posted_by"]
 isOneToOne: false
@@ -816,6 +828,138 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"organization_invitations": {
+                  Row: {
+                    "accepted_at": string | null,"accepted_by": string | null,"created_at": string,"declined_at": string | null,"email": string,"expires_at": string,"id": string,"invited_by": string | null,"locale": string,"organization_id": string,"revoked_at": string | null,"role": Database["public"]['Enums']["organization_role"],"token_hash": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "accepted_at"?: string | null,"accepted_by"?: string | null,"created_at"?: string,"declined_at"?: string | null,"email": string,"expires_at"?: string,"id"?: string,"invited_by"?: string | null,"locale"?: string,"organization_id": string,"revoked_at"?: string | null,"role"?: Database["public"]['Enums']["organization_role"],"token_hash": string
+                  }
+                  Update: {
+                    "accepted_at"?: string | null,"accepted_by"?: string | null,"created_at"?: string,"declined_at"?: string | null,"email"?: string,"expires_at"?: string,"id"?: string,"invited_by"?: string | null,"locale"?: string,"organization_id"?: string,"revoked_at"?: string | null,"role"?: Database["public"]['Enums']["organization_role"],"token_hash"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "organization_invitations_accepted_by_fkey"
+      columns: ["accepted_by"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_invitations_accepted_by_fkey"
+      columns: ["accepted_by"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_invitations_accepted_by_fkey"
+      columns: ["accepted_by"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_invitations_invited_by_fkey"
+      columns: ["invited_by"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_invitations_invited_by_fkey"
+      columns: ["invited_by"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_invitations_invited_by_fkey"
+      columns: ["invited_by"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_invitations_organization_id_fkey"
+      columns: ["organization_id"]
+isOneToOne: false
+      referencedRelation: "organizations"
+      referencedColumns: ["id"]
+    }
+                  ]
+                },"organization_members": {
+                  Row: {
+                    "joined_at": string,"listed": boolean,"organization_id": string,"role": Database["public"]['Enums']["organization_role"],"user_id": string
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "joined_at"?: string,"listed"?: boolean,"organization_id": string,"role"?: Database["public"]['Enums']["organization_role"],"user_id": string
+                  }
+                  Update: {
+                    "joined_at"?: string,"listed"?: boolean,"organization_id"?: string,"role"?: Database["public"]['Enums']["organization_role"],"user_id"?: string
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "organization_members_organization_id_fkey"
+      columns: ["organization_id"]
+isOneToOne: false
+      referencedRelation: "organizations"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_members_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_members_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organization_members_user_id_fkey"
+      columns: ["user_id"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    }
+                  ]
+                },"organizations": {
+                  Row: {
+                    "city": string | null,"country": string | null,"created_at": string,"created_by": string | null,"description_de": string,"description_en": string,"display_address": string | null,"id": string,"industry": string | null,"logo_path": string | null,"name": string,"postal_code": string | null,"seats": number,"size": string | null,"slug": string,"street": string | null,"subscription_id": string | null,"updated_at": string,"website": string | null
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "city"?: string | null,"country"?: string | null,"created_at"?: string,"created_by"?: string | null,"description_de"?: string,"description_en"?: string,"display_address"?: never,"id"?: string,"industry"?: string | null,"logo_path"?: string | null,"name": string,"postal_code"?: string | null,"seats"?: number,"size"?: string | null,"slug": string,"street"?: string | null,"subscription_id"?: string | null,"updated_at"?: string,"website"?: string | null
+                  }
+                  Update: {
+                    "city"?: string | null,"country"?: string | null,"created_at"?: string,"created_by"?: string | null,"description_de"?: string,"description_en"?: string,"display_address"?: never,"id"?: string,"industry"?: string | null,"logo_path"?: string | null,"name"?: string,"postal_code"?: string | null,"seats"?: number,"size"?: string | null,"slug"?: string,"street"?: string | null,"subscription_id"?: string | null,"updated_at"?: string,"website"?: string | null
+                  }
+                  Relationships: [
+                    {
+      foreignKeyName: "organizations_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organizations_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "public_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organizations_created_by_fkey"
+      columns: ["created_by"]
+isOneToOne: false
+      referencedRelation: "visible_profiles"
+      referencedColumns: ["id"]
+    },{
+      foreignKeyName: "organizations_subscription_id_fkey"
+      columns: ["subscription_id"]
+isOneToOne: true
+      referencedRelation: "subscriptions"
+      referencedColumns: ["id"]
+    }
+                  ]
                 },"plans": {
                   Row: {
                     "active": boolean,"contact_sales": boolean,"features_de": (string)[],"features_en": (string)[],"id": string,"name": string,"project_limit": number | null,"rank": number
@@ -962,17 +1106,23 @@ isOneToOne: false
                   ]
                 },"projects": {
                   Row: {
-                    "category": Database["public"]['Enums']["project_category"] | null,"city": string | null,"created_at": string,"description": string,"id": number,"images": (string)[],"is_private": boolean,"latitude": number | null,"longitude": number | null,"owner_id": string,"owner_listed": boolean,"owner_premium": boolean,"private_category": Database["public"]['Enums']["private_project_category"] | null,"published_at": string | null,"roles_sought": (string)[],"slug": string,"stage": Database["public"]['Enums']["project_stage"],"status": Database["public"]['Enums']["project_status"],"summary": string,"title": string,"updated_at": string
+                    "category": Database["public"]['Enums']["project_category"] | null,"city": string | null,"created_at": string,"description": string,"id": number,"images": (string)[],"is_private": boolean,"latitude": number | null,"longitude": number | null,"organization_id": string | null,"owner_id": string,"owner_listed": boolean,"owner_premium": boolean,"private_category": Database["public"]['Enums']["private_project_category"] | null,"published_at": string | null,"roles_sought": (string)[],"slug": string,"stage": Database["public"]['Enums']["project_stage"],"status": Database["public"]['Enums']["project_status"],"summary": string,"title": string,"updated_at": string
                   }
                   ComputedFields: never
                   Insert: {
-                    "category"?: Database["public"]['Enums']["project_category"] | null,"city"?: string | null,"created_at"?: string,"description"?: string,"id"?: never,"images"?: (string)[],"is_private"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"owner_id": string,"owner_listed"?: boolean,"owner_premium"?: boolean,"private_category"?: Database["public"]['Enums']["private_project_category"] | null,"published_at"?: string | null,"roles_sought"?: (string)[],"slug": string,"stage"?: Database["public"]['Enums']["project_stage"],"status"?: Database["public"]['Enums']["project_status"],"summary"?: string,"title": string,"updated_at"?: string
+                    "category"?: Database["public"]['Enums']["project_category"] | null,"city"?: string | null,"created_at"?: string,"description"?: string,"id"?: never,"images"?: (string)[],"is_private"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"organization_id"?: string | null,"owner_id": string,"owner_listed"?: boolean,"owner_premium"?: boolean,"private_category"?: Database["public"]['Enums']["private_project_category"] | null,"published_at"?: string | null,"roles_sought"?: (string)[],"slug": string,"stage"?: Database["public"]['Enums']["project_stage"],"status"?: Database["public"]['Enums']["project_status"],"summary"?: string,"title": string,"updated_at"?: string
                   }
                   Update: {
-                    "category"?: Database["public"]['Enums']["project_category"] | null,"city"?: string | null,"created_at"?: string,"description"?: string,"id"?: never,"images"?: (string)[],"is_private"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"owner_id"?: string,"owner_listed"?: boolean,"owner_premium"?: boolean,"private_category"?: Database["public"]['Enums']["private_project_category"] | null,"published_at"?: string | null,"roles_sought"?: (string)[],"slug"?: string,"stage"?: Database["public"]['Enums']["project_stage"],"status"?: Database["public"]['Enums']["project_status"],"summary"?: string,"title"?: string,"updated_at"?: string
+                    "category"?: Database["public"]['Enums']["project_category"] | null,"city"?: string | null,"created_at"?: string,"description"?: string,"id"?: never,"images"?: (string)[],"is_private"?: boolean,"latitude"?: number | null,"longitude"?: number | null,"organization_id"?: string | null,"owner_id"?: string,"owner_listed"?: boolean,"owner_premium"?: boolean,"private_category"?: Database["public"]['Enums']["private_project_category"] | null,"published_at"?: string | null,"roles_sought"?: (string)[],"slug"?: string,"stage"?: Database["public"]['Enums']["project_stage"],"status"?: Database["public"]['Enums']["project_status"],"summary"?: string,"title"?: string,"updated_at"?: string
                   }
                   Relationships: [
                     {
+      foreignKeyName: "projects_organization_id_fkey"
+      columns: ["organization_id"]
+isOneToOne: false
+      referencedRelation: "organizations"
+      referencedColumns: ["id"]
+    },{
       foreignKeyName: "projects_owner_id_fkey"
       columns: ["owner_id"]
 isOneToOne: false
@@ -1180,7 +1330,10 @@ isOneToOne: true
                 }
           }
           Functions: {
-            "admin_delete_user":
+            "accept_organization_invitation":
+{ Args: { "p_token": string }; Returns: string
+                           },
+"admin_delete_user":
 { Args: { "p_user_id": string }; Returns: undefined
                            },
 "admin_list_users":
@@ -1232,11 +1385,20 @@ isOneToOne: true
               "can_write": boolean,"conversation_id": string,"display_name": string,"last_seen_at": string,"my_last_read_at": string,"other_last_read_at": string,"other_user_id": string,"profile_img": string,"slug": string
             }[]
                            },
+"create_organization":
+{ Args: { "p_city"?: string,"p_country"?: string,"p_description_de"?: string,"p_description_en"?: string,"p_industry"?: string,"p_logo_path"?: string,"p_name": string,"p_postal_code"?: string,"p_size"?: string,"p_slug"?: string,"p_street"?: string,"p_website"?: string }; Returns: string
+                           },
 "custom_access_token_hook":
 { Args: { "event": Json }; Returns: Json
                            },
+"decline_organization_invitation":
+{ Args: { "p_token": string }; Returns: undefined
+                           },
 "delete_my_account":
 { Args: { "p_email": string }; Returns: undefined
+                           },
+"delete_organization":
+{ Args: { "p_organization_id": string }; Returns: undefined
                            },
 "enforce_public_rate_limit":
 { Args: { "p_bucket": string,"p_key": string,"p_limit": number,"p_window_seconds": number }; Returns: undefined
@@ -1268,11 +1430,17 @@ isOneToOne: true
 "health_report":
 { Args: Record<PropertyKey, never>; Returns: Json
                            },
+"invite_to_organization":
+{ Args: { "p_email": string,"p_locale"?: string,"p_organization_id": string,"p_role"?: Database["public"]['Enums']["organization_role"] }; Returns: string
+                           },
 "is_duplicate_subscription":
 { Args: { "p_stripe_subscription_id": string }; Returns: boolean
                            },
 "landing_snapshot":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"leave_organization":
+{ Args: { "p_organization_id": string }; Returns: undefined
                            },
 "map_items":
 { Args: { "category"?: string,"date_from"?: string,"date_to"?: string,"east": number,"include_remote"?: boolean,"layers"?: (string)[],"max_rows"?: number,"north": number,"south": number,"west": number,"zoom"?: number }; Returns: Json
@@ -1306,6 +1474,11 @@ isOneToOne: true
               "conversation_id": string,"display_name": string,"last_body": string,"last_deleted": boolean,"last_message_at": string,"last_message_id": number,"last_seen_at": string,"last_sender_id": string,"other_last_read_at": string,"other_user_id": string,"profile_img": string,"slug": string,"total": number,"unread": number
             }[]
                            },
+"my_organizations":
+{ Args: Record<PropertyKey, never>; Returns: {
+              "enterprise_active": boolean,"id": string,"joined_at": string,"listed": boolean,"logo_path": string,"members": number,"name": string,"open_invitations": number,"role": Database["public"]['Enums']["organization_role"],"seats": number,"slug": string
+            }[]
+                           },
 "my_profile":
 { Args: Record<PropertyKey, never>; Returns: {
               "authenticated": number,"bio": string,"categories": (Database["public"]['Enums']["project_category"])[],"city": string,"created_at": string,"display_address": string,"display_name": string,"email": string,"featured_project_id": number,"firstname": string,"gallery": (string)[],"headline": string,"house_number": string,"id": string,"lastname": string,"latitude": number,"listed": boolean,"logo": string,"longitude": number,"looking_for": string,"offering": string,"preferred_language": string,"premium_profile": Json,"profile_accent": string,"profile_img": string,"profile_tagline": string,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": Json,"state": string,"street": string,"stripe_customer_id": string,"suspended": boolean,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string
@@ -1319,6 +1492,17 @@ isOneToOne: true
                            },
 "newsletter_unsubscribe":
 { Args: { "p_token": string }; Returns: boolean
+                           },
+"organization_billing":
+{ Args: { "p_organization_id": string }; Returns: Json
+                           },
+"organization_invitation":
+{ Args: { "p_token": string }; Returns: Json
+                           },
+"organization_members_public":
+{ Args: { "p_slug": string }; Returns: {
+              "city": string,"display_name": string,"headline": string,"joined_at": string,"profile_img": string,"role": Database["public"]['Enums']["organization_role"],"slug": string,"user_id": string
+            }[]
                            },
 "profile_response_stats":
 { Args: { "p_profile_id": string }; Returns: {
@@ -1340,8 +1524,14 @@ isOneToOne: true
 "record_stripe_event":
 { Args: { "p_created_at"?: string,"p_id": string,"p_type": string }; Returns: boolean
                            },
+"remove_organization_member":
+{ Args: { "p_organization_id": string,"p_user_id": string }; Returns: undefined
+                           },
 "reserve_ticket":
 { Args: { "p_event_id": number,"p_lang"?: string }; Returns: Json
+                           },
+"revoke_organization_invitation":
+{ Args: { "p_invitation_id": string }; Returns: undefined
                            },
 "rsvp_event":
 { Args: { "p_event_id": number }; Returns: Database["public"]['Enums']["attendee_status"]
@@ -1351,6 +1541,9 @@ isOneToOne: true
                            },
 "send_contact_request":
 { Args: { "p_addressee_id": string,"p_message"?: string }; Returns: Database["public"]['Enums']["contact_status"]
+                           },
+"set_organization_member_role":
+{ Args: { "p_organization_id": string,"p_role": Database["public"]['Enums']["organization_role"],"p_user_id": string }; Returns: undefined
                            },
 "start_direct_conversation":
 { Args: { "p_other_user_id": string }; Returns: string
@@ -1403,7 +1596,7 @@ isOneToOne: true
                            }
           }
           Enums: {
-            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined"|"expired","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","match_commitment": "full_time"|"part_time"|"side_project"|"later","match_kind": "founder_with_idea"|"founder_seeking_idea"|"professional"|"student"|"mentor"|"investor","match_role": "technical"|"business"|"product"|"design"|"sales_marketing"|"operations"|"domain_expert"|"mentor"|"investor"|"team_member","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
+            "attendee_status": "going"|"held"|"waitlisted"|"cancelled","billing_period": "monthly"|"quarterly"|"semiannual"|"yearly","cancellation_request_status": "received"|"awaiting_confirmation"|"scheduled"|"no_subscription"|"failed","contact_status": "pending"|"accepted"|"declined"|"expired","contact_topic": "general"|"support"|"sales"|"enterprise"|"cancellation"|"press","content_status": "draft"|"published","conversation_kind": "direct"|"group","email_status": "pending"|"processing"|"sent"|"failed","employment_type": "full_time"|"part_time"|"contract"|"freelance"|"internship"|"working_student"|"mini_job","event_status": "draft"|"published"|"upcoming"|"ongoing"|"finished"|"cancelled","feedback_status": "new"|"in_review"|"done","file_access": "public"|"members"|"contacts"|"private","match_commitment": "full_time"|"part_time"|"side_project"|"later","match_kind": "founder_with_idea"|"founder_seeking_idea"|"professional"|"student"|"mentor"|"investor","match_role": "technical"|"business"|"product"|"design"|"sales_marketing"|"operations"|"domain_expert"|"mentor"|"investor"|"team_member","member_role": "owner"|"member","newsletter_status": "pending"|"confirmed"|"unsubscribed","organization_role": "owner"|"admin"|"member","private_project_category": "socializing"|"movement"|"creative"|"learning_exchange"|"cooking_eating"|"family_children"|"volunteer"|"testing_idea"|"finding_partners"|"gaining_visibility","profile_type": "business"|"other","project_category": "education"|"technology"|"business"|"art"|"community"|"environment"|"health"|"science"|"social"|"other","project_stage": "idea"|"concept"|"prototype"|"mvp"|"growth"|"established","project_status": "draft"|"published"|"archived","subscription_status": "trialing"|"active"|"past_due"|"canceled"|"unpaid"|"incomplete"|"incomplete_expired"|"paused","ticket_status": "pending"|"paid"|"expired"|"refund_pending"|"refunded","user_role": "old_user"|"free"|"basic"|"premium"|"enterprise"|"admin"
           }
           CompositeTypes: {
             [_ in never]: never
@@ -1519,7 +1712,7 @@ export type CompositeTypes<
 export const Constants = {
   "public": {
           Enums: {
-            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined", "expired"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"match_commitment": ["full_time", "part_time", "side_project", "later"],"match_kind": ["founder_with_idea", "founder_seeking_idea", "professional", "student", "mentor", "investor"],"match_role": ["technical", "business", "product", "design", "sales_marketing", "operations", "domain_expert", "mentor", "investor", "team_member"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
+            "attendee_status": ["going", "held", "waitlisted", "cancelled"],"billing_period": ["monthly", "quarterly", "semiannual", "yearly"],"cancellation_request_status": ["received", "awaiting_confirmation", "scheduled", "no_subscription", "failed"],"contact_status": ["pending", "accepted", "declined", "expired"],"contact_topic": ["general", "support", "sales", "enterprise", "cancellation", "press"],"content_status": ["draft", "published"],"conversation_kind": ["direct", "group"],"email_status": ["pending", "processing", "sent", "failed"],"employment_type": ["full_time", "part_time", "contract", "freelance", "internship", "working_student", "mini_job"],"event_status": ["draft", "published", "upcoming", "ongoing", "finished", "cancelled"],"feedback_status": ["new", "in_review", "done"],"file_access": ["public", "members", "contacts", "private"],"match_commitment": ["full_time", "part_time", "side_project", "later"],"match_kind": ["founder_with_idea", "founder_seeking_idea", "professional", "student", "mentor", "investor"],"match_role": ["technical", "business", "product", "design", "sales_marketing", "operations", "domain_expert", "mentor", "investor", "team_member"],"member_role": ["owner", "member"],"newsletter_status": ["pending", "confirmed", "unsubscribed"],"organization_role": ["owner", "admin", "member"],"private_project_category": ["socializing", "movement", "creative", "learning_exchange", "cooking_eating", "family_children", "volunteer", "testing_idea", "finding_partners", "gaining_visibility"],"profile_type": ["business", "other"],"project_category": ["education", "technology", "business", "art", "community", "environment", "health", "science", "social", "other"],"project_stage": ["idea", "concept", "prototype", "mvp", "growth", "established"],"project_status": ["draft", "published", "archived"],"subscription_status": ["trialing", "active", "past_due", "canceled", "unpaid", "incomplete", "incomplete_expired", "paused"],"ticket_status": ["pending", "paid", "expired", "refund_pending", "refunded"],"user_role": ["old_user", "free", "basic", "premium", "enterprise", "admin"]
           }
         }
 } as const

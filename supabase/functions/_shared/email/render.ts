@@ -90,6 +90,7 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   event_changed: { de: 'Zur Veranstaltung', en: 'View event' },
   event_cancelled: { de: 'Zur Veranstaltung', en: 'View event' },
   event_reminder: { de: 'Zur Veranstaltung', en: 'View event' },
+  organization_invitation: { de: 'Einladung ansehen', en: 'View invitation' },
 };
 
 function valueOf(vars: TemplateVars, name: string): string {

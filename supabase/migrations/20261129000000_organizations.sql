@@ -1,0 +1,1146 @@
+-- =============================================================================
+-- Organisations: corporate profiles with several users (issue 15, spec §6 Enterprise)
+-- =============================================================================
+-- An Enterprise subscriber creates an organisation; its subscription (organizations.subscription_id,
+-- the creator's Enterprise subscription) pays the seats (5 included). Roles:
+--   owner  – everything an admin may, plus roles, billing, deleting the organisation;
+--   admin  – edits the public page, invites and removes members (not owners);
+--   member – publishes projects, jobs and events under the organisation (organization_id).
+-- Invitations go out by e-mail (queue, invitee's language) with a random 256-bit token; only its
+-- SHA-256 hash is stored. Valid 7 days, single use; accepted only by the account whose confirmed
+-- e-mail equals the invited address (case-insensitive). Members + open invitations <= seats; a seat
+-- is taken on acceptance. Members of an organisation with an active Enterprise subscription get the
+-- Enterprise plan (private.match_plan, private.has_paid_access, profiles.user_role).
+--
+-- Error codes of the RPCs (message = code, detail = English explanation):
+--   28000 not_authenticated
+--   22023 invalid_slug | invalid_role | invalid_email | invalid_locale | invalid_name | invalid_size | invalid_token
+--   42501 not_organization_member | not_organization_admin | not_organization_owner | owner_role_required
+--         | own_role | invitation_email_mismatch | email_unconfirmed
+--   PT402 enterprise_required | seat_limit_reached
+--   PT404 organization_not_found | member_not_found | invitation_not_found
+--   PT409 slug_taken | subscription_in_use | last_owner | billing_owner | already_member
+--         | invitation_expired | invitation_used | invitation_pending
+-- =============================================================================
+
+create type public.organization_role as enum ('owner', 'admin', 'member');
+comment on type public.organization_role is 'Role in an organisation (issue 15): owner > admin > member.';
+
+-- -----------------------------------------------------------------------------
+-- Tables
+-- -----------------------------------------------------------------------------
+create table public.organizations (
+  id uuid primary key default gen_random_uuid(),
+  slug text not null unique check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) between 3 and 60),
+  name text not null check (char_length(btrim(name)) between 2 and 140),
+  logo_path text check (char_length(logo_path) <= 500),
+  description_en text not null default '' check (char_length(description_en) <= 5000),
+  description_de text not null default '' check (char_length(description_de) <= 5000),
+  website text check (website ~ '^https?://[^\s]+$' and char_length(website) <= 500),
+  industry text check (char_length(industry) <= 100),
+  size text check (size in ('1-10', '11-50', '51-200', '201-1000', '1001+')),
+  street text check (char_length(street) <= 200),
+  postal_code text check (char_length(postal_code) <= 20),
+  city text check (char_length(city) <= 100),
+  country text check (char_length(country) <= 100),
+  -- spec §3 display address of a business: street (with house number), city, postal code; empty parts dropped
+  display_address text generated always as (
+    btrim(regexp_replace(
+      coalesce(btrim(street), '') || ', ' || coalesce(btrim(city), '') || ', ' || coalesce(btrim(postal_code), '') || ', ' || coalesce(btrim(country), ''),
+      '(,\s*)+', ', ', 'g'), ', ')) stored,
+  seats integer not null default 5 check (seats between 1 and 10000),
+  subscription_id uuid unique references public.subscriptions (id) on delete set null,
+  created_by uuid references public.profiles (id) on delete set null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+comment on table public.organizations is
+  'Corporate profiles (issue 15): public page /org/{slug}; created by Enterprise subscribers through create_organization.';
+comment on column public.organizations.street is 'Business address: street and house number (spec §3 display address).';
+comment on column public.organizations.display_address is 'Spec §3 display address of a business: street, city, postal code, country; empty parts dropped.';
+comment on column public.organizations.seats is 'Seats paid by the subscription: 5 included (+ extra seats). Members + open invitations <= seats.';
+comment on column public.organizations.subscription_id is
+  'The Enterprise subscription paying for the organisation (the creating owner''s). Members get Enterprise while it is paid.';
+comment on column public.organizations.logo_path is 'Object path in the organization-logos storage bucket ({organization_id}/{file}).';
+
+create trigger organizations_updated_at before update on public.organizations
+  for each row execute function private.set_updated_at();
+
+create table public.organization_members (
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  role public.organization_role not null default 'member',
+  listed boolean not null default true,
+  joined_at timestamptz not null default now(),
+  primary key (organization_id, user_id)
+);
+comment on table public.organization_members is
+  'Members of an organisation (issue 15). Written only by the organisation RPCs; a member may switch `listed` (shown on the public page).';
+comment on column public.organization_members.listed is 'The member agrees to be listed on the public organisation page.';
+create index organization_members_user_idx on public.organization_members (user_id);
+
+create table public.organization_invitations (
+  id uuid primary key default gen_random_uuid(),
+  organization_id uuid not null references public.organizations (id) on delete cascade,
+  email text not null check (email ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' and char_length(email) <= 320),
+  role public.organization_role not null default 'member',
+  token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
+  invited_by uuid references public.profiles (id) on delete set null,
+  locale text not null default 'de' check (locale in ('de', 'en')),
+  expires_at timestamptz not null default now() + interval '7 days',
+  accepted_at timestamptz,
+  accepted_by uuid references public.profiles (id) on delete set null,
+  declined_at timestamptz,
+  revoked_at timestamptz,
+  created_at timestamptz not null default now(),
+  constraint organization_invitations_one_outcome check (num_nonnulls(accepted_at, declined_at, revoked_at) <= 1)
+);
+comment on table public.organization_invitations is
+  'Invitations by e-mail (issue 15): token shown only in the mail link, stored as SHA-256 hex; 7 days, single use. Readable by the organisation''s owners and admins.';
+comment on column public.organization_invitations.token_hash is 'encode(sha256(token), ''hex''); the token itself is never stored.';
+comment on column public.organization_invitations.locale is 'Language of the invitation mail and link (de | en).';
+create index organization_invitations_org_idx on public.organization_invitations (organization_id) where accepted_at is null and declined_at is null and revoked_at is null;
+-- one open invitation per organisation and address
+create unique index organization_invitations_open_email_idx on public.organization_invitations (organization_id, lower(email))
+  where accepted_at is null and declined_at is null and revoked_at is null;
+
+-- -----------------------------------------------------------------------------
+-- Private helpers (used by RLS, RPCs and the plan checks)
+-- -----------------------------------------------------------------------------
+
+/* Role of p_user_id in p_organization_id, null when not a member (or either is null). */
+create or replace function private.organization_role_of(p_organization_id uuid, p_user_id uuid)
+returns public.organization_role
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select m.role from public.organization_members m
+  where m.organization_id = p_organization_id and m.user_id = p_user_id
+$$;
+comment on function private.organization_role_of(uuid, uuid) is 'Role of a user in an organisation; null = not a member (issue 15).';
+
+/* True when p_user is an owner or admin of p_org. */
+create or replace function private.is_organization_admin(p_org uuid, p_user uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(private.organization_role_of(p_org, p_user) in ('owner', 'admin'), false)
+$$;
+comment on function private.is_organization_admin(uuid, uuid) is 'Owner or admin of the organisation (issue 15).';
+
+/* True when p_user is a member (any role) of p_org. */
+create or replace function private.is_organization_member(p_org uuid, p_user uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select private.organization_role_of(p_org, p_user) is not null
+$$;
+comment on function private.is_organization_member(uuid, uuid) is 'Any role in the organisation (issue 15).';
+
+/* True while the organisation's subscription is a paid Enterprise subscription (period ended less
+   than a day ago at most, as private.has_paid_access) held by one of its owners. */
+create or replace function private.organization_enterprise_active(p_org uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from public.organizations o
+    join public.subscriptions s on s.id = o.subscription_id
+    join public.organization_members m on m.organization_id = o.id and m.user_id = s.user_id and m.role = 'owner'
+    where o.id = p_org and s.plan_id = 'enterprise' and private.is_paid_status(s.status)
+      and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day'))
+$$;
+comment on function private.organization_enterprise_active(uuid) is
+  'The organisation''s subscription is a paid Enterprise subscription of one of its owners (issue 15).';
+
+/* True when p_user_id is a member of any organisation with an active Enterprise subscription. */
+create or replace function private.has_organization_enterprise(p_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p_user_id is not null and exists (
+    select 1 from public.organization_members m
+    where m.user_id = p_user_id and private.organization_enterprise_active(m.organization_id))
+$$;
+comment on function private.has_organization_enterprise(uuid) is
+  'Member of an organisation whose subscription is an active Enterprise subscription: Enterprise features (issue 15).';
+
+revoke all on function private.organization_role_of(uuid, uuid), private.is_organization_admin(uuid, uuid),
+  private.is_organization_member(uuid, uuid), private.organization_enterprise_active(uuid), private.has_organization_enterprise(uuid)
+  from public;
+grant execute on function private.organization_role_of(uuid, uuid), private.is_organization_admin(uuid, uuid),
+  private.is_organization_member(uuid, uuid), private.organization_enterprise_active(uuid), private.has_organization_enterprise(uuid)
+  to authenticated, service_role;
+
+-- -----------------------------------------------------------------------------
+-- Row-level security and column privileges
+-- -----------------------------------------------------------------------------
+alter table public.organizations enable row level security;
+alter table public.organization_members enable row level security;
+alter table public.organization_invitations enable row level security;
+
+revoke all on public.organizations, public.organization_members, public.organization_invitations from anon, authenticated;
+
+-- organisations: public page for everyone; owners and admins edit the public fields
+grant select (id, slug, name, logo_path, description_en, description_de, website, industry, size, street, postal_code, city,
+  country, display_address, created_at, updated_at) on public.organizations to anon, authenticated;
+grant update (name, logo_path, description_en, description_de, website, industry, size, street, postal_code, city, country)
+  on public.organizations to authenticated;
+create policy organizations_select on public.organizations for select to anon, authenticated using (true);
+create policy organizations_update on public.organizations for update to authenticated
+  using ((select private.is_organization_admin(id, (select auth.uid()))))
+  with check ((select private.is_organization_admin(id, (select auth.uid()))));
+
+-- members: the organisation's members see each other; a member switches their own `listed`
+grant select (organization_id, user_id, role, listed, joined_at) on public.organization_members to authenticated;
+grant update (listed) on public.organization_members to authenticated;
+create policy organization_members_select on public.organization_members for select to authenticated
+  using ((select private.is_organization_member(organization_id, (select auth.uid()))));
+create policy organization_members_update_own on public.organization_members for update to authenticated
+  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+
+-- invitations: owners and admins of the organisation (the e-mail is personal data); never the hash
+grant select (id, organization_id, email, role, invited_by, locale, expires_at, accepted_at, declined_at, revoked_at, created_at)
+  on public.organization_invitations to authenticated;
+create policy organization_invitations_select on public.organization_invitations for select to authenticated
+  using ((select private.is_organization_admin(organization_id, (select auth.uid()))));
+
+-- -----------------------------------------------------------------------------
+-- Content published under an organisation
+-- -----------------------------------------------------------------------------
+alter table public.projects add column organization_id uuid references public.organizations (id) on delete set null;
+alter table public.jobs add column organization_id uuid references public.organizations (id) on delete set null;
+alter table public.events add column organization_id uuid references public.organizations (id) on delete set null;
+comment on column public.projects.organization_id is 'Published under this organisation (issue 15); the owner must be a member when setting it.';
+comment on column public.jobs.organization_id is 'Published under this organisation (issue 15); the poster must be a member when setting it.';
+comment on column public.events.organization_id is 'Published under this organisation (issue 15); the organiser must be a member when setting it.';
+create index projects_organization_idx on public.projects (organization_id) where organization_id is not null;
+create index jobs_organization_idx on public.jobs (organization_id) where organization_id is not null;
+create index events_organization_idx on public.events (organization_id) where organization_id is not null;
+
+grant select (organization_id) on public.projects, public.jobs, public.events to anon, authenticated;
+grant insert (organization_id), update (organization_id) on public.projects, public.jobs, public.events to authenticated;
+
+/* BEFORE INSERT OR UPDATE OF organization_id on projects, jobs, events (TG_ARGV[0] = author column):
+   the organisation can be set (or changed) only to one the author is a member of; clearing it is
+   allowed. Rows keep their organization_id when the author leaves or is removed. 42501
+   not_organization_member otherwise. */
+create or replace function private.check_content_organization()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_author uuid := (pg_catalog.to_jsonb(new) ->> tg_argv[0])::uuid;
+begin
+  if new.organization_id is not null
+     and (tg_op = 'INSERT' or new.organization_id is distinct from old.organization_id)
+     and not private.is_organization_member(new.organization_id, v_author) then
+    raise exception using errcode = '42501', message = 'not_organization_member',
+      detail = 'Content can be published only under an organisation its author is a member of.';
+  end if;
+  return new;
+end;
+$$;
+comment on function private.check_content_organization() is
+  'Content may be put under an organisation only by a member (issue 15); the author column is TG_ARGV[0].';
+revoke all on function private.check_content_organization() from public;
+
+create trigger projects_organization before insert or update of organization_id on public.projects
+  for each row execute function private.check_content_organization('owner_id');
+create trigger jobs_organization before insert or update of organization_id on public.jobs
+  for each row execute function private.check_content_organization('posted_by');
+create trigger events_organization before insert or update of organization_id on public.events
+  for each row execute function private.check_content_organization('organizer_id');
+
+-- -----------------------------------------------------------------------------
+-- Plan checks: members of an Enterprise organisation get Enterprise (issue 15)
+-- -----------------------------------------------------------------------------
+
+/* The effective plan of a user (20261128000000_matching, extended by issue 15): admins and members
+   of an organisation with an active Enterprise subscription are 'enterprise'; otherwise the best
+   paid subscription whose period has not ended (one day of grace); else 'free'. */
+create or replace function private.match_plan(p_user_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case
+    when exists (select 1 from public.profiles p where p.id = p_user_id and p.user_role = 'admin') then 'enterprise'
+    when private.has_organization_enterprise(p_user_id) then 'enterprise'
+    else coalesce((
+      select s.plan_id from public.subscriptions s join public.plans pl on pl.id = s.plan_id
+      where s.user_id = p_user_id and private.is_paid_status(s.status)
+        and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
+      order by pl.rank desc limit 1), 'free')
+  end
+$$;
+comment on function private.match_plan(uuid) is
+  'Effective plan (spec §6): enterprise (also admins and members of an Enterprise organisation, issue 15), premium, basic or free.';
+
+/* Payment-required rule (spec §6) for p_user_id (20261124001100, extended by issue 15): a paid
+   subscription whose period ended less than a day ago, the admin role, or membership of an
+   organisation with an active Enterprise subscription. */
+create or replace function private.has_paid_access(p_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p_user_id is not null and (
+    exists (select 1 from public.profiles p where p.id = p_user_id and p.user_role = 'admin')
+    or exists (
+      select 1 from public.subscriptions s
+      where s.user_id = p_user_id
+        and private.is_paid_status(s.status)
+        and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day'))
+    or private.has_organization_enterprise(p_user_id))
+$$;
+comment on function private.has_paid_access(uuid) is
+  'Spec §6 payment-required rule for one user (paid subscription, admin, or member of an Enterprise organisation, issue 15).';
+
+/* profiles.user_role from the best paid plan (20261121000400_billing, extended by issue 15): a
+   member of an organisation with an active Enterprise subscription counts as 'enterprise', so
+   every check on user_role (search preference, matching owner state, badges) follows. */
+create or replace function private.refresh_user_role(p_user_id uuid)
+returns public.user_role
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  best text;
+  current_role_ public.user_role;
+  new_role public.user_role;
+begin
+  select user_role into current_role_ from public.profiles where id = p_user_id for update;
+  if not found then
+    return null;
+  end if;
+  if private.has_organization_enterprise(p_user_id) then
+    best := 'enterprise';
+  else
+    select s.plan_id into best
+    from public.subscriptions s join public.plans p on p.id = s.plan_id
+    where s.user_id = p_user_id and private.is_paid_status(s.status)
+      and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
+    order by p.rank desc limit 1;
+  end if;
+  new_role := case
+    when current_role_ = 'admin' then 'admin'
+    when best is not null then best::public.user_role
+    when current_role_ = 'old_user' then 'old_user'
+    else 'free' end;
+  if new_role is distinct from current_role_ then
+    update public.profiles set user_role = new_role where id = p_user_id;
+  end if;
+  return new_role;
+end;
+$$;
+comment on function private.refresh_user_role(uuid) is
+  'profiles.user_role := highest active plan (enterprise also through an Enterprise organisation, issue 15), else free.';
+
+/* Recomputes profiles.user_role of every member of p_org (after membership, role or subscription changes). */
+create or replace function private.refresh_organization_roles(p_org uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  r record;
+begin
+  for r in select m.user_id from public.organization_members m where m.organization_id = p_org order by m.user_id loop
+    perform private.refresh_user_role(r.user_id);
+  end loop;
+end;
+$$;
+comment on function private.refresh_organization_roles(uuid) is 'refresh_user_role for all members of an organisation (issue 15).';
+revoke all on function private.refresh_organization_roles(uuid) from public, anon, authenticated;
+
+/* AFTER INSERT/UPDATE/DELETE on organization_members: the (former) member's role follows; when an
+   owner changes, every member's (the Enterprise rule needs the paying owner). */
+create or replace function private.organization_members_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'DELETE' or (tg_op = 'UPDATE' and (old.role = 'owner') <> (new.role = 'owner')) then
+    perform private.refresh_organization_roles(old.organization_id);
+    perform private.refresh_user_role(old.user_id);
+  elsif tg_op = 'INSERT' then
+    perform private.refresh_user_role(new.user_id);
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.organization_members_changed() from public, anon, authenticated;
+create trigger organization_members_changed after insert or delete or update of role on public.organization_members
+  for each row execute function private.organization_members_changed();
+
+/* AFTER UPDATE OF subscription_id on organizations / AFTER DELETE: members' roles follow. */
+create or replace function private.organization_subscription_changed()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' then
+    perform private.refresh_organization_roles(new.id);
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.organization_subscription_changed() from public, anon, authenticated;
+create trigger organizations_subscription_changed after update of subscription_id on public.organizations
+  for each row execute function private.organization_subscription_changed();
+
+/* AFTER INSERT/UPDATE on subscriptions: members of the organisation this subscription pays follow
+   its state (sync_subscription refreshes only the subscriber). */
+create or replace function private.subscription_organization_roles()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  r record;
+begin
+  for r in select o.id from public.organizations o where o.subscription_id = new.id loop
+    perform private.refresh_organization_roles(r.id);
+  end loop;
+  return null;
+end;
+$$;
+revoke all on function private.subscription_organization_roles() from public, anon, authenticated;
+create trigger subscriptions_organization_roles after insert or update on public.subscriptions
+  for each row execute function private.subscription_organization_roles();
+
+-- -----------------------------------------------------------------------------
+-- RPCs
+-- -----------------------------------------------------------------------------
+
+/* The caller's id or 28000 not_authenticated. */
+create or replace function private.require_uid()
+returns uuid
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v uuid := (select auth.uid());
+begin
+  if v is null then
+    raise exception using errcode = '28000', message = 'not_authenticated';
+  end if;
+  return v;
+end;
+$$;
+revoke all on function private.require_uid() from public;
+grant execute on function private.require_uid() to authenticated, service_role;
+
+/* Validated organisation size (null allowed) or 22023 invalid_size. */
+create or replace function private.check_organization_size(p_size text)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_size is not null and p_size not in ('1-10', '11-50', '51-200', '201-1000', '1001+') then
+    raise exception using errcode = '22023', message = 'invalid_size', detail = 'size: 1-10 | 11-50 | 51-200 | 201-1000 | 1001+.';
+  end if;
+  return p_size;
+end;
+$$;
+revoke all on function private.check_organization_size(text) from public;
+
+/* create_organization (issue 15): the caller needs an own paid Enterprise subscription that does not
+   back another organisation; the caller becomes owner; seats 5. p_slug null/empty = from the name
+   (unique suffix added). Returns the organisation id.
+   Errors: 28000 not_authenticated; PT402 enterprise_required; PT409 subscription_in_use | slug_taken;
+   22023 invalid_name | invalid_slug | invalid_size. */
+create or replace function public.create_organization(
+  p_name text, p_slug text default null, p_description_en text default '', p_description_de text default '',
+  p_website text default null, p_industry text default null, p_size text default null,
+  p_street text default null, p_postal_code text default null, p_city text default null, p_country text default null,
+  p_logo_path text default null)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_sub uuid;
+  v_slug text;
+  v_base text;
+  v_id uuid;
+  n integer := 1;
+begin
+  select s.id into v_sub from public.subscriptions s
+  where s.user_id = v_uid and s.plan_id = 'enterprise' and private.is_paid_status(s.status)
+    and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
+  order by s.created_at desc limit 1;
+  if v_sub is null then
+    raise exception using errcode = 'PT402', message = 'enterprise_required',
+      detail = 'Creating an organisation needs an own active Enterprise subscription (spec §6).';
+  end if;
+  if exists (select 1 from public.organizations o where o.subscription_id = v_sub) then
+    raise exception using errcode = 'PT409', message = 'subscription_in_use',
+      detail = 'Your Enterprise subscription already pays for an organisation.';
+  end if;
+  if p_name is null or char_length(pg_catalog.btrim(p_name)) not between 2 and 140 then
+    raise exception using errcode = '22023', message = 'invalid_name', detail = 'name: 2 to 140 characters.';
+  end if;
+  perform private.check_organization_size(p_size);
+  if nullif(pg_catalog.btrim(coalesce(p_slug, '')), '') is not null then
+    v_slug := pg_catalog.lower(pg_catalog.btrim(p_slug));
+    if v_slug !~ '^[a-z0-9]+(-[a-z0-9]+)*$' or char_length(v_slug) not between 3 and 60 then
+      raise exception using errcode = '22023', message = 'invalid_slug',
+        detail = 'slug: 3 to 60 characters a-z, 0-9 and single hyphens, not at the ends.';
+    end if;
+    if exists (select 1 from public.organizations o where o.slug = v_slug) then
+      raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address is already taken.';
+    end if;
+  else
+    v_base := pg_catalog.left(pg_catalog.rtrim(pg_catalog.left(coalesce(nullif(private.slugify(p_name), ''), 'org'), 54), '-'), 54);
+    if char_length(v_base) < 3 then v_base := v_base || '-org'; end if;
+    v_slug := v_base;
+    while exists (select 1 from public.organizations o where o.slug = v_slug) loop
+      n := n + 1;
+      v_slug := v_base || '-' || n;
+    end loop;
+  end if;
+  begin
+    insert into public.organizations (slug, name, logo_path, description_en, description_de, website, industry, size,
+      street, postal_code, city, country, subscription_id, created_by)
+    values (v_slug, pg_catalog.btrim(p_name), p_logo_path, coalesce(p_description_en, ''), coalesce(p_description_de, ''),
+      nullif(pg_catalog.btrim(p_website), ''), nullif(pg_catalog.btrim(p_industry), ''), p_size,
+      nullif(pg_catalog.btrim(p_street), ''), nullif(pg_catalog.btrim(p_postal_code), ''), nullif(pg_catalog.btrim(p_city), ''),
+      nullif(pg_catalog.btrim(p_country), ''), v_sub, v_uid)
+    returning id into v_id;
+  exception when unique_violation then
+    raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address or subscription is already in use.';
+  end;
+  insert into public.organization_members (organization_id, user_id, role) values (v_id, v_uid, 'owner');
+  return v_id;
+end;
+$$;
+comment on function public.create_organization(text, text, text, text, text, text, text, text, text, text, text, text) is
+  'Issue 15: an Enterprise subscriber creates an organisation and becomes its owner. Errors: see the migration header.';
+
+/* Seat usage of p_org: members, open (not expired) invitations, seats. */
+create or replace function private.organization_seat_usage(p_org uuid, out seats integer, out members integer, out open_invitations integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select o.seats,
+         (select pg_catalog.count(*)::integer from public.organization_members m where m.organization_id = o.id),
+         (select pg_catalog.count(*)::integer from public.organization_invitations i
+          where i.organization_id = o.id and i.accepted_at is null and i.declined_at is null and i.revoked_at is null
+            and i.expires_at > pg_catalog.now())
+  from public.organizations o where o.id = p_org
+$$;
+revoke all on function private.organization_seat_usage(uuid) from public, anon, authenticated;
+
+/* invite_to_organization (issue 15): owners and admins invite an e-mail address as member or admin
+   (owners may also invite owners). Members + open invitations must stay within the seats. Queues the
+   invitation mail in p_locale (de | en; default the inviter's language) with the link
+   /invitations/{token} (/de/... in German); stores only the token's SHA-256. Returns the invitation id.
+   Errors: 28000; PT404 organization_not_found; 42501 not_organization_admin | owner_role_required;
+   22023 invalid_email | invalid_role | invalid_locale; PT409 already_member | invitation_pending;
+   PT402 seat_limit_reached. */
+create or replace function public.invite_to_organization(p_organization_id uuid, p_email text,
+  p_role public.organization_role default 'member', p_locale text default null)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_my_role public.organization_role;
+  v_org public.organizations;
+  v_email text := pg_catalog.lower(pg_catalog.btrim(coalesce(p_email, '')));
+  v_locale text;
+  v_token text;
+  v_id uuid;
+  v_usage record;
+  v_invitee public.profiles;
+  v_inviter public.profiles;
+begin
+  select * into v_org from public.organizations o where o.id = p_organization_id for update;
+  if not found then
+    raise exception using errcode = 'PT404', message = 'organization_not_found';
+  end if;
+  v_my_role := private.organization_role_of(p_organization_id, v_uid);
+  if v_my_role is null or v_my_role = 'member' then
+    raise exception using errcode = '42501', message = 'not_organization_admin', detail = 'Only owners and admins invite.';
+  end if;
+  if p_role is null then
+    raise exception using errcode = '22023', message = 'invalid_role';
+  end if;
+  if p_role = 'owner' and v_my_role <> 'owner' then
+    raise exception using errcode = '42501', message = 'owner_role_required', detail = 'Only owners invite owners.';
+  end if;
+  if v_email !~ '^[^@\s]+@[^@\s]+\.[^@\s]+$' or char_length(v_email) > 320 then
+    raise exception using errcode = '22023', message = 'invalid_email';
+  end if;
+  if p_locale is not null and p_locale not in ('de', 'en') then
+    raise exception using errcode = '22023', message = 'invalid_locale', detail = 'locale: de | en.';
+  end if;
+  if exists (select 1 from public.organization_members m join public.profiles p on p.id = m.user_id
+             where m.organization_id = p_organization_id and pg_catalog.lower(p.email) = v_email) then
+    raise exception using errcode = 'PT409', message = 'already_member', detail = 'This address already belongs to a member.';
+  end if;
+  -- an expired open invitation for the same address is replaced
+  update public.organization_invitations i set revoked_at = pg_catalog.now()
+  where i.organization_id = p_organization_id and pg_catalog.lower(i.email) = v_email
+    and i.accepted_at is null and i.declined_at is null and i.revoked_at is null and i.expires_at <= pg_catalog.now();
+  if exists (select 1 from public.organization_invitations i
+             where i.organization_id = p_organization_id and pg_catalog.lower(i.email) = v_email
+               and i.accepted_at is null and i.declined_at is null and i.revoked_at is null) then
+    raise exception using errcode = 'PT409', message = 'invitation_pending',
+      detail = 'An open invitation for this address exists; revoke it to send a new one.';
+  end if;
+  select * into v_usage from private.organization_seat_usage(p_organization_id);
+  if v_usage.members + v_usage.open_invitations >= v_usage.seats then
+    raise exception using errcode = 'PT402', message = 'seat_limit_reached',
+      detail = pg_catalog.format('All %s seats are taken (%s members, %s open invitations). Add seats to the subscription or revoke an invitation.',
+        v_usage.seats, v_usage.members, v_usage.open_invitations);
+  end if;
+  select * into v_inviter from public.profiles p where p.id = v_uid;
+  select * into v_invitee from public.profiles p where pg_catalog.lower(p.email) = v_email limit 1;
+  v_locale := coalesce(p_locale, v_invitee.preferred_language, v_inviter.preferred_language, 'de');
+  v_token := pg_catalog.replace(gen_random_uuid()::text, '-', '') || pg_catalog.replace(gen_random_uuid()::text, '-', '');
+  insert into public.organization_invitations (organization_id, email, role, token_hash, invited_by, locale)
+  values (p_organization_id, v_email, p_role, pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(v_token, 'UTF8')), 'hex'),
+          v_uid, v_locale)
+  returning id into v_id;
+  perform private.enqueue_email(v_invitee.id, v_email, 'organization_invitation', v_locale,
+    pg_catalog.jsonb_build_object('firstname', coalesce(v_invitee.firstname, ''), 'lastname', coalesce(v_invitee.lastname, '')),
+    pg_catalog.jsonb_build_object('organization_name', v_org.name, 'inviter_name', private.display_name(v_inviter),
+      'role', private.organization_role_label(p_role, v_locale),
+      'expires_on', private.format_mail_date(pg_catalog.now() + interval '7 days', v_locale),
+      'path', '/invitations/' || v_token));
+  return v_id;
+end;
+$$;
+comment on function public.invite_to_organization(uuid, text, public.organization_role, text) is
+  'Issue 15: owners/admins invite by e-mail (7 days, single use, seat limit). Errors: see the migration header.';
+
+/* The role's name in a mail. */
+create or replace function private.organization_role_label(p_role public.organization_role, p_lang text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_lang = 'en' then p_role::text
+    else case p_role when 'owner' then 'Inhaber' when 'admin' then 'Administrator' else 'Mitglied' end end
+$$;
+revoke all on function private.organization_role_label(public.organization_role, text) from public, anon, authenticated;
+
+/* The invitation row of a token (hash lookup), locked. */
+create or replace function private.invitation_by_token(p_token text)
+returns public.organization_invitations
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select i.* from public.organization_invitations i
+  where p_token is not null and char_length(p_token) between 16 and 200
+    and i.token_hash = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(p_token, 'UTF8')), 'hex')
+  for update
+$$;
+revoke all on function private.invitation_by_token(text) from public, anon, authenticated;
+
+/* organization_invitation (issue 15; anon and authenticated): what the invitation page shows, by
+   token: {organization_id, organization_name, slug, logo_path, role, locale, expires_at, state}
+   with state 'open' | 'expired' | 'accepted' | 'declined' | 'revoked', plus email_matches
+   (true/false for a signed-in caller: their confirmed e-mail is the invited one; null for anon).
+   The invited address itself is not returned. Null for an unknown token. */
+create or replace function public.organization_invitation(p_token text)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_inv public.organization_invitations;
+  v_org public.organizations;
+  v_uid uuid := (select auth.uid());
+begin
+  select i.* into v_inv from public.organization_invitations i
+  where p_token is not null and char_length(p_token) between 16 and 200
+    and i.token_hash = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(p_token, 'UTF8')), 'hex');
+  if not found then
+    return null;
+  end if;
+  select * into v_org from public.organizations o where o.id = v_inv.organization_id;
+  return pg_catalog.jsonb_build_object(
+    'organization_id', v_org.id, 'organization_name', v_org.name, 'slug', v_org.slug, 'logo_path', v_org.logo_path,
+    'role', v_inv.role, 'locale', v_inv.locale, 'expires_at', v_inv.expires_at,
+    'state', case when v_inv.accepted_at is not null then 'accepted' when v_inv.declined_at is not null then 'declined'
+                  when v_inv.revoked_at is not null then 'revoked' when v_inv.expires_at <= pg_catalog.now() then 'expired'
+                  else 'open' end,
+    'email_matches', case when v_uid is null then null else exists (
+      select 1 from public.profiles p where p.id = v_uid and p.authenticated = 1 and pg_catalog.lower(p.email) = pg_catalog.lower(v_inv.email)) end,
+    'already_member', case when v_uid is null then null else private.is_organization_member(v_org.id, v_uid) end);
+end;
+$$;
+comment on function public.organization_invitation(text) is
+  'Issue 15: the invitation page''s data by token (no e-mail address); null for an unknown token.';
+
+/* The open invitation of a token for the caller, or the matching error: PT404 invitation_not_found;
+   PT409 invitation_used (accepted, declined or revoked) | invitation_expired; 42501
+   email_unconfirmed | invitation_email_mismatch (the caller's confirmed e-mail must be the invited one). */
+create or replace function private.open_invitation_for(p_token text, p_uid uuid)
+returns public.organization_invitations
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_inv public.organization_invitations;
+  v_me public.profiles;
+begin
+  v_inv := private.invitation_by_token(p_token);
+  if v_inv.id is null then
+    raise exception using errcode = 'PT404', message = 'invitation_not_found';
+  end if;
+  if v_inv.accepted_at is not null or v_inv.declined_at is not null or v_inv.revoked_at is not null then
+    raise exception using errcode = 'PT409', message = 'invitation_used', detail = 'This invitation was already used or withdrawn.';
+  end if;
+  if v_inv.expires_at <= pg_catalog.now() then
+    raise exception using errcode = 'PT409', message = 'invitation_expired', detail = 'Invitations are valid for 7 days.';
+  end if;
+  select * into v_me from public.profiles p where p.id = p_uid;
+  if v_me.authenticated is distinct from 1::smallint then
+    raise exception using errcode = '42501', message = 'email_unconfirmed', detail = 'Confirm your e-mail address first.';
+  end if;
+  if pg_catalog.lower(v_me.email) <> pg_catalog.lower(v_inv.email) then
+    raise exception using errcode = '42501', message = 'invitation_email_mismatch',
+      detail = 'This invitation was sent to another e-mail address. Sign in with that address.';
+  end if;
+  return v_inv;
+end;
+$$;
+revoke all on function private.open_invitation_for(text, uuid) from public, anon, authenticated;
+
+/* accept_organization_invitation (issue 15): the signed-in invitee (confirmed e-mail = invited
+   address) joins with the invited role; takes a seat (members <= seats). Returns the organisation id.
+   Errors: 28000; PT404 invitation_not_found; PT409 invitation_used | invitation_expired | already_member;
+   42501 email_unconfirmed | invitation_email_mismatch; PT402 seat_limit_reached. */
+create or replace function public.accept_organization_invitation(p_token text)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_inv public.organization_invitations;
+  v_usage record;
+begin
+  v_inv := private.open_invitation_for(p_token, v_uid);
+  perform 1 from public.organizations o where o.id = v_inv.organization_id for update;
+  if private.is_organization_member(v_inv.organization_id, v_uid) then
+    raise exception using errcode = 'PT409', message = 'already_member';
+  end if;
+  select * into v_usage from private.organization_seat_usage(v_inv.organization_id);
+  if v_usage.members >= v_usage.seats then
+    raise exception using errcode = 'PT402', message = 'seat_limit_reached',
+      detail = pg_catalog.format('All %s seats of this organisation are taken; ask its owner to add seats.', v_usage.seats);
+  end if;
+  update public.organization_invitations set accepted_at = pg_catalog.now(), accepted_by = v_uid where id = v_inv.id;
+  insert into public.organization_members (organization_id, user_id, role) values (v_inv.organization_id, v_uid, v_inv.role);
+  return v_inv.organization_id;
+end;
+$$;
+comment on function public.accept_organization_invitation(text) is
+  'Issue 15: the invitee joins (seat taken on acceptance). Errors: see the migration header.';
+
+/* decline_organization_invitation (issue 15): the signed-in invitee declines; the invitation is used up.
+   Errors as accept (without the seat and membership checks). */
+create or replace function public.decline_organization_invitation(p_token text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_inv public.organization_invitations;
+begin
+  v_inv := private.open_invitation_for(p_token, v_uid);
+  update public.organization_invitations set declined_at = pg_catalog.now() where id = v_inv.id;
+end;
+$$;
+comment on function public.decline_organization_invitation(text) is 'Issue 15: the invitee declines. Errors: see the migration header.';
+
+/* revoke_organization_invitation (issue 15): owners/admins withdraw an open invitation (frees its seat).
+   Errors: 28000; PT404 invitation_not_found; 42501 not_organization_admin; PT409 invitation_used. */
+create or replace function public.revoke_organization_invitation(p_invitation_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_inv public.organization_invitations;
+begin
+  select * into v_inv from public.organization_invitations i where i.id = p_invitation_id for update;
+  if not found then
+    raise exception using errcode = 'PT404', message = 'invitation_not_found';
+  end if;
+  if not private.is_organization_admin(v_inv.organization_id, v_uid) then
+    raise exception using errcode = '42501', message = 'not_organization_admin';
+  end if;
+  if v_inv.accepted_at is not null or v_inv.declined_at is not null or v_inv.revoked_at is not null then
+    raise exception using errcode = 'PT409', message = 'invitation_used';
+  end if;
+  update public.organization_invitations set revoked_at = pg_catalog.now() where id = v_inv.id;
+end;
+$$;
+comment on function public.revoke_organization_invitation(uuid) is 'Issue 15: owners/admins withdraw an open invitation.';
+
+/* Guards for removing / demoting p_user in p_org: PT409 billing_owner (the owner whose subscription
+   pays stays owner) | last_owner. */
+create or replace function private.check_owner_kept(p_org uuid, p_user uuid)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if private.organization_role_of(p_org, p_user) <> 'owner' then
+    return;
+  end if;
+  if exists (select 1 from public.organizations o join public.subscriptions s on s.id = o.subscription_id
+             where o.id = p_org and s.user_id = p_user) then
+    raise exception using errcode = 'PT409', message = 'billing_owner',
+      detail = 'The owner whose subscription pays for the organisation stays owner; delete the organisation instead.';
+  end if;
+  if (select pg_catalog.count(*) from public.organization_members m where m.organization_id = p_org and m.role = 'owner') <= 1 then
+    raise exception using errcode = 'PT409', message = 'last_owner', detail = 'An organisation keeps at least one owner.';
+  end if;
+end;
+$$;
+revoke all on function private.check_owner_kept(uuid, uuid) from public, anon, authenticated;
+
+/* remove_organization_member (issue 15): owners remove anyone but themselves; admins remove members
+   only. The member loses access at once; what they published keeps its organization_id.
+   Errors: 28000; PT404 member_not_found; 42501 not_organization_admin | not_organization_owner | own_role
+   (use leave_organization); PT409 billing_owner | last_owner. */
+create or replace function public.remove_organization_member(p_organization_id uuid, p_user_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_my_role public.organization_role;
+  v_their_role public.organization_role;
+begin
+  perform 1 from public.organizations o where o.id = p_organization_id for update;
+  v_my_role := private.organization_role_of(p_organization_id, v_uid);
+  if v_my_role is null or v_my_role = 'member' then
+    raise exception using errcode = '42501', message = 'not_organization_admin';
+  end if;
+  v_their_role := private.organization_role_of(p_organization_id, p_user_id);
+  if v_their_role is null then
+    raise exception using errcode = 'PT404', message = 'member_not_found';
+  end if;
+  if p_user_id = v_uid then
+    raise exception using errcode = '42501', message = 'own_role', detail = 'Use leave_organization to leave.';
+  end if;
+  if v_my_role = 'admin' and v_their_role <> 'member' then
+    raise exception using errcode = '42501', message = 'not_organization_owner', detail = 'Admins remove members only.';
+  end if;
+  perform private.check_owner_kept(p_organization_id, p_user_id);
+  delete from public.organization_members where organization_id = p_organization_id and user_id = p_user_id;
+end;
+$$;
+comment on function public.remove_organization_member(uuid, uuid) is 'Issue 15: owners/admins remove a member. Errors: see the migration header.';
+
+/* leave_organization (issue 15): the caller leaves. Errors: 28000; PT404 member_not_found; PT409
+   billing_owner | last_owner. */
+create or replace function public.leave_organization(p_organization_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+begin
+  perform 1 from public.organizations o where o.id = p_organization_id for update;
+  if not private.is_organization_member(p_organization_id, v_uid) then
+    raise exception using errcode = 'PT404', message = 'member_not_found';
+  end if;
+  perform private.check_owner_kept(p_organization_id, v_uid);
+  delete from public.organization_members where organization_id = p_organization_id and user_id = v_uid;
+end;
+$$;
+comment on function public.leave_organization(uuid) is 'Issue 15: the caller leaves the organisation. Errors: see the migration header.';
+
+/* set_organization_member_role (issue 15): only owners change roles. An owner may demote himself
+   unless he is the last owner or the billing owner; nobody raises their own role (a non-owner gets
+   not_organization_owner first). Errors: 28000; 22023 invalid_role; 42501 not_organization_owner;
+   PT404 member_not_found; PT409 billing_owner | last_owner. */
+create or replace function public.set_organization_member_role(p_organization_id uuid, p_user_id uuid, p_role public.organization_role)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_their_role public.organization_role;
+begin
+  if p_role is null then
+    raise exception using errcode = '22023', message = 'invalid_role';
+  end if;
+  perform 1 from public.organizations o where o.id = p_organization_id for update;
+  if private.organization_role_of(p_organization_id, v_uid) is distinct from 'owner' then
+    raise exception using errcode = '42501', message = 'not_organization_owner', detail = 'Only owners change roles.';
+  end if;
+  v_their_role := private.organization_role_of(p_organization_id, p_user_id);
+  if v_their_role is null then
+    raise exception using errcode = 'PT404', message = 'member_not_found';
+  end if;
+  if v_their_role = p_role then
+    return;
+  end if;
+  if v_their_role = 'owner' then
+    perform private.check_owner_kept(p_organization_id, p_user_id);
+  end if;
+  update public.organization_members set role = p_role where organization_id = p_organization_id and user_id = p_user_id;
+end;
+$$;
+comment on function public.set_organization_member_role(uuid, uuid, public.organization_role) is
+  'Issue 15: owners change roles. Errors: see the migration header.';
+
+/* delete_organization (issue 15): owners delete the organisation; members and invitations go with it,
+   published content stays with organization_id null. Errors: 28000; PT404 organization_not_found;
+   42501 not_organization_owner. */
+create or replace function public.delete_organization(p_organization_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_members uuid[];
+begin
+  perform 1 from public.organizations o where o.id = p_organization_id for update;
+  if not found then
+    raise exception using errcode = 'PT404', message = 'organization_not_found';
+  end if;
+  if private.organization_role_of(p_organization_id, v_uid) is distinct from 'owner' then
+    raise exception using errcode = '42501', message = 'not_organization_owner';
+  end if;
+  select pg_catalog.array_agg(m.user_id order by m.user_id) into v_members
+  from public.organization_members m where m.organization_id = p_organization_id;
+  delete from public.organizations where id = p_organization_id;
+  perform private.refresh_user_role(u) from pg_catalog.unnest(v_members) u;
+end;
+$$;
+comment on function public.delete_organization(uuid) is 'Issue 15: owners delete the organisation. Errors: see the migration header.';
+
+/* organization_members_public (issue 15; anon and authenticated): the listed members of the
+   organisation p_slug whose profiles are listed (confirmed, visible, not suspended): user_id, slug,
+   display_name, profile_img, headline, city, role, joined_at; owners first, then by join date. */
+create or replace function public.organization_members_public(p_slug text)
+returns table (user_id uuid, slug text, display_name text, profile_img text, headline text, city text,
+  role public.organization_role, joined_at timestamptz)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p.id, p.slug, private.public_display_name(p.firstname, p.lastname, p.slug), p.profile_img, p.headline, p.city,
+         m.role, m.joined_at
+  from public.organizations o
+  join public.organization_members m on m.organization_id = o.id and m.listed
+  join public.profiles p on p.id = m.user_id
+  where o.slug = p_slug and private.owner_listed(p.id)
+  order by m.role, m.joined_at, p.id
+$$;
+comment on function public.organization_members_public(text) is 'Issue 15: listed members of an organisation for its public page.';
+
+/* my_organizations (issue 15): the caller's organisations with their role, seat usage and whether
+   the Enterprise subscription is active. */
+create or replace function public.my_organizations()
+returns table (id uuid, slug text, name text, logo_path text, role public.organization_role, listed boolean,
+  seats integer, members integer, open_invitations integer, enterprise_active boolean, joined_at timestamptz)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select o.id, o.slug, o.name, o.logo_path, m.role, m.listed, u.seats, u.members, u.open_invitations,
+         private.organization_enterprise_active(o.id), m.joined_at
+  from public.organization_members m
+  join public.organizations o on o.id = m.organization_id
+  cross join lateral private.organization_seat_usage(o.id) u
+  where m.user_id = (select auth.uid())
+  order by o.name, o.id
+$$;
+comment on function public.my_organizations() is 'Issue 15: the caller''s organisations, role and seat usage.';
+
+/* organization_billing (issue 15; owners only): {seats, included_seats, members, open_invitations,
+   plan_id, status, current_period_end, cancel_at_period_end, billing_owner (the subscriber is the
+   caller)} of the organisation's subscription. Errors: 28000; 42501 not_organization_owner. */
+create or replace function public.organization_billing(p_organization_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v jsonb;
+begin
+  if private.organization_role_of(p_organization_id, v_uid) is distinct from 'owner' then
+    raise exception using errcode = '42501', message = 'not_organization_owner';
+  end if;
+  select pg_catalog.jsonb_build_object('seats', u.seats, 'included_seats', 5, 'members', u.members,
+    'open_invitations', u.open_invitations, 'plan_id', s.plan_id, 'status', s.status,
+    'current_period_end', s.current_period_end, 'cancel_at_period_end', s.cancel_at_period_end,
+    'billing_owner', s.user_id = v_uid, 'enterprise_active', private.organization_enterprise_active(o.id))
+  into v
+  from public.organizations o
+  cross join lateral private.organization_seat_usage(o.id) u
+  left join public.subscriptions s on s.id = o.subscription_id
+  where o.id = p_organization_id;
+  return v;
+end;
+$$;
+comment on function public.organization_billing(uuid) is 'Issue 15: seats and subscription state for the organisation''s owners.';
+
+revoke all on function public.create_organization(text, text, text, text, text, text, text, text, text, text, text, text),
+  public.invite_to_organization(uuid, text, public.organization_role, text), public.organization_invitation(text),
+  public.accept_organization_invitation(text), public.decline_organization_invitation(text),
+  public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
+  public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
+  public.delete_organization(uuid), public.organization_members_public(text), public.my_organizations(),
+  public.organization_billing(uuid)
+  from public, anon, authenticated;
+grant execute on function public.create_organization(text, text, text, text, text, text, text, text, text, text, text, text),
+  public.invite_to_organization(uuid, text, public.organization_role, text),
+  public.accept_organization_invitation(text), public.decline_organization_invitation(text),
+  public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
+  public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
+  public.delete_organization(uuid), public.my_organizations(), public.organization_billing(uuid)
+  to authenticated, service_role;
+grant execute on function public.organization_invitation(text), public.organization_members_public(text)
+  to anon, authenticated, service_role;
+
+-- -----------------------------------------------------------------------------
+-- Invitation mail (queue; rendered by process-email-queue with the React Email layout)
+-- -----------------------------------------------------------------------------
+insert into public.email_types (key, description, priority) values
+  ('organization_invitation', 'Invitation to join an organisation; link valid 7 days (issue 15).', 2)
+on conflict (key) do update set description = excluded.description, priority = excluded.priority;
+
+insert into public.email_templates (key, lang, subject, body) values
+('organization_invitation', 'de', 'Einladung: {{organization_name}} auf Teamwerk',
+$t$Hallo,
+
+{{inviter_name}} lädt Sie ein, {{organization_name}} auf Teamwerk als {{role}} beizutreten.
+
+{{link}}
+
+Die Einladung gilt bis zum {{expires_on}} und kann einmal verwendet werden. Falls Sie noch kein Konto haben, registrieren Sie sich mit dieser E-Mail-Adresse und öffnen Sie den Link danach erneut.
+
+Wenn Sie die Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.
+
+Viele Grüße
+Ihr Teamwerk-Team$t$),
+('organization_invitation', 'en', 'Invitation: {{organization_name}} on Teamwerk',
+$t$Hello,
+
+{{inviter_name}} invites you to join {{organization_name}} on Teamwerk as {{role}}.
+
+{{link}}
+
+The invitation is valid until {{expires_on}} and can be used once. If you have no account yet, register with this e-mail address and open the link again afterwards.
+
+If you did not expect this invitation, you can ignore this e-mail.
+
+Best regards
+The Teamwerk team$t$)
+on conflict (key, lang) do update set subject = excluded.subject, body = excluded.body;
+
+-- -----------------------------------------------------------------------------
+-- Logos: public bucket organization-logos, objects {organization_id}/{file}, written by owners/admins
+-- -----------------------------------------------------------------------------
+insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types) values
+  ('organization-logos', 'organization-logos', true, 2097152, array['image/png', 'image/jpeg', 'image/webp'])
+on conflict (id) do nothing;
+
+/* True when the storage object path p_name ({organization_id}/...) belongs to an organisation the
+   caller administers (owner or admin). */
+create or replace function private.can_write_organization_logo(p_name text)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_first text := (storage.foldername(p_name))[1];
+begin
+  if v_first is null or v_first !~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    return false;
+  end if;
+  return private.is_organization_admin(v_first::uuid, (select auth.uid()));
+end;
+$$;
+comment on function private.can_write_organization_logo(text) is 'Logo object path lies in an organisation the caller administers (issue 15).';
+revoke all on function private.can_write_organization_logo(text) from public;
+grant execute on function private.can_write_organization_logo(text) to authenticated, service_role;
+
+create policy organization_logos_select on storage.objects for select to authenticated
+  using (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
+create policy organization_logos_insert on storage.objects for insert to authenticated
+  with check (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
+create policy organization_logos_update on storage.objects for update to authenticated
+  using (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)))
+  with check (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
+create policy organization_logos_delete on storage.objects for delete to authenticated
+  using (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
