@@ -29,7 +29,7 @@ export const INCLUDED_SEATS = 5;
 
 /** The public columns of an organisation (anon may read them). */
 export const ORGANIZATION_PUBLIC_COLUMNS =
-  'id, slug, name, logo_path, description_en, description_de, website, industry, size, display_address, seats, created_at, updated_at' as const;
+  'id, slug, name, logo_path, description_en, description_de, website, industry, size, display_address, created_at, updated_at' as const;
 
 /** An organisation as its public page shows it. */
 export interface OrganizationPublic {
@@ -43,7 +43,6 @@ export interface OrganizationPublic {
   industry: string | null;
   size: string | null;
   display_address: string | null;
-  seats: number;
   created_at: string;
   updated_at: string;
 }
@@ -249,30 +248,14 @@ export const organizationContentQuery = (organizationId: string) =>
     },
   });
 
-/** One of the caller's organisations with their role. */
-export interface MyOrganization {
-  id: string;
-  slug: string;
-  name: string;
-  logo_path: string | null;
-  role: OrganizationRole;
-}
+/** One of the caller's organisations with their role and seat usage (RPC my_organizations). */
+export type MyOrganization = Database['public']['Functions']['my_organizations']['Returns'][number];
 
-/** Query options of the signed-in user's organisations (own membership rows, RLS). */
+/** Query options of the signed-in user's organisations (RPC my_organizations; `userId` only keys the cache). */
 export const myOrganizationsQuery = (userId: string) =>
   queryOptions({
     queryKey: ['organizations', 'mine', userId],
-    queryFn: async (): Promise<MyOrganization[]> => {
-      const result = await supabase
-        .from('organization_members')
-        .select('role, organization:organizations!inner(id, slug, name, logo_path)')
-        .eq('user_id', userId);
-      const rows = unwrap(result, 'GET') as unknown as { role: OrganizationRole; organization: Omit<MyOrganization, 'role'> | null }[];
-      return rows
-        .filter((r) => r.organization)
-        .map((r) => ({ ...r.organization!, role: r.role }))
-        .sort((a, b) => a.name.localeCompare(b.name));
-    },
+    queryFn: async (): Promise<MyOrganization[]> => unwrap(await supabase.rpc('my_organizations'), 'POST'),
   });
 
 /** Hook: the signed-in user's organisations (disabled while the user id is unknown). */
@@ -339,26 +322,28 @@ export const organizationAdminQuery = (organizationId: string) =>
     },
   });
 
-/** What /invitations/{token} shows (RPC organization_invitation; anon and authenticated). */
+/** What /invitations/{token} shows (RPC organization_invitation; anon and authenticated; no e-mail address). */
 export interface InvitationInfo {
   organization_id: string;
   organization_name: string;
-  organization_slug: string;
-  organization_logo_path: string | null;
+  slug: string;
+  logo_path: string | null;
   role: OrganizationRole;
-  email_hint?: string | null;
-  state: 'open' | 'expired' | 'accepted' | 'declined' | 'revoked' | string;
+  locale: string;
+  expires_at: string;
+  state: 'open' | 'expired' | 'accepted' | 'declined' | 'revoked';
+  /** For a signed-in caller: their confirmed e-mail is the invited one; null for anon. */
+  email_matches: boolean | null;
+  /** For a signed-in caller: already a member; null for anon. */
+  already_member: boolean | null;
 }
 
 /** Query options of an invitation by token; null when the token is unknown. */
-export const invitationQuery = (token: string) =>
+export const invitationQuery = (token: string, userId: string | null) =>
   queryOptions({
-    queryKey: ['organizations', 'invitation', token],
-    queryFn: async (): Promise<InvitationInfo | null> => {
-      const rows = unwrap(await supabase.rpc('organization_invitation', { p_token: token }), 'POST') as unknown;
-      const row = Array.isArray(rows) ? rows[0] : rows;
-      return (row as InvitationInfo | undefined) ?? null;
-    },
+    queryKey: ['organizations', 'invitation', token, userId],
+    queryFn: async (): Promise<InvitationInfo | null> =>
+      (unwrap(await supabase.rpc('organization_invitation', { p_token: token }), 'POST') as unknown as InvitationInfo | null) ?? null,
     retry: false,
   });
 

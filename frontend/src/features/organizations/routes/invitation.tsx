@@ -33,14 +33,14 @@ export default function InvitationRoute({ params }: PageProps) {
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
   const token = params.token ?? '';
-  const invitation = useQuery(invitationQuery(token));
   const userId = useUserId();
+  const invitation = useQuery({ ...invitationQuery(token, userId.data ?? null), enabled: !userId.isPending });
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['organizations'] });
       notify('success', intl.formatMessage({ id: 'org.invitation.accepted' }));
-      if (invitation.data) void navigate(localize(paths.org.page(invitation.data.organization_slug)));
+      if (invitation.data) void navigate(localize(paths.org.page(invitation.data.slug)));
     },
   });
   const decline = useMutation({
@@ -62,13 +62,13 @@ export default function InvitationRoute({ params }: PageProps) {
     );
   } else {
     const inv = invitation.data;
-    const closed = inv.state && inv.state !== 'open' ? (CLOSED_STATE[inv.state] ?? 'org.invitation.used') : null;
+    const closed = inv.already_member ? 'org.invitation.alreadyMember' : inv.state !== 'open' ? (CLOSED_STATE[inv.state] ?? 'org.invitation.used') : null;
     const remember = () => rememberReturnPath(pathname);
     body = (
       <Paper withBorder p="lg" radius="md" data-testid="invitation">
         <Stack>
           <Group wrap="nowrap">
-            <Avatar src={organizationLogoUrl(inv.organization_logo_path)} alt="" size={64} radius="md" color="brand">
+            <Avatar src={organizationLogoUrl(inv.logo_path)} alt="" size={64} radius="md" color="brand">
               {inv.organization_name.slice(0, 2).toUpperCase()}
             </Avatar>
             <Stack gap={2}>
@@ -86,6 +86,11 @@ export default function InvitationRoute({ params }: PageProps) {
             </Alert>
           ) : userId.data ? (
             <>
+              {inv.email_matches === false && (
+                <Alert color="yellow" role="status" data-testid="invitation-mismatch">
+                  <FormattedMessage id="org.error.invitation_email_mismatch" />
+                </Alert>
+              )}
               {(accept.isError || decline.isError) && (
                 <Alert color="red" role="alert" data-testid="invitation-error">
                   <FormattedMessage id={orgErrorId(accept.error ?? decline.error)} />

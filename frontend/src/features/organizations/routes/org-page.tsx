@@ -80,7 +80,7 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
   const logo = organizationLogoUrl(o.logo_path);
   const owner = { name: o.name, img: null };
   const c = content.data;
-  const nothingPublished = c && c.projects.length + c.jobs.length + c.events.length === 0;
+  const nothingPublished = !!c && c.projects.length + c.jobs.length + c.events.length === 0;
 
   return (
     <Container size="md" py="xl">
@@ -148,10 +148,10 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
           )}
         </Section>
 
-        {content.isPending ? (
-          <LoadingState messageId="org.loading" compact />
-        ) : content.isError ? (
+        {content.isError ? (
           <LoadError messageId="org.loadFailed" onRetry={() => void content.refetch()} />
+        ) : content.isPending || !c ? (
+          <LoadingState messageId="org.loading" compact />
         ) : nothingPublished ? (
           <EmptyState compact testId="org-content-empty">
             <FormattedMessage id="org.content.empty" />

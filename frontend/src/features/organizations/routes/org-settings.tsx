@@ -110,8 +110,9 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
   if (admin.isPending) return frame(<LoadingState messageId="org.loading" />);
   if (admin.isError) return frame(<LoadError messageId="org.loadFailed" onRetry={() => void admin.refetch()} />);
   const { organization, members, invitations } = admin.data;
-  const seatsUsed = members.length;
-  const seats = organization.seats;
+  // seats hold members and open invitations (issue 15: an invitation beyond the seats is refused)
+  const seatsUsed = membership.members + membership.open_invitations;
+  const seats = membership.seats;
 
   const fail = (error: unknown) => notify('error', t(orgErrorId(error)));
   const submitInvite = (event: FormEvent) => {
@@ -188,6 +189,9 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
       <Block titleId="org.seats.title" testId="org-seats">
         <Text data-testid="org-seats-text">
           <FormattedMessage id="org.seats.used" values={{ used: seatsUsed, limit: seats }} />
+        </Text>
+        <Text fz="sm" c="var(--tw-muted)">
+          <FormattedMessage id="org.seats.detail" values={{ count: membership.members, n: membership.open_invitations }} />
         </Text>
         <Progress value={seats > 0 ? Math.min(100, (seatsUsed / seats) * 100) : 100} aria-label={t('org.seats.title')} />
         {isOwner && (
