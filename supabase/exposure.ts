@@ -25,7 +25,9 @@ export type RowScope =
   /** only the row's subject and admins */
   | 'own'
   /** only admins */
-  | 'admin';
+  | 'admin'
+  /** only the owners and admins of the row's organisation (and platform admins through the service role; issue 15) */
+  | 'org_admins';
 
 export interface RelationExposure {
   kind: 'table' | 'view';
@@ -66,10 +68,11 @@ const MESSAGE_COLUMNS = [
 const PROJECT_PUBLIC = [
   'id', 'owner_id', 'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city',
   'latitude', 'longitude', 'roles_sought', 'stage', 'images', 'status', 'published_at', 'created_at', 'updated_at',
+  'organization_id',
 ] as const;
 const PROJECT_WRITE = [
   'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city', 'latitude',
-  'longitude', 'roles_sought', 'stage', 'images', 'status',
+  'longitude', 'roles_sought', 'stage', 'images', 'status', 'organization_id',
 ] as const;
 
 const PORTFOLIO_PUBLIC = [
@@ -83,21 +86,34 @@ const PORTFOLIO_WRITE = [
 const EVENT_PUBLIC = [
   'id', 'organizer_id', 'title', 'slug', 'summary', 'description', 'category', 'status', 'is_paid', 'price_cents',
   'currency', 'starts_at', 'ends_at', 'timezone', 'is_online', 'venue_name', 'street', 'zipcode', 'city', 'latitude',
-  'longitude', 'capacity', 'going_count', 'waitlist_count', 'image', 'created_at', 'updated_at',
+  'longitude', 'capacity', 'going_count', 'waitlist_count', 'image', 'created_at', 'updated_at', 'organization_id',
 ] as const;
 const EVENT_UPDATE = [
   'title', 'summary', 'description', 'category', 'status', 'is_paid', 'price_cents', 'currency', 'starts_at', 'ends_at',
   'timezone', 'is_online', 'venue_name', 'street', 'zipcode', 'city', 'latitude', 'longitude', 'online_url', 'capacity', 'image',
+  'organization_id',
 ] as const;
 
 const JOB_COLUMNS = [
   'id', 'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
   'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'posted_by', 'posted_at', 'expires_at',
-  'created_at', 'updated_at',
+  'created_at', 'updated_at', 'organization_id',
 ] as const;
 const JOB_UPDATE = [
   'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
-  'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'expires_at',
+  'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'expires_at', 'organization_id',
+] as const;
+
+// issue 15: organisations (public page columns; billing columns seats, subscription_id, created_by stay private)
+const ORGANIZATION_PUBLIC = [
+  'id', 'slug', 'name', 'logo_path', 'description_en', 'description_de', 'website', 'industry', 'size', 'street',
+  'postal_code', 'city', 'country', 'display_address', 'created_at', 'updated_at',
+] as const;
+const ORGANIZATION_UPDATE = [
+  'name', 'logo_path', 'description_en', 'description_de', 'website', 'industry', 'size', 'street', 'postal_code', 'city', 'country',
+] as const;
+const ORGANIZATION_INVITATION_READ = [
+  'id', 'organization_id', 'email', 'role', 'invited_by', 'locale', 'expires_at', 'accepted_at', 'declined_at', 'revoked_at', 'created_at',
 ] as const;
 
 const PUBLIC_CARD = [
@@ -260,7 +276,7 @@ export const relations: Record<string, RelationExposure> = {
     columns: [
       'id', 'owner_id', 'title', 'slug', 'summary', 'description', 'is_private', 'category', 'private_category', 'city',
       'latitude', 'longitude', 'roles_sought', 'stage', 'images', 'status', 'published_at', 'owner_listed', 'owner_premium',
-      'created_at', 'updated_at',
+      'created_at', 'updated_at', 'organization_id',
     ],
     select: both(PROJECT_PUBLIC),
     insert: signedIn(['owner_id', ...PROJECT_WRITE]),
@@ -309,7 +325,7 @@ export const relations: Record<string, RelationExposure> = {
       'id', 'organizer_id', 'title', 'slug', 'summary', 'description', 'category', 'status', 'is_paid', 'price_cents',
       'currency', 'starts_at', 'ends_at', 'timezone', 'is_online', 'venue_name', 'street', 'zipcode', 'city', 'latitude',
       'longitude', 'online_url', 'capacity', 'going_count', 'waitlist_count', 'image', 'owner_listed', 'owner_premium',
-      'created_at', 'updated_at',
+      'created_at', 'updated_at', 'organization_id',
     ],
     select: both(EVENT_PUBLIC),
     insert: signedIn(['organizer_id', 'slug', ...EVENT_UPDATE]),
@@ -346,6 +362,7 @@ export const relations: Record<string, RelationExposure> = {
     insert: signedIn([
       'id', 'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
       'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'posted_by', 'posted_at', 'expires_at',
+      'organization_id',
     ]),
     update: signedIn(JOB_UPDATE),
     delete: ['authenticated'],
@@ -458,6 +475,36 @@ export const relations: Record<string, RelationExposure> = {
     columns: ['user_id', 'shown_id', 'first_shown_at'],
     // written only by match_people (the Basic weekly quota)
     select: signedIn(['user_id', 'shown_id', 'first_shown_at']),
+  },
+  // issue 15: organisations (see the migration 20261129000000_organizations)
+  organizations: {
+    kind: 'table',
+    rows: 'public',
+    columns: [
+      'id', 'slug', 'name', 'logo_path', 'description_en', 'description_de', 'website', 'industry', 'size', 'street', 'postal_code',
+      'city', 'country', 'display_address', 'seats', 'subscription_id', 'created_by', 'created_at', 'updated_at',
+    ],
+    select: both(ORGANIZATION_PUBLIC),
+    // created through create_organization; owners and admins edit the public fields (RLS)
+    update: signedIn(ORGANIZATION_UPDATE),
+  },
+  organization_members: {
+    kind: 'table',
+    rows: 'participants',
+    columns: ['organization_id', 'user_id', 'role', 'listed', 'joined_at'],
+    select: signedIn(['organization_id', 'user_id', 'role', 'listed', 'joined_at']),
+    // joins, removals and roles only through the organisation RPCs; a member switches their own listing
+    update: signedIn(['listed']),
+  },
+  organization_invitations: {
+    kind: 'table',
+    rows: 'org_admins',
+    columns: [
+      'id', 'organization_id', 'email', 'role', 'token_hash', 'invited_by', 'locale', 'expires_at', 'accepted_at', 'accepted_by',
+      'declined_at', 'revoked_at', 'created_at',
+    ],
+    personal: ['email'],
+    select: signedIn(ORGANIZATION_INVITATION_READ),
   },
   contact_messages: {
     kind: 'table',
@@ -621,5 +668,44 @@ export const functions: Record<string, FunctionExposure> = {
   'export_matches_csv(p_profile_id uuid, p_filters jsonb, p_limit integer)': { execute: ['authenticated'], returns: 'text', rows: 'public' },
   'match_projects(p_filters jsonb, p_limit integer, p_cursor text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
   'project_role_candidates(p_project_id bigint, p_role_id bigint, p_limit integer)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
+  // issue 15: organisations (errors and rules in the migration 20261129000000_organizations)
+  'create_organization(p_name text, p_slug text, p_description_en text, p_description_de text, p_website text, p_industry text, p_size text, p_street text, p_postal_code text, p_city text, p_country text, p_logo_path text)': {
+    execute: ['authenticated'],
+    returns: 'uuid',
+    rows: 'none',
+  },
+  'invite_to_organization(p_organization_id uuid, p_email text, p_role organization_role, p_locale text)': {
+    execute: ['authenticated'],
+    returns: 'uuid',
+    rows: 'none',
+  },
+  'organization_invitation(p_token text)': { execute: ['anon', 'authenticated'], returns: 'jsonb', rows: 'public' },
+  'accept_organization_invitation(p_token text)': { execute: ['authenticated'], returns: 'uuid', rows: 'none' },
+  'decline_organization_invitation(p_token text)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'revoke_organization_invitation(p_invitation_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'remove_organization_member(p_organization_id uuid, p_user_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'leave_organization(p_organization_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'set_organization_member_role(p_organization_id uuid, p_user_id uuid, p_role organization_role)': {
+    execute: ['authenticated'],
+    returns: 'void',
+    rows: 'none',
+  },
+  'delete_organization(p_organization_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  'organization_members_public(p_slug text)': {
+    execute: ['anon', 'authenticated'],
+    returns: ['user_id', 'slug', 'display_name', 'profile_img', 'headline', 'city', 'role', 'joined_at'],
+    rows: 'public',
+  },
+  'my_organizations()': {
+    execute: ['authenticated'],
+    returns: ['id', 'slug', 'name', 'logo_path', 'role', 'listed', 'seats', 'members', 'open_invitations', 'enterprise_active', 'joined_at'],
+    rows: 'own',
+  },
+  'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
+  'sync_subscription_seats(p_stripe_subscription_id text, p_extra_seats integer, p_synced_at timestamp with time zone)': {
+    execute: [],
+    returns: 'integer',
+    rows: 'none',
+  },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
 };

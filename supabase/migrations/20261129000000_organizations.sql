@@ -15,7 +15,7 @@
 -- Error codes of the RPCs (message = code, detail = English explanation):
 --   28000 not_authenticated
 --   22023 invalid_slug | invalid_role | invalid_email | invalid_locale | invalid_name | invalid_size | invalid_token
---   42501 not_organization_member | not_organization_admin | not_organization_owner | owner_role_required
+--   42501 account_suspended (writes of suspended accounts) | not_organization_member | not_organization_admin | not_organization_owner | owner_role_required
 --         | own_role | invitation_email_mismatch | email_unconfirmed
 --   PT402 enterprise_required | seat_limit_reached
 --   PT404 organization_not_found | member_not_found | invitation_not_found
@@ -201,17 +201,19 @@ grant select (id, slug, name, logo_path, description_en, description_de, website
 grant update (name, logo_path, description_en, description_de, website, industry, size, street, postal_code, city, country)
   on public.organizations to authenticated;
 create policy organizations_select on public.organizations for select to anon, authenticated using (true);
+-- platform admins may moderate (as on projects); suspended accounts write nothing (private.caller_can_write)
 create policy organizations_update on public.organizations for update to authenticated
-  using ((select private.is_organization_admin(id, (select auth.uid()))))
-  with check ((select private.is_organization_admin(id, (select auth.uid()))));
+  using ((select private.caller_can_write()) and ((select private.is_organization_admin(id, (select auth.uid()))) or (select private.is_admin())))
+  with check ((select private.caller_can_write()) and ((select private.is_organization_admin(id, (select auth.uid()))) or (select private.is_admin())));
 
 -- members: the organisation's members see each other; a member switches their own `listed`
 grant select (organization_id, user_id, role, listed, joined_at) on public.organization_members to authenticated;
 grant update (listed) on public.organization_members to authenticated;
 create policy organization_members_select on public.organization_members for select to authenticated
-  using ((select private.is_organization_member(organization_id, (select auth.uid()))));
+  using ((select private.is_organization_member(organization_id, (select auth.uid()))) or (select private.is_admin()));
 create policy organization_members_update_own on public.organization_members for update to authenticated
-  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) and (select private.caller_can_write()))
+  with check (user_id = (select auth.uid()) and (select private.caller_can_write()));
 
 -- invitations: owners and admins of the organisation (the e-mail is personal data); never the hash
 grant select (id, organization_id, email, role, invited_by, locale, expires_at, accepted_at, declined_at, revoked_at, created_at)
@@ -236,8 +238,8 @@ grant select (organization_id) on public.projects, public.jobs, public.events to
 grant insert (organization_id), update (organization_id) on public.projects, public.jobs, public.events to authenticated;
 
 /* BEFORE INSERT OR UPDATE OF organization_id on projects, jobs, events (TG_ARGV[0] = author column):
-   the organisation can be set (or changed) only to one the author is a member of; clearing it is
-   allowed. Rows keep their organization_id when the author leaves or is removed. 42501
+   the organisation can be set (or changed) through the API only to one the author is a member of;
+   clearing it is allowed; the service role is not checked. Rows keep their organization_id when the author leaves or is removed. 42501
    not_organization_member otherwise. */
 create or replace function private.check_content_organization()
 returns trigger
@@ -248,7 +250,9 @@ as $$
 declare
   v_author uuid := (pg_catalog.to_jsonb(new) ->> tg_argv[0])::uuid;
 begin
-  if new.organization_id is not null
+  -- API roles only: the service role (Edge Functions such as the organisation API) is trusted
+  if coalesce(pg_catalog.current_setting('role', true), 'none') in ('anon', 'authenticated')
+     and new.organization_id is not null
      and (tg_op = 'INSERT' or new.organization_id is distinct from old.organization_id)
      and not private.is_organization_member(new.organization_id, v_author) then
     raise exception using errcode = '42501', message = 'not_organization_member',
@@ -260,6 +264,30 @@ $$;
 comment on function private.check_content_organization() is
   'Content may be put under an organisation only by a member (issue 15); the author column is TG_ARGV[0].';
 revoke all on function private.check_content_organization() from public;
+
+-- jobs were written by platform admins only: members of an organisation post jobs under it, edit
+-- their own ones while they are members, and the organisation's owners and admins edit and delete all of its jobs
+-- (one policy per action: the platform-admin rule of 20261121000800_jobs and the organisation rule)
+drop policy jobs_insert on public.jobs;
+drop policy jobs_update on public.jobs;
+drop policy jobs_delete on public.jobs;
+create policy jobs_insert on public.jobs for insert to authenticated
+  with check (posted_by = (select auth.uid()) and (
+    (select private.is_admin())
+    or (organization_id is not null and (select private.caller_can_write())
+        and (select private.is_organization_member(organization_id, (select auth.uid()))))));
+create policy jobs_update on public.jobs for update to authenticated
+  using ((select private.is_admin())
+    or (organization_id is not null and (select private.caller_can_write())
+        and ((posted_by = (select auth.uid()) and (select private.is_organization_member(organization_id, (select auth.uid()))))
+             or (select private.is_organization_admin(organization_id, (select auth.uid()))))))
+  with check ((select private.is_admin())
+    or (organization_id is not null and (select private.is_organization_member(organization_id, (select auth.uid())))));
+create policy jobs_delete on public.jobs for delete to authenticated
+  using ((select private.is_admin())
+    or (organization_id is not null and (select private.caller_can_write())
+        and ((posted_by = (select auth.uid()) and (select private.is_organization_member(organization_id, (select auth.uid()))))
+             or (select private.is_organization_admin(organization_id, (select auth.uid()))))));
 
 create trigger projects_organization before insert or update of organization_id on public.projects
   for each row execute function private.check_content_organization('owner_id');
@@ -438,6 +466,72 @@ create trigger subscriptions_organization_roles after insert or update on public
   for each row execute function private.subscription_organization_roles();
 
 -- -----------------------------------------------------------------------------
+-- Seats from billing: 5 included + extra seats bought on the Stripe subscription
+-- -----------------------------------------------------------------------------
+/* Extra seats per subscription as Stripe holds them (quantity of the subscription's extra-seat
+   items), mirrored by the billing sync (public.sync_subscription_seats) with the same watermark as
+   sync_subscription, so it is known before the organisation exists. */
+create table private.subscription_seats (
+  subscription_id uuid primary key references public.subscriptions (id) on delete cascade,
+  extra_seats integer not null default 0 check (extra_seats between 0 and 9995),
+  last_synced_at timestamptz not null
+);
+alter table private.subscription_seats enable row level security; -- no policies: only the definer functions and service_role
+comment on table private.subscription_seats is
+  'Extra seats of a subscription (issue 15): organizations.seats = 5 + extra_seats of its subscription.';
+
+/* Seats an organisation paid by p_subscription_id has: 5 included + the mirrored extra seats. */
+create or replace function private.organization_seats_of(p_subscription_id uuid)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select 5 + coalesce((select s.extra_seats from private.subscription_seats s where s.subscription_id = p_subscription_id), 0)
+$$;
+revoke all on function private.organization_seats_of(uuid) from public, anon, authenticated;
+
+/* sync_subscription_seats (service_role; the billing sync after sync_subscription): stores the extra
+   seats of the subscription p_stripe_subscription_id unless a newer sync was stored, and updates
+   the seats of the organisation it pays. Returns the organisation's seats (null when no
+   organisation uses the subscription yet). Errors: 22023 invalid_seats; PT404 subscription_not_found. */
+create or replace function public.sync_subscription_seats(p_stripe_subscription_id text, p_extra_seats integer, p_synced_at timestamptz)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_sub uuid;
+  v_seats integer;
+begin
+  if p_extra_seats is null or p_extra_seats not between 0 and 9995 or p_synced_at is null then
+    raise exception using errcode = '22023', message = 'invalid_seats', detail = 'extra seats 0..9995 and a sync time.';
+  end if;
+  select s.id into v_sub from public.subscriptions s where s.stripe_subscription_id = p_stripe_subscription_id;
+  if v_sub is null then
+    raise exception using errcode = 'PT404', message = 'subscription_not_found';
+  end if;
+  insert into private.subscription_seats as x (subscription_id, extra_seats, last_synced_at)
+  values (v_sub, p_extra_seats, p_synced_at)
+  on conflict (subscription_id) do update set extra_seats = excluded.extra_seats, last_synced_at = excluded.last_synced_at
+    where x.last_synced_at <= excluded.last_synced_at;
+  update public.organizations o set seats = private.organization_seats_of(v_sub)
+  where o.subscription_id = v_sub and o.seats <> private.organization_seats_of(v_sub)
+  returning o.seats into v_seats;
+  if v_seats is null then
+    select o.seats into v_seats from public.organizations o where o.subscription_id = v_sub;
+  end if;
+  return v_seats;
+end;
+$$;
+comment on function public.sync_subscription_seats(text, integer, timestamptz) is
+  'Issue 15: mirrors the extra seats of a Stripe subscription (service_role). organizations.seats = 5 + extra seats.';
+revoke all on function public.sync_subscription_seats(text, integer, timestamptz) from public, anon, authenticated;
+grant execute on function public.sync_subscription_seats(text, integer, timestamptz) to service_role;
+
+-- -----------------------------------------------------------------------------
 -- RPCs
 -- -----------------------------------------------------------------------------
 
@@ -459,6 +553,27 @@ end;
 $$;
 revoke all on function private.require_uid() from public;
 grant execute on function private.require_uid() to authenticated, service_role;
+
+/* The caller's id when they may write (signed in, not suspended): 28000 not_authenticated or
+   42501 account_suspended. */
+create or replace function private.require_writer()
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v uuid := private.require_uid();
+begin
+  if exists (select 1 from public.account_suspensions s where s.user_id = v) then
+    raise exception using errcode = '42501', message = 'account_suspended', detail = 'This account cannot act right now.';
+  end if;
+  return v;
+end;
+$$;
+revoke all on function private.require_writer() from public;
+grant execute on function private.require_writer() to authenticated, service_role;
 
 /* Validated organisation size (null allowed) or 22023 invalid_size. */
 create or replace function private.check_organization_size(p_size text)
@@ -492,7 +607,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_sub uuid;
   v_slug text;
   v_base text;
@@ -535,11 +650,11 @@ begin
   end if;
   begin
     insert into public.organizations (slug, name, logo_path, description_en, description_de, website, industry, size,
-      street, postal_code, city, country, subscription_id, created_by)
+      street, postal_code, city, country, seats, subscription_id, created_by)
     values (v_slug, pg_catalog.btrim(p_name), p_logo_path, coalesce(p_description_en, ''), coalesce(p_description_de, ''),
       nullif(pg_catalog.btrim(p_website), ''), nullif(pg_catalog.btrim(p_industry), ''), p_size,
       nullif(pg_catalog.btrim(p_street), ''), nullif(pg_catalog.btrim(p_postal_code), ''), nullif(pg_catalog.btrim(p_city), ''),
-      nullif(pg_catalog.btrim(p_country), ''), v_sub, v_uid)
+      nullif(pg_catalog.btrim(p_country), ''), private.organization_seats_of(v_sub), v_sub, v_uid)
     returning id into v_id;
   exception when unique_violation then
     raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address or subscription is already in use.';
@@ -582,7 +697,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_my_role public.organization_role;
   v_org public.organizations;
   v_email text := pg_catalog.lower(pg_catalog.btrim(coalesce(p_email, '')));
@@ -766,7 +881,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_inv public.organization_invitations;
   v_usage record;
 begin
@@ -815,7 +930,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_inv public.organization_invitations;
 begin
   select * into v_inv from public.organization_invitations i where i.id = p_invitation_id for update;
@@ -869,7 +984,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_my_role public.organization_role;
   v_their_role public.organization_role;
 begin
@@ -926,7 +1041,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_their_role public.organization_role;
 begin
   if p_role is null then
@@ -962,7 +1077,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_uid uuid := private.require_uid();
+  v_uid uuid := private.require_writer();
   v_members uuid[];
 begin
   perform 1 from public.organizations o where o.id = p_organization_id for update;

@@ -389,6 +389,38 @@ const MATRIX: Record<string, Spec> = {
     },
     expect: { select: 'DADDADA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
   },
+  // issue 15: the owner owns the fixture organisation (role owner); "other" is an outsider
+  organizations: {
+    sql: {
+      select: () => `select 1 from public.organizations where id = '${f.org}'`,
+      insert: () => `insert into public.organizations (slug, name) values ('matrix-org-neu', 'Matrix Neu')`,
+      update: () => `update public.organizations set description_de = 'Neu' where id = '${f.org}'`,
+      delete: () => `delete from public.organizations where id = '${f.org}'`,
+    },
+    // created only through create_organization, deleted only through delete_organization; platform admins moderate
+    expect: { select: 'AAAAAAA', insert: 'DDDDDDA', update: 'DADDDAA', delete: 'DDDDDDA' },
+  },
+  organization_members: {
+    sql: {
+      select: () => `select 1 from public.organization_members where organization_id = '${f.org}' and user_id = '${f.owner}'`,
+      insert: () => `insert into public.organization_members (organization_id, user_id) values ('${f.org}', $1)`,
+      update: () => `update public.organization_members set listed = false where organization_id = '${f.org}' and user_id = '${f.owner}'`,
+      delete: () => `delete from public.organization_members where organization_id = '${f.org}' and user_id = '${f.owner}'`,
+    },
+    prep: { insert: () => `delete from public.organization_members where organization_id = '${f.org}' and user_id = '${f.owner}';` },
+    // joins, roles and removals only through the organisation RPCs; a member switches only their own listing
+    expect: { select: 'DADDAAA', insert: 'DDDDDDA', update: 'DADDDDA', delete: 'DDDDDDA' },
+  },
+  organization_invitations: {
+    sql: {
+      select: () => `select 1 from public.organization_invitations where id = '${f.invitation}'`,
+      insert: () => `insert into public.organization_invitations (organization_id, email, token_hash) values ('${f.org}', 'neu@tests.teamwerk.test', repeat('b', 64))`,
+      update: () => `update public.organization_invitations set revoked_at = now() where id = '${f.invitation}'`,
+      delete: () => `delete from public.organization_invitations where id = '${f.invitation}'`,
+    },
+    // the invited address is personal data: the organisation's owners and admins only (not platform admins); writes through RPCs
+    expect: { select: 'DADDADA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
 };
 
 let db: TestDb;
@@ -446,6 +478,10 @@ beforeAll(async () => {
   f.openRole = await one(`insert into public.project_open_roles (project_id, role, skills) values ($1, 'technical', '{backend}') returning id`, [f.project1]);
   await db.sql(`insert into public.match_declines (user_id, declined_id) values ($1, $2)`, [owner.id, third.id]);
   await db.sql(`insert into public.match_impressions (user_id, shown_id) values ($1, $2)`, [owner.id, other.id]);
+
+  f.org = await one(`insert into public.organizations (slug, name) values ('matrix-org', 'Matrix GmbH') returning id`);
+  await db.sql(`insert into public.organization_members (organization_id, user_id, role) values ($1, $2, 'owner')`, [f.org, owner.id]);
+  f.invitation = await one(`insert into public.organization_invitations (organization_id, email, token_hash, invited_by) values ($1, 'eingeladen@tests.teamwerk.test', repeat('a', 64), $2) returning id`, [f.org, owner.id]);
 
   Object.assign(actors, { anon, owner, other, blocked, suspended: owner, admin, service_role: serviceRole });
   Object.assign(selfOf, {

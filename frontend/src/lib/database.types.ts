@@ -1579,6 +1579,9 @@ isOneToOne: true
         isOneToOne: true
         isSetofReturn: false
       } },
+"sync_subscription_seats":
+{ Args: { "p_extra_seats": number,"p_stripe_subscription_id": string,"p_synced_at": string }; Returns: number
+                           },
 "sync_ticket_checkout":
 { Args: { "p_amount_refunded"?: number,"p_payment_intent": string,"p_payment_status": string,"p_refund_id"?: string,"p_session_id": string,"p_session_status": string }; Returns: Json
                            },

@@ -105,6 +105,21 @@ export function subscriptionPrice(sub: Stripe.Subscription): Stripe.Price | null
   return sub.items?.data?.[0]?.price ?? null;
 }
 
+/**
+ * Extra organisation seats bought on a subscription (issue 15: Enterprise includes 5 seats, more as
+ * a quantity on the Stripe subscription): the summed quantity of its items whose price is marked
+ * as an extra seat (price metadata `teamwerk_item: extra_seat` or lookup key
+ * `enterprise_extra_seat`). Input: a Stripe subscription; output: a whole number >= 0.
+ */
+export function extraSeats(sub: Stripe.Subscription): number {
+  let n = 0;
+  for (const item of sub.items?.data ?? []) {
+    const price = item.price as (Stripe.Price & { lookup_key?: string | null }) | undefined;
+    if (price?.metadata?.teamwerk_item === 'extra_seat' || price?.lookup_key === 'enterprise_extra_seat') n += item.quantity ?? 1;
+  }
+  return Math.max(0, Math.min(9995, Math.trunc(n)));
+}
+
 /** The plan a subscription is for: price metadata (set by sync-prices), then subscription metadata. */
 function planHint(sub: Stripe.Subscription): string | null {
   const price = subscriptionPrice(sub);
@@ -211,7 +226,13 @@ async function writeSubscription(
     // until sync-prices ran, but Stripe's webhook retries give it that time.
     throw new SyncError(`sync_subscription: ${error.message}${error.details ? ` (${error.details})` : ''}`, true, 'sync_failed');
   }
-  return data as SubscriptionRow;
+  const row = data as SubscriptionRow;
+  // issue 15: an Enterprise subscription pays an organisation's seats (5 + extra seats), same watermark
+  if (row.plan_id === 'enterprise') {
+    const seats = await db.rpc('sync_subscription_seats', { p_stripe_subscription_id: sub.id, p_extra_seats: extraSeats(sub), p_synced_at: syncedAt });
+    if (seats.error) throw new SyncError(`sync_subscription_seats: ${seats.error.message}`, true, 'sync_failed');
+  }
+  return row;
 }
 
 /** The stripe id of another live subscription of `userId` than `subscriptionId`, or null. */

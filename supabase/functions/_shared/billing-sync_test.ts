@@ -5,7 +5,7 @@
  */
 import Stripe from 'npm:stripe@^23';
 import { assertEquals } from './assert.ts';
-import { billingError, SyncError } from './billing-sync.ts';
+import { billingError, extraSeats, SyncError } from './billing-sync.ts';
 import { HttpError } from './http.ts';
 import { eventTarget } from '../stripe-webhook/handler.ts';
 
@@ -40,4 +40,13 @@ Deno.test('eventTarget: the subscription each handled event names', () => {
   assertEquals(eventTarget(ev('invoice.paid', { id: 'in_3', parent: { subscription_details: { subscription: 'sub_5' } } })), { subscriptionId: 'sub_5' });
   assertEquals(eventTarget(ev('invoice.paid', { id: 'in_4', subscription: null })), null);
   assertEquals(eventTarget(ev('customer.created', { id: 'cus_1' })), null);
+});
+
+Deno.test('extraSeats: summed quantity of the extra-seat items only (issue 15)', () => {
+  const sub = (items: { quantity?: number; metadata?: Record<string, string>; lookup_key?: string | null }[]) =>
+    ({ items: { data: items.map((i) => ({ quantity: i.quantity, price: { metadata: i.metadata ?? {}, lookup_key: i.lookup_key ?? null } })) } }) as unknown as Stripe.Subscription;
+  assertEquals(extraSeats(sub([{ quantity: 1, metadata: { plan_id: 'enterprise' } }])), 0);
+  assertEquals(extraSeats(sub([{ quantity: 1, metadata: { plan_id: 'enterprise' } }, { quantity: 3, metadata: { teamwerk_item: 'extra_seat' } }])), 3);
+  assertEquals(extraSeats(sub([{ quantity: 2, lookup_key: 'enterprise_extra_seat' }, { quantity: 4, metadata: { teamwerk_item: 'extra_seat' } }])), 6);
+  assertEquals(extraSeats({ items: { data: [] } } as unknown as Stripe.Subscription), 0);
 });
