@@ -12,6 +12,7 @@ const USER_NAV = [
   { to: paths.user.projects, id: 'userNav.projects' },
   { to: paths.user.portfolios, id: 'userNav.portfolios' },
   { to: paths.user.events, id: 'userNav.events' },
+  { to: paths.user.organizations, id: 'userNav.organizations' },
   { to: paths.user.contacts, id: 'userNav.contacts' },
   { to: paths.user.chat, id: 'userNav.chat' },
   { to: paths.user.favorites, id: 'userNav.favorites' },

@@ -347,7 +347,7 @@ export const createEventSchema = z
     isPaid: z.boolean(),
     price: z.union([z.literal(''), z.number().min(0.5, 'events.form.error.price').max(10000, 'events.form.error.price')]),
     /** Organisation the event is published under ('' = the organiser themself, issue 15). */
-    organizationId: z.string(),
+    organizationId: z.string().default(''),
   })
   .superRefine((v, ctx) => {
     const start = berlinLocalToUtc(v.startsAt);

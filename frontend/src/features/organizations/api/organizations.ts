@@ -2,7 +2,10 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Locale } from '@/lib/constants';
 import type { Database } from '@/lib/database.types';
-import { supabase } from '@/lib/supabase';
+import { SUPABASE_URL } from '@/lib/public-api';
+
+/** supabase-js, loaded lazily (the public organisation page and the forms' imports stay light). */
+const db = () => import('@/lib/supabase').then((m) => m.supabase);
 
 /**
  * Organisations (issue 15, spec §6 Enterprise "corporate profiles with multiple users"): reads and
@@ -129,37 +132,52 @@ export function toOrganizationForm(row: OrganizationPublic & Partial<Record<'str
 
 const orNull = (value: string) => (value.trim() ? value.trim() : null);
 
-/** Message ids of the errors the organisation RPCs raise (by message), plus generic ones. */
+/**
+ * Message ids of the errors the organisation RPCs and policies raise (message = code, see the
+ * header of migration 20261129000000_organizations.sql), plus `generic`.
+ */
 export const ORG_ERROR_IDS: Readonly<Record<string, string>> = {
   enterprise_required: 'org.error.enterprise_required',
+  seat_limit_reached: 'org.error.seat_limit_reached',
   slug_taken: 'org.error.slug_taken',
   invalid_slug: 'org.error.slug',
-  seat_limit_reached: 'org.error.seat_limit_reached',
-  no_seats_left: 'org.error.seat_limit_reached',
+  invalid_name: 'org.error.name',
+  invalid_email: 'org.error.email',
+  invalid_role: 'org.error.invalid',
+  invalid_locale: 'org.error.invalid',
+  invalid_size: 'org.error.invalid',
+  invalid_token: 'org.error.invitation_not_found',
+  invitation_not_found: 'org.error.invitation_not_found',
+  organization_not_found: 'org.error.not_found',
+  member_not_found: 'org.error.not_found',
+  not_authenticated: 'org.error.not_allowed',
+  not_organization_member: 'org.error.not_allowed',
+  not_organization_admin: 'org.error.not_allowed',
+  not_organization_owner: 'org.error.not_allowed',
+  owner_role_required: 'org.error.not_allowed',
+  own_role: 'org.error.own_role',
+  invitation_email_mismatch: 'org.error.invitation_email_mismatch',
+  email_unconfirmed: 'org.error.email_unconfirmed',
+  subscription_in_use: 'org.error.subscription_in_use',
+  last_owner: 'org.error.last_owner',
+  billing_owner: 'org.error.billing_owner',
   already_member: 'org.error.already_member',
-  already_invited: 'org.error.already_invited',
+  invitation_pending: 'org.error.already_invited',
   invitation_expired: 'org.error.invitation_expired',
   invitation_used: 'org.error.invitation_used',
-  invitation_not_found: 'org.error.invitation_not_found',
-  invitation_email_mismatch: 'org.error.invitation_email_mismatch',
-  last_owner: 'org.error.last_owner',
-  not_allowed: 'org.error.not_allowed',
-  invalid_email: 'org.error.email',
   generic: 'org.error.generic',
 };
 
 /**
- * Message id for an error of an organisation call: the RPC's message code when known, a unique
- * violation of the slug as `slug_taken`, refusals (42501, 28000, PT403) as not allowed.
+ * Message id for an error of an organisation call: the code in the message when known, a unique
+ * violation of the slug as `slug_taken`, other refusals (42501, 28000, 403) as not allowed.
  */
 export function orgErrorId(error: unknown): string {
   if (!(error instanceof ApiError)) return ORG_ERROR_IDS.generic!;
   const known = ORG_ERROR_IDS[error.message];
   if (known) return known;
-  const hit = Object.keys(ORG_ERROR_IDS).find((code) => code !== 'generic' && error.message.includes(code));
-  if (hit) return ORG_ERROR_IDS[hit]!;
-  if (error.code === '23505' && /slug/.test(error.message)) return ORG_ERROR_IDS.slug_taken!;
-  if (error.code === '42501' || error.code === '28000' || error.code === 'PT403' || error.status === 403) return ORG_ERROR_IDS.not_allowed!;
+  if (error.code === '23505' && /slug/.test(error.message)) return 'org.error.slug_taken';
+  if (error.code === '42501' || error.code === '28000' || error.status === 403) return 'org.error.not_allowed';
   return ORG_ERROR_IDS.generic!;
 }
 
@@ -167,7 +185,7 @@ export function orgErrorId(error: unknown): string {
 export function organizationLogoUrl(path: string | null | undefined): string | null {
   if (!path) return null;
   if (/^https?:\/\//i.test(path)) return path;
-  return supabase.storage.from('organization-logos').getPublicUrl(path).data.publicUrl;
+  return `${SUPABASE_URL}/storage/v1/object/public/organization-logos/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
 /** The description in the page language, falling back to the other language. */
@@ -184,7 +202,7 @@ export const organizationQuery = (slug: string) =>
   queryOptions({
     queryKey: ['organizations', 'by-slug', slug],
     queryFn: async (): Promise<OrganizationPublic | null> => {
-      const result = await supabase.from('organizations').select(ORGANIZATION_PUBLIC_COLUMNS).eq('slug', slug).maybeSingle();
+      const result = await (await db()).from('organizations').select(ORGANIZATION_PUBLIC_COLUMNS).eq('slug', slug).maybeSingle();
       return unwrap(result, 'GET') as OrganizationPublic | null;
     },
   });
@@ -203,7 +221,7 @@ export interface PublicMember {
 export const publicMembersQuery = (slug: string) =>
   queryOptions({
     queryKey: ['organizations', 'public-members', slug],
-    queryFn: async (): Promise<PublicMember[]> => unwrap(await supabase.rpc('organization_members_public', { p_slug: slug }), 'POST') as unknown as PublicMember[],
+    queryFn: async (): Promise<PublicMember[]> => unwrap(await (await db()).rpc('organization_members_public', { p_slug: slug }), 'POST') as unknown as PublicMember[],
   });
 
 /** Projects, jobs and events published under an organisation. */
@@ -218,6 +236,7 @@ export const organizationContentQuery = (organizationId: string) =>
   queryOptions({
     queryKey: ['organizations', 'content', organizationId],
     queryFn: async (): Promise<OrganizationContent> => {
+      const supabase = await db();
       const [projects, jobs, events] = await Promise.all([
         supabase
           .from('projects')
@@ -255,7 +274,7 @@ export type MyOrganization = Database['public']['Functions']['my_organizations']
 export const myOrganizationsQuery = (userId: string) =>
   queryOptions({
     queryKey: ['organizations', 'mine', userId],
-    queryFn: async (): Promise<MyOrganization[]> => unwrap(await supabase.rpc('my_organizations'), 'POST'),
+    queryFn: async (): Promise<MyOrganization[]> => unwrap(await (await db()).rpc('my_organizations'), 'POST'),
   });
 
 /** Hook: the signed-in user's organisations (disabled while the user id is unknown). */
@@ -297,6 +316,7 @@ export const organizationAdminQuery = (organizationId: string) =>
   queryOptions({
     queryKey: ['organizations', 'admin', organizationId],
     queryFn: async (): Promise<OrganizationAdminData> => {
+      const supabase = await db();
       const [org, members, invitations] = await Promise.all([
         supabase.from('organizations').select(`${ORGANIZATION_PUBLIC_COLUMNS}, street, postal_code, city, country`).eq('id', organizationId).single(),
         supabase
@@ -343,7 +363,7 @@ export const invitationQuery = (token: string, userId: string | null) =>
   queryOptions({
     queryKey: ['organizations', 'invitation', token, userId],
     queryFn: async (): Promise<InvitationInfo | null> =>
-      (unwrap(await supabase.rpc('organization_invitation', { p_token: token }), 'POST') as unknown as InvitationInfo | null) ?? null,
+      (unwrap(await (await db()).rpc('organization_invitation', { p_token: token }), 'POST') as unknown as InvitationInfo | null) ?? null,
     retry: false,
   });
 
@@ -356,6 +376,7 @@ export const invitationQuery = (token: string, userId: string | null) =>
  * @throws ApiError enterprise_required, slug_taken, invalid input (22023)
  */
 export async function createOrganization(v: OrganizationFormValues): Promise<string> {
+  const supabase = await db();
   const result = await supabase.rpc('create_organization', {
     p_name: v.name.trim(),
     p_slug: v.slug.trim(),
@@ -377,6 +398,7 @@ export async function createOrganization(v: OrganizationFormValues): Promise<str
  * @throws ApiError; 404 when the row is not writable for the caller
  */
 export async function updateOrganization(id: string, v: OrganizationFormValues): Promise<void> {
+  const supabase = await db();
   const result = await supabase
     .from('organizations')
     .update({
@@ -405,6 +427,7 @@ export async function updateOrganization(id: string, v: OrganizationFormValues):
 export async function uploadOrganizationLogo(id: string, file: File): Promise<void> {
   const ext = file.type === 'image/png' ? 'png' : file.type === 'image/webp' ? 'webp' : 'jpg';
   const path = `${id}/logo-${crypto.randomUUID()}.${ext}`;
+  const supabase = await db();
   const upload = await supabase.storage.from('organization-logos').upload(path, file, { contentType: file.type, upsert: false });
   if (upload.error) throw new ApiError(upload.error.message, 400, 'POST');
   const result = await supabase
@@ -420,7 +443,7 @@ export async function uploadOrganizationLogo(id: string, file: File): Promise<vo
 export function useOrganizationMutations(organizationId: string) {
   const queryClient = useQueryClient();
   const onSuccess = () => queryClient.invalidateQueries({ queryKey: ['organizations'] });
-  const rpc = async (name: string, args: Record<string, unknown>) => unwrap(await supabase.rpc(name as never, args as never), 'POST');
+  const rpc = async (name: string, args: Record<string, unknown>) => unwrap(await (await db()).rpc(name as never, args as never), 'POST');
   return {
     update: useMutation({ mutationFn: (v: OrganizationFormValues) => updateOrganization(organizationId, v), onSuccess }),
     uploadLogo: useMutation({ mutationFn: (file: File) => uploadOrganizationLogo(organizationId, file), onSuccess }),
@@ -443,10 +466,10 @@ export function useOrganizationMutations(organizationId: string) {
 
 /** Accepts an invitation (RPC accept_organization_invitation). @returns the organisation id @throws ApiError */
 export async function acceptInvitation(token: string): Promise<string> {
-  return unwrap(await supabase.rpc('accept_organization_invitation', { p_token: token }), 'POST') as unknown as string;
+  return unwrap(await (await db()).rpc('accept_organization_invitation', { p_token: token }), 'POST') as unknown as string;
 }
 
 /** Declines an invitation (RPC decline_organization_invitation). @throws ApiError */
 export async function declineInvitation(token: string): Promise<void> {
-  unwrap(await supabase.rpc('decline_organization_invitation', { p_token: token }), 'POST');
+  unwrap(await (await db()).rpc('decline_organization_invitation', { p_token: token }), 'POST');
 }

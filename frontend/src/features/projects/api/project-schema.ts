@@ -79,7 +79,7 @@ export const projectSchema = z
     rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(20, 'projects.error.roles'),
     images: z.array(httpsUrl).max(12, 'projects.error.images'),
     /** Organisation the project is published under ('' = the owner themself, issue 15). */
-    organizationId: z.string(),
+    organizationId: z.string().default(''),
   })
   .superRefine((v, ctx) => {
     if (!v.isPrivate && !v.category) ctx.addIssue({ code: 'custom', path: ['category'], message: 'projects.error.category' });
