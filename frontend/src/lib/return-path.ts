@@ -1,7 +1,7 @@
 /**
  * Where to go after logging in (issue 15: an invitation link opened while logged out comes back
  * to the invitation after login or registration). A page that needs a signed-in visitor stores its
- * own path before sending them to /login or /registration; the login form takes it once.
+ * own path before sending them to /login or /registration; after the login the visitor goes there.
  * Only internal paths are accepted (one leading slash, no scheme, no `//` host), so the value can
  * never send the visitor to another site.
  */
@@ -25,17 +25,27 @@ export function rememberReturnPath(path: string): void {
   }
 }
 
+/** Forgets the remembered path; the page it points to calls this once the visitor arrived signed in. */
+export function forgetReturnPath(): void {
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // storage unavailable
+  }
+}
+
 /**
- * Takes the remembered path (and forgets it): the `next` query parameter when it is a safe internal
- * path, else the stored one when it is younger than a day.
+ * The path to go to after a login: the `next` query parameter when it is a safe internal path,
+ * else the remembered one when it is younger than a day. It stays stored (the login form and the
+ * session watcher, which both react to the same sign-in, go to the same place) until the target
+ * page calls forgetReturnPath or it expires.
  * @param next value of the login page's `next` query parameter, if any
  * @returns the path to navigate to, or null for the default (/user)
  */
-export function takeReturnPath(next: string | null): string | null {
+export function peekReturnPath(next: string | null): string | null {
   let stored: string | null = null;
   try {
     const raw = localStorage.getItem(KEY);
-    localStorage.removeItem(KEY);
     if (raw) {
       const parsed = JSON.parse(raw) as { path?: unknown; at?: unknown };
       if (typeof parsed.path === 'string' && typeof parsed.at === 'number' && Date.now() - parsed.at < MAX_AGE_MS) stored = parsed.path;

@@ -8,7 +8,7 @@ import { LocalLink } from '@/components/local-link';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
-import { takeReturnPath } from '@/lib/return-path';
+import { peekReturnPath } from '@/lib/return-path';
 import { zodValidate } from '@/lib/zod-form';
 import { fetchOwnRole, loginWithPassword } from '../api/login';
 import { resumeCheckoutAfterLogin } from '../session/after-login';
@@ -79,7 +79,7 @@ export function LoginForm({ admin = false }: { admin?: boolean }) {
     }
     if (await resumeCheckoutAfterLogin()) return;
     // issue 15: back to the page that sent the visitor here (e.g. an invitation), else /user
-    const back = takeReturnPath(new URLSearchParams(window.location.search).get('next'));
+    const back = peekReturnPath(new URLSearchParams(window.location.search).get('next'));
     void navigate(back ?? localize(paths.user.home), { replace: true });
   });
 

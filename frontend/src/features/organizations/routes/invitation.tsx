@@ -1,5 +1,6 @@
 import { Alert, Avatar, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
 import { LocalButtonLink } from '@/components/local-link';
@@ -9,7 +10,7 @@ import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { rememberReturnPath } from '@/lib/return-path';
+import { forgetReturnPath, rememberReturnPath } from '@/lib/return-path';
 import { acceptInvitation, declineInvitation, invitationQuery, organizationLogoUrl, orgErrorId, ROLE_LABEL } from '../api/organizations';
 
 /** Message ids of the states an invitation can no longer be answered in. */
@@ -35,6 +36,10 @@ export default function InvitationRoute({ params }: PageProps) {
   const token = params.token ?? '';
   const userId = useUserId();
   const invitation = useQuery({ ...invitationQuery(token, userId.data ?? null), enabled: !userId.isPending });
+  // arrived signed in (back from login or registration): the remembered return path is used up
+  useEffect(() => {
+    if (userId.data) forgetReturnPath();
+  }, [userId.data]);
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token),
     onSuccess: async () => {
