@@ -702,6 +702,7 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'own',
   },
   'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
+  'attach_organization_subscription(p_organization_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
   'sync_subscription_seats(p_stripe_subscription_id text, p_extra_seats integer, p_synced_at timestamp with time zone)': {
     execute: [],
     returns: 'integer',

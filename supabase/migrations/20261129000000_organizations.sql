@@ -11,14 +11,19 @@
 -- e-mail equals the invited address (case-insensitive). Members + open invitations <= seats; a seat
 -- is taken on acceptance. Members of an organisation with an active Enterprise subscription get the
 -- Enterprise plan (private.match_plan, private.has_paid_access, profiles.user_role).
+-- The issue's "signed link" is a random token looked up by its hash (unforgeable like a signature,
+-- and revocable); the plain token exists only in the queued mail's payload path (email_queue is
+-- readable by the service role and platform admins only). Extra seats: Stripe subscription items
+-- marked extra_seat, mirrored by the billing sync (public.sync_subscription_seats); seats = 5 + extra.
 --
 -- Error codes of the RPCs (message = code, detail = English explanation):
 --   28000 not_authenticated
---   22023 invalid_slug | invalid_role | invalid_email | invalid_locale | invalid_name | invalid_size | invalid_token
+--   22023 invalid_slug | invalid_role | invalid_email | invalid_locale | invalid_name | invalid_size | invalid_seats
 --   42501 account_suspended (writes of suspended accounts) | not_organization_member | not_organization_admin | not_organization_owner | owner_role_required
 --         | own_role | invitation_email_mismatch | email_unconfirmed
 --   PT402 enterprise_required | seat_limit_reached
---   PT404 organization_not_found | member_not_found | invitation_not_found
+--   PT429 rate_limited (invitations: 5 per address, 100 per inviting account in 24 h)
+--   PT404 organization_not_found | member_not_found | invitation_not_found | subscription_not_found (service role)
 --   PT409 slug_taken | subscription_in_use | last_owner | billing_owner | already_member
 --         | invitation_expired | invitation_used | invitation_pending
 -- =============================================================================
@@ -405,14 +410,32 @@ comment on function private.refresh_organization_roles(uuid) is 'refresh_user_ro
 revoke all on function private.refresh_organization_roles(uuid) from public, anon, authenticated;
 
 /* AFTER INSERT/UPDATE/DELETE on organization_members: the (former) member's role follows; when an
-   owner changes, every member's (the Enterprise rule needs the paying owner). */
+   owner changes, every member's (the Enterprise rule needs the paying owner). When the last owner's
+   row goes without the RPCs (their account was deleted), the longest-standing admin (else member)
+   becomes owner, and an organisation without members is deleted (its content stays, without
+   organisation). */
 create or replace function private.organization_members_changed()
 returns trigger
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  v_next uuid;
 begin
+  if tg_op = 'DELETE' and old.role = 'owner'
+     and exists (select 1 from public.organizations o where o.id = old.organization_id)
+     and not exists (select 1 from public.organization_members m where m.organization_id = old.organization_id and m.role = 'owner') then
+    select m.user_id into v_next from public.organization_members m
+    where m.organization_id = old.organization_id
+    order by (m.role = 'admin') desc, m.joined_at, m.user_id limit 1;
+    if v_next is null then
+      delete from public.organizations where id = old.organization_id;
+      perform private.refresh_user_role(old.user_id);
+      return null;
+    end if;
+    update public.organization_members set role = 'owner' where organization_id = old.organization_id and user_id = v_next;
+  end if;
   if tg_op = 'DELETE' or (tg_op = 'UPDATE' and (old.role = 'owner') <> (new.role = 'owner')) then
     perform private.refresh_organization_roles(old.organization_id);
     perform private.refresh_user_role(old.user_id);
@@ -612,6 +635,7 @@ declare
   v_slug text;
   v_base text;
   v_id uuid;
+  v_constraint text;
   n integer := 1;
 begin
   select s.id into v_sub from public.subscriptions s
@@ -657,7 +681,12 @@ begin
       nullif(pg_catalog.btrim(p_country), ''), private.organization_seats_of(v_sub), v_sub, v_uid)
     returning id into v_id;
   exception when unique_violation then
-    raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address or subscription is already in use.';
+    get stacked diagnostics v_constraint = constraint_name;
+    if v_constraint = 'organizations_subscription_id_key' then
+      raise exception using errcode = 'PT409', message = 'subscription_in_use',
+        detail = 'Your Enterprise subscription already pays for an organisation.';
+    end if;
+    raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address is already taken.';
   end;
   insert into public.organization_members (organization_id, user_id, role) values (v_id, v_uid, 'owner');
   return v_id;
@@ -688,7 +717,7 @@ revoke all on function private.organization_seat_usage(uuid) from public, anon, 
    /invitations/{token} (/de/... in German); stores only the token's SHA-256. Returns the invitation id.
    Errors: 28000; PT404 organization_not_found; 42501 not_organization_admin | owner_role_required;
    22023 invalid_email | invalid_role | invalid_locale; PT409 already_member | invitation_pending;
-   PT402 seat_limit_reached. */
+   PT402 seat_limit_reached; PT429 rate_limited. */
 create or replace function public.invite_to_organization(p_organization_id uuid, p_email text,
   p_role public.organization_role default 'member', p_locale text default null)
 returns uuid
@@ -728,6 +757,9 @@ begin
   if p_locale is not null and p_locale not in ('de', 'en') then
     raise exception using errcode = '22023', message = 'invalid_locale', detail = 'locale: de | en.';
   end if;
+  -- mails to chosen addresses: at most 5 invitations per address and 100 per inviting account in 24 h
+  perform private.enforce_rate_limit('org_invite:email', v_email, 5, interval '24 hours', 'e-mail address');
+  perform private.enforce_rate_limit('org_invite:account', v_uid::text, 100, interval '24 hours', 'account');
   if exists (select 1 from public.organization_members m join public.profiles p on p.id = m.user_id
              where m.organization_id = p_organization_id and pg_catalog.lower(p.email) = v_email) then
     raise exception using errcode = 'PT409', message = 'already_member', detail = 'This address already belongs to a member.';
@@ -885,8 +917,13 @@ declare
   v_inv public.organization_invitations;
   v_usage record;
 begin
+  -- lock order as in invite_to_organization: the organisation first, then the invitation
+  perform 1 from public.organizations o
+  where o.id = (select i.organization_id from public.organization_invitations i
+                where p_token is not null and char_length(p_token) between 16 and 200
+                  and i.token_hash = pg_catalog.encode(pg_catalog.sha256(pg_catalog.convert_to(p_token, 'UTF8')), 'hex'))
+  for update;
   v_inv := private.open_invitation_for(p_token, v_uid);
-  perform 1 from public.organizations o where o.id = v_inv.organization_id for update;
   if private.is_organization_member(v_inv.organization_id, v_uid) then
     raise exception using errcode = 'PT409', message = 'already_member';
   end if;
@@ -1136,6 +1173,43 @@ as $$
 $$;
 comment on function public.my_organizations() is 'Issue 15: the caller''s organisations, role and seat usage.';
 
+/* attach_organization_subscription (issue 15; owners manage billing): an owner whose own paid
+   Enterprise subscription pays no other organisation makes it this organisation's subscription
+   (e.g. after the paying owner's account was deleted); seats follow it. Errors: 28000;
+   42501 account_suspended | not_organization_owner; PT402 enterprise_required; PT409 subscription_in_use. */
+create or replace function public.attach_organization_subscription(p_organization_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_writer();
+  v_sub uuid;
+begin
+  perform 1 from public.organizations o where o.id = p_organization_id for update;
+  if private.organization_role_of(p_organization_id, v_uid) is distinct from 'owner' then
+    raise exception using errcode = '42501', message = 'not_organization_owner';
+  end if;
+  select s.id into v_sub from public.subscriptions s
+  where s.user_id = v_uid and s.plan_id = 'enterprise' and private.is_paid_status(s.status)
+    and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
+  order by s.created_at desc limit 1;
+  if v_sub is null then
+    raise exception using errcode = 'PT402', message = 'enterprise_required',
+      detail = 'An own active Enterprise subscription is needed to pay for the organisation.';
+  end if;
+  if exists (select 1 from public.organizations o where o.subscription_id = v_sub and o.id <> p_organization_id) then
+    raise exception using errcode = 'PT409', message = 'subscription_in_use',
+      detail = 'Your Enterprise subscription already pays for another organisation.';
+  end if;
+  update public.organizations set subscription_id = v_sub, seats = private.organization_seats_of(v_sub)
+  where id = p_organization_id and subscription_id is distinct from v_sub;
+end;
+$$;
+comment on function public.attach_organization_subscription(uuid) is
+  'Issue 15: an owner''s own Enterprise subscription pays for the organisation. Errors: see the migration header.';
+
 /* organization_billing (issue 15; owners only): {seats, included_seats, members, open_invitations,
    plan_id, status, current_period_end, cancel_at_period_end, billing_owner (the subscriber is the
    caller)} of the organisation's subscription. Errors: 28000; 42501 not_organization_owner. */
@@ -1173,14 +1247,15 @@ revoke all on function public.create_organization(text, text, text, text, text, 
   public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
   public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
   public.delete_organization(uuid), public.organization_members_public(text), public.my_organizations(),
-  public.organization_billing(uuid)
+  public.organization_billing(uuid), public.attach_organization_subscription(uuid)
   from public, anon, authenticated;
 grant execute on function public.create_organization(text, text, text, text, text, text, text, text, text, text, text, text),
   public.invite_to_organization(uuid, text, public.organization_role, text),
   public.accept_organization_invitation(text), public.decline_organization_invitation(text),
   public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
   public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
-  public.delete_organization(uuid), public.my_organizations(), public.organization_billing(uuid)
+  public.delete_organization(uuid), public.my_organizations(), public.organization_billing(uuid),
+  public.attach_organization_subscription(uuid)
   to authenticated, service_role;
 grant execute on function public.organization_invitation(text), public.organization_members_public(text)
   to anon, authenticated, service_role;
@@ -1259,3 +1334,37 @@ create policy organization_logos_update on storage.objects for update to authent
   with check (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
 create policy organization_logos_delete on storage.objects for delete to authenticated
   using (bucket_id = 'organization-logos' and (select private.can_write_organization_logo(name)));
+
+-- -----------------------------------------------------------------------------
+-- DSGVO Art. 20: the data export carries the caller's memberships and the invitations to their address
+-- -----------------------------------------------------------------------------
+alter function private.export_my_data() rename to export_my_data_before_organizations;
+revoke all on function private.export_my_data_before_organizations() from public, anon, authenticated;
+
+create or replace function private.export_my_data()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := auth.uid();
+begin
+  return private.export_my_data_before_organizations() || pg_catalog.jsonb_build_object(
+    'organization_memberships', (
+      select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('organization_id', o.id, 'slug', o.slug, 'name', o.name,
+               'role', m.role, 'listed', m.listed, 'joined_at', m.joined_at) order by m.joined_at), '[]')
+      from public.organization_members m join public.organizations o on o.id = m.organization_id where m.user_id = me),
+    'organization_invitations_received', (
+      select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('organization', o.name, 'email', i.email, 'role', i.role,
+               'created_at', i.created_at, 'expires_at', i.expires_at, 'accepted_at', i.accepted_at, 'declined_at', i.declined_at,
+               'revoked_at', i.revoked_at) order by i.created_at), '[]')
+      from public.organization_invitations i join public.organizations o on o.id = i.organization_id
+      join public.profiles p on p.id = me and pg_catalog.lower(p.email) = pg_catalog.lower(i.email)));
+end;
+$$;
+comment on function private.export_my_data() is
+  'Implementation of public.export_my_data: the earlier export plus organisation memberships and invitations to the caller''s address (issue 15).';
+revoke all on function private.export_my_data() from public, anon;
+grant execute on function private.export_my_data() to authenticated;

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { anonClient, clientWithToken, config } from '../../scripts/test-support/clients.ts';
+import { anonClient, clientWithToken, config, serviceClient } from '../../scripts/test-support/clients.ts';
 import { mintToken } from './exposure-support.ts';
 
 type Plan = 'free' | 'basic' | 'premium' | 'enterprise';
@@ -201,9 +201,40 @@ describe('invitations', () => {
     expect(await call<Record<string, unknown>>(anonClient(), 'organization_invitation', { p_token: token })).toMatchObject({ state: 'accepted' });
     const members = await db.query(`select role::text from public.organization_members where organization_id = $1 and user_id = $2`, [org, colleague.id]);
     expect(members.rows).toEqual([{ role: 'member' }]);
+    // the data export (DSGVO Art. 20) carries the membership and the invitation
+    const exported = await call<{ organization_memberships: { organization_id: string; role: string }[]; organization_invitations_received: { email: string }[] }>(
+      colleague, 'export_my_data');
+    expect(exported.organization_memberships.map((m) => [m.organization_id, m.role])).toEqual([[org, 'member']]);
+    expect(exported.organization_invitations_received.map((i) => i.email)).toEqual([colleague.email]);
     // a member is not invited again
     expect(await refused(owner, 'invite_to_organization', { p_organization_id: org, p_email: colleague.email, p_role: 'member' }))
       .toEqual(['PT409', 'already_member']);
+  });
+
+  test('the mail is delivered by process-email-queue in the invitee\'s language with the /invitations/{token} link (German under /de)', async () => {
+    const owner = await makeUser('enterprise', { name: 'Ines' });
+    const org = await createOrg(owner, `Postfach ${tag}`);
+    const english = await makeUser('free', { lang: 'en' });
+    const german = `neu-${tag}@tests.teamwerk.test`; // no account yet: the inviter's language (de)
+    const en = await invite(owner, org, english.email);
+    const de = await invite(owner, org, german);
+    expect((await serviceClient().functions.invoke('process-email-queue', { body: {} })).error).toBeNull();
+    const inbox = async (to: string) => {
+      for (let i = 0; i < 60; i++) {
+        const all = (await (await fetch(`${config.mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`)).json()) as { subject: string; text: string | null }[];
+        if (all.length) return all;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      return [];
+    };
+    const [enMail] = await inbox(english.email);
+    expect(enMail!.subject).toBe(`Invitation: Postfach ${tag} on Teamwerk`);
+    expect(enMail!.text).toContain(`invites you to join Postfach ${tag} on Teamwerk as member`);
+    expect(enMail!.text).toMatch(new RegExp(`https?://[^\\s/]+/invitations/${en.token}(\\s|$)`));
+    const [deMail] = await inbox(german);
+    expect(deMail!.subject).toBe(`Einladung: Postfach ${tag} auf Teamwerk`);
+    expect(deMail!.text).toContain('als Mitglied beizutreten');
+    expect(deMail!.text).toMatch(new RegExp(`https?://[^\\s/]+/de/invitations/${de.token}(\\s|$)`));
   });
 
   test('an invitation expires after 7 days; declined and revoked ones cannot be accepted', async () => {
@@ -235,6 +266,20 @@ describe('invitations', () => {
     expect(await refused(fresh, 'accept_organization_invitation', { p_token: token })).toEqual(['42501', 'email_unconfirmed']);
     await db.query(`update auth.users set email_confirmed_at = now() where id = $1`, [fresh.id]);
     expect(await call<string>(fresh, 'accept_organization_invitation', { p_token: token })).toBe(org);
+  });
+});
+
+describe('invitation mails are rate limited', () => {
+  test('at most 5 invitations per address in 24 hours (PT429 rate_limited)', async () => {
+    const owner = await makeUser('enterprise');
+    const org = await createOrg(owner, `Drossel ${tag}`);
+    const address = `limit-${tag}@tests.teamwerk.test`;
+    for (let i = 0; i < 5; i++) {
+      const { id } = await invite(owner, org, address);
+      await call(owner, 'revoke_organization_invitation', { p_invitation_id: id });
+    }
+    expect(await refused(owner, 'invite_to_organization', { p_organization_id: org, p_email: address, p_role: 'member' }))
+      .toEqual(['PT429', 'rate_limited']);
   });
 });
 
@@ -347,6 +392,26 @@ describe('row-level security and roles', () => {
     expect((await owner.client.from('organizations').update({ seats: 500 }).eq('id', org)).error?.code).toBe('42501');
     expect((await owner.client.from('organizations').insert({ slug: `x-${tag}`, name: 'X' })).error?.code).toBe('42501');
     expect((await owner.client.from('organizations').delete().eq('id', org)).error?.code).toBe('42501');
+  });
+
+  test('logos: owners and admins upload into the organisation\'s folder of organization-logos; everyone reads it', async () => {
+    // a 1×1 PNG (the storage service checks the content against the type)
+    const png = new Uint8Array(Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'));
+    const path = `${org}/logo-${tag}.png`;
+    const byMember = await member.client.storage.from('organization-logos').upload(path, png, { contentType: 'image/png' });
+    expect(byMember.error).not.toBeNull();
+    const byOutsider = await outsider.client.storage.from('organization-logos').upload(`${org}/x-${tag}.png`, png, { contentType: 'image/png' });
+    expect(byOutsider.error).not.toBeNull();
+    const byAdmin = await admin.client.storage.from('organization-logos').upload(path, png, { contentType: 'image/png' });
+    expect(byAdmin.error).toBeNull();
+    const saved = await admin.client.from('organizations').update({ logo_path: path }).eq('id', org).select('logo_path');
+    expect(saved.data).toEqual([{ logo_path: path }]);
+    const read = await anonClient().storage.from('organization-logos').download(path);
+    expect(read.error).toBeNull();
+    expect(new Uint8Array(await read.data!.arrayBuffer())).toEqual(png);
+    const removedByOwner = await owner.client.storage.from('organization-logos').remove([path]);
+    expect(removedByOwner.error).toBeNull();
+    expect(removedByOwner.data?.length).toBe(1);
   });
 
   test('members: visible to the organisation\'s members only; a removed member loses access at once', async () => {
@@ -503,6 +568,35 @@ describe('Enterprise features for members', () => {
     expect(await plan(premium)).toEqual({ plan: 'enterprise', role: 'enterprise' });
     await call(premium, 'leave_organization', { p_organization_id: org });
     expect(await plan(premium)).toEqual({ plan: 'premium', role: 'premium' });
+  });
+
+  test('when the paying owner\'s account is deleted, the longest-standing admin becomes owner and can attach an own subscription', async () => {
+    const owner = await makeUser('enterprise');
+    const org = await createOrg(owner, `Nachfolge ${tag}`);
+    const member = await makeUser('free');
+    const admin = await makeUser('free');
+    for (const [u, role] of [[member, 'member'], [admin, 'admin']] as const) {
+      const { token } = await invite(owner, org, u.email, role);
+      await call(u, 'accept_organization_invitation', { p_token: token });
+    }
+    await db.query(`delete from auth.users where id = $1`, [owner.id]);
+    const { rows } = await db.query<{ user_id: string; role: string }>(
+      `select user_id, role::text from public.organization_members where organization_id = $1 order by organization_members.role`, [org]);
+    expect(rows).toEqual([{ user_id: admin.id, role: 'owner' }, { user_id: member.id, role: 'member' }]);
+    // nobody pays any more: no Enterprise for the members until an owner attaches an own subscription
+    expect(await plan(member)).toEqual({ plan: 'free', role: 'free' });
+    expect(await refused(admin, 'attach_organization_subscription', { p_organization_id: org })).toEqual(['PT402', 'enterprise_required']);
+    expect(await refused(member, 'attach_organization_subscription', { p_organization_id: org })).toEqual(['42501', 'not_organization_owner']);
+    await db.query(
+      `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end, stripe_customer_id,
+         stripe_subscription_id, last_synced_at)
+       values ($1, 'enterprise', 'active', now(), now() + interval '30 days', $2, $3, now())`,
+      [admin.id, `cus_org_${tag}_succ`, `sub_org_${tag}_succ`],
+    );
+    await call(admin, 'attach_organization_subscription', { p_organization_id: org });
+    expect(await plan(member)).toEqual({ plan: 'enterprise', role: 'enterprise' });
+    expect(await call<Record<string, unknown>>(admin, 'organization_billing', { p_organization_id: org }))
+      .toMatchObject({ billing_owner: true, enterprise_active: true, seats: 5 });
   });
 
   test('deleting the organisation: owners only; members lose Enterprise; content stays without organisation', async () => {

@@ -407,7 +407,11 @@ const MATRIX: Record<string, Spec> = {
       update: () => `update public.organization_members set listed = false where organization_id = '${f.org}' and user_id = '${f.owner}'`,
       delete: () => `delete from public.organization_members where organization_id = '${f.org}' and user_id = '${f.owner}'`,
     },
-    prep: { insert: () => `delete from public.organization_members where organization_id = '${f.org}' and user_id = '${f.owner}';` },
+    // the fourth user stays as admin (a last member's removal would delete the organisation)
+    prep: {
+      insert: () => `insert into public.organization_members (organization_id, user_id, role) values ('${f.org}', '${f.fourth}', 'admin');
+        delete from public.organization_members where organization_id = '${f.org}' and user_id = '${f.owner}';`,
+    },
     // joins, roles and removals only through the organisation RPCs; a member switches only their own listing
     expect: { select: 'DADDAAA', insert: 'DDDDDDA', update: 'DADDDDA', delete: 'DDDDDDA' },
   },

@@ -1341,6 +1341,9 @@ isOneToOne: true
               "authenticated": number,"created_at": string,"email": string,"firstname": string,"id": string,"lastname": string,"suspended": boolean,"total": number,"user_role": Database["public"]['Enums']["user_role"]
             }[]
                            },
+"attach_organization_subscription":
+{ Args: { "p_organization_id": string }; Returns: undefined
+                           },
 "attach_ticket_checkout":
 { Args: { "p_session_id": string,"p_ticket_id": number }; Returns: boolean
                            },

@@ -64,7 +64,7 @@ export async function fetchSitemapContent(deps: SitemapDeps): Promise<SitemapCon
     // spec §6: only confirmed profiles with profile_visibility = 1 (the view's `listed` rule; the
     // two source columns are private since issue 12)
     readRows(deps, 'visible_profiles?select=slug,updated_at&order=slug&limit=5000'),
-    // issue 15: every organisation has a public page /org/{slug} (public columns readable by anon)
+    // issue 15: every organisation has a public page
     readRows(deps, 'organizations?select=slug,updated_at&order=slug&limit=5000'),
   ]);
   return {

@@ -6,7 +6,7 @@
  * Files (spec §2 "Sitemaps"):
  * - `/sitemap.xml`        sitemap index pointing at the three files below
  * - `/index-sitemap.xml`  every static public page, English and German, with hreflang alternates
- * - `/en-sitemap.xml`     public projects, events, jobs, visible profiles and organisations (English URLs)
+ * - `/en-sitemap.xml`     public projects, events, jobs and visible profiles (English URLs)
  * - `/de-sitemap.xml`     the same content under the `/de` prefix
  *
  * Format: sitemaps.org schema 0.9 plus the `xhtml:link rel="alternate"` extension Google reads
@@ -52,12 +52,12 @@ export interface SitemapContent {
   events: { slug: string; lastmod?: string | null }[];
   jobs: { id: number | string; lastmod?: string | null }[];
   profiles: { slug: string; lastmod?: string | null }[];
-  /** Organisation pages /org/{slug} (issue 15); optional so older callers stay valid. */
+  /** Organisation pages `/org/{slug}` (issue 15). */
   organizations?: { slug: string; lastmod?: string | null }[];
 }
 
 /** An empty content set (used when the database is unreachable). */
-export const EMPTY_CONTENT: SitemapContent = { projects: [], events: [], jobs: [], profiles: [], organizations: [] };
+export const EMPTY_CONTENT: SitemapContent = { projects: [], events: [], jobs: [], profiles: [] };
 
 interface UrlEntry {
   /** Path without locale prefix, e.g. `/prices`. */
@@ -144,10 +144,7 @@ function urlset(elements: string[]): string {
   ].join('\n');
 }
 
-/**
- * Paths of the content rows (projects `/{id}-{slug}`, events `/events/{slug}`, jobs `/jobs/{id}`,
- * profiles `/u/{slug}`, organisations `/org/{slug}` (issue 15)).
- */
+/** Paths of the content rows (projects `/{id}-{slug}`, events `/events/{slug}`, jobs `/jobs/{id}`, profiles `/u/{slug}`, organisations `/org/{slug}`). */
 export function contentEntries(content: SitemapContent): UrlEntry[] {
   return [
     ...content.projects.map((p) => ({ path: `/${p.id}-${slugify(p.slug) || 'project'}`, lastmod: p.lastmod })),

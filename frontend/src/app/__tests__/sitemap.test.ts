@@ -38,13 +38,13 @@ describe('sitemaps (spec §2)', () => {
     expect(xml).toContain('xmlns:xhtml="http://www.w3.org/1999/xhtml"');
   });
 
-  it('content sitemaps list projects, events, jobs, profiles and organisations, escaped', () => {
+  it('content sitemaps list projects, events, jobs and profiles, escaped', () => {
     const content = {
       projects: [{ id: 7, slug: 'solar-bikes', lastmod: '2026-11-01T10:00:00Z' }],
       events: [{ slug: 'meetup-berlin' }],
       jobs: [{ id: 'dev&ops', lastmod: 'not a date' }],
       profiles: [{ slug: 'anna-schmidt' }],
-      organizations: [{ slug: 'acme-gmbh', lastmod: '2026-11-02T08:00:00Z' }],
+      organizations: [{ slug: 'mueller-bau', lastmod: '2026-11-02T10:00:00Z' }],
     };
     const de = buildSitemap('de-sitemap.xml', SITE, content);
     assertWellFormed(de);
@@ -53,10 +53,10 @@ describe('sitemaps (spec §2)', () => {
     expect(de).toContain(`<loc>${SITE}/de/events/meetup-berlin</loc>`);
     expect(de).toContain(`<loc>${SITE}/de/jobs/dev%26ops</loc>`);
     expect(de).toContain(`<loc>${SITE}/de/u/anna-schmidt</loc>`);
-    expect(de).toContain(`<loc>${SITE}/de/org/acme-gmbh</loc>`);
+    expect(de).toContain(`<loc>${SITE}/de/org/mueller-bau</loc>`);
     const en = buildSitemap('en-sitemap.xml', SITE, content);
     expect(en).toContain(`<loc>${SITE}/7-solar-bikes</loc>`);
-    expect(en).toContain(`<loc>${SITE}/org/acme-gmbh</loc>`);
+    expect(en).toContain(`<loc>${SITE}/org/mueller-bau</loc>`);
     expect(en.match(/<url>/g)).toHaveLength(5);
   });
 
@@ -68,7 +68,7 @@ describe('sitemaps (spec §2)', () => {
       expect(new Headers(init?.headers).get('apikey')).toBe('anon-key');
       if (url.includes('/rest/v1/jobs')) return Response.json([{ id: 'frontend-dev', updated_at: '2026-11-20T00:00:00Z' }]);
       if (url.includes('/rest/v1/visible_profiles')) return Response.json([{ slug: 'anna', updated_at: '2026-11-20T00:00:00Z' }]);
-      if (url.includes('/rest/v1/organizations')) return Response.json([{ slug: 'acme-gmbh', updated_at: '2026-11-20T00:00:00Z' }]);
+      if (url.includes('/rest/v1/organizations')) return Response.json([{ slug: 'mueller-bau', updated_at: '2026-11-20T00:00:00Z' }]);
       if (url.includes('/rest/v1/events')) throw new TypeError('connection refused');
       return Response.json({ message: 'relation does not exist' }, { status: 404 });
     }) as typeof fetch;
@@ -79,7 +79,7 @@ describe('sitemaps (spec §2)', () => {
     const xml = await res.text();
     expect(xml).toContain(`<loc>${SITE}/jobs/frontend-dev</loc>`);
     expect(xml).toContain(`<loc>${SITE}/u/anna</loc>`);
-    expect(xml).toContain(`<loc>${SITE}/org/acme-gmbh</loc>`);
+    expect(xml).toContain(`<loc>${SITE}/org/mueller-bau</loc>`);
     expect(seen.some((u) => u.includes('/rest/v1/projects'))).toBe(true);
 
     const missing = await handleSitemapRequest(new Request('http://x/nope.xml'), deps);
