@@ -464,6 +464,36 @@ export function useOrganizationMutations(organizationId: string) {
   };
 }
 
+/**
+ * The caller's own membership actions on "My organisations": switch being listed on the public
+ * page (organization_members.listed, own row by RLS) and leaving (RPC leave_organization; the
+ * last owner cannot leave: last_owner / billing_owner).
+ */
+export function useOwnMembership(userId: string) {
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: ['organizations'] });
+  return {
+    setListed: useMutation({
+      mutationFn: async (a: { organizationId: string; listed: boolean }) => {
+        const supabase = await db();
+        const result = await supabase
+          .from('organization_members')
+          .update({ listed: a.listed })
+          .eq('organization_id', a.organizationId)
+          .eq('user_id', userId)
+          .select('listed')
+          .maybeSingle();
+        if (!unwrap(result, 'PATCH')) throw new ApiError('not_organization_member', 404, 'PATCH');
+      },
+      onSuccess,
+    }),
+    leave: useMutation({
+      mutationFn: async (organizationId: string) => unwrap(await (await db()).rpc('leave_organization', { p_organization_id: organizationId }), 'POST'),
+      onSuccess,
+    }),
+  };
+}
+
 /** Accepts an invitation (RPC accept_organization_invitation). @returns the organisation id @throws ApiError */
 export async function acceptInvitation(token: string): Promise<string> {
   return unwrap(await (await db()).rpc('accept_organization_invitation', { p_token: token }), 'POST') as unknown as string;

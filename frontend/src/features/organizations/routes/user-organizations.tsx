@@ -1,21 +1,30 @@
-import { Avatar, Badge, Group, Paper, Stack } from '@mantine/core';
-import { FormattedMessage } from 'react-intl';
+import { Avatar, Badge, Button, Group, Paper, Stack, Switch } from '@mantine/core';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { ConfirmDialog } from '@/components/confirm-dialog';
+import { notify } from '@/lib/notify';
 import { EmptyState } from '@/components/empty-state';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
-import { organizationLogoUrl, ROLE_LABEL, useMyOrganizations } from '../api/organizations';
+import { type MyOrganization, organizationLogoUrl, orgErrorId, ROLE_LABEL, useMyOrganizations, useOwnMembership } from '../api/organizations';
 
 /**
  * `/user/organizations` ("My organisations", issue 15): the organisations the signed-in user
  * belongs to with their role, links to each public page and, for owners and admins, to its
- * settings; a button to create one (the page itself checks the Enterprise plan).
+ * settings; a switch to be listed on the public page, leaving (confirmed); a button to create one
+ * (the page itself checks the Enterprise plan).
  */
 export default function UserOrganizationsRoute() {
+  const intl = useIntl();
+  const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
   const userId = useUserId();
   const orgs = useMyOrganizations(userId.data);
+  const own = useOwnMembership(userId.data ?? '');
+  const [leaving, setLeaving] = useState<MyOrganization | null>(null);
+  const fail = (error: unknown) => notify('error', t(orgErrorId(error)));
   const create = (
     <LocalButtonLink to={paths.org.create} data-testid="org-create-link">
       <FormattedMessage id="org.mine.create" />
@@ -50,6 +59,12 @@ export default function UserOrganizationsRoute() {
                 </Stack>
               </Group>
               <Group gap="xs">
+                <Switch
+                  label={t('org.mine.listed')}
+                  checked={org.listed}
+                  disabled={own.setListed.isPending}
+                  onChange={(event) => own.setListed.mutate({ organizationId: org.id, listed: event.currentTarget.checked }, { onError: fail })}
+                />
                 <LocalButtonLink to={paths.user.createJob} variant="default" size="sm">
                   <FormattedMessage id="org.mine.postJob" />
                 </LocalButtonLink>
@@ -58,6 +73,9 @@ export default function UserOrganizationsRoute() {
                     <FormattedMessage id="org.settings.link" />
                   </LocalButtonLink>
                 )}
+                <Button variant="subtle" color="red" size="sm" onClick={() => setLeaving(org)} aria-label={t('org.mine.leaveOf', { name: org.name })}>
+                  <FormattedMessage id="org.mine.leave" />
+                </Button>
               </Group>
             </Group>
           </Paper>
@@ -69,6 +87,27 @@ export default function UserOrganizationsRoute() {
     <Stack gap="lg">
       <PageHeader title={<FormattedMessage id="page.user-organizations.title" />} description={<FormattedMessage id="org.mine.lead" />} action={create} />
       {body}
+      <ConfirmDialog
+        opened={leaving !== null}
+        onClose={() => setLeaving(null)}
+        loading={own.leave.isPending}
+        title={t('org.mine.leaveTitle')}
+        message={t('org.mine.leaveText', { name: leaving?.name ?? '' })}
+        confirmLabel={t('org.mine.leave')}
+        onConfirm={() =>
+          leaving &&
+          own.leave.mutate(leaving.id, {
+            onSuccess: () => {
+              notify('success', t('org.mine.left', { name: leaving.name }));
+              setLeaving(null);
+            },
+            onError: (error) => {
+              fail(error);
+              setLeaving(null);
+            },
+          })
+        }
+      />
     </Stack>
   );
 }
