@@ -183,4 +183,12 @@ test('German: invitation to an existing account, accepted under /de, job shown o
   await expect(page.getByTestId('org-description')).toHaveText('Wir bauen Solarräder.');
   await expect(page.getByTestId('org-jobs').getByRole('link', { name: jobTitle })).toBeVisible();
   await expect(page.getByTestId('org-settings-link')).toHaveText(de('org.settings.link'));
+
+  // the owner makes the colleague an admin (role select per member, labelled with the name)
+  await page.getByTestId('org-settings-link').click();
+  const role = page.getByRole('combobox', { name: de('org.members.roleOf').replace('{name}', 'Jonas Kollege') });
+  await role.selectOption('admin');
+  await expect(page.getByText(de('org.members.roleSaved').replace('{name}', 'Jonas Kollege'))).toBeVisible();
+  await page.reload();
+  await expect(role).toHaveValue('admin');
 });
