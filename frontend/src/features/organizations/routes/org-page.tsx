@@ -46,7 +46,7 @@ const GRID = { component: 'ul', cols: { base: 1, sm: 2 }, p: 0, m: 0, style: { l
  * `/org/{slug}` (and `/de/org/{slug}`): the public page of an organisation (issue 15): logo, name,
  * description in the page's language, website, industry, size, display address, the members who
  * agreed to be listed, and its projects, jobs and events in the shared card design. Unknown slug →
- * 404 inside the layout. Owners and admins see a link to the settings.
+ * 404 inside the layout. Members see "Post a job"; owners and admins also a link to the settings.
  */
 export default function OrganizationPageRoute({ params, locale }: PageProps) {
   const intl = useIntl();
@@ -108,10 +108,17 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
               </Anchor>
             )}
           </Stack>
-          {(myRole === 'owner' || myRole === 'admin') && (
-            <LocalButtonLink to={paths.org.settings(o.slug)} variant="light" data-testid="org-settings-link">
-              <FormattedMessage id="org.settings.link" />
-            </LocalButtonLink>
+          {myRole && (
+            <Stack gap="xs" align="flex-end">
+              {(myRole === 'owner' || myRole === 'admin') && (
+                <LocalButtonLink to={paths.org.settings(o.slug)} variant="light" data-testid="org-settings-link">
+                  <FormattedMessage id="org.settings.link" />
+                </LocalButtonLink>
+              )}
+              <LocalButtonLink to={paths.user.createJob} variant="default" data-testid="org-post-job">
+                <FormattedMessage id="org.mine.postJob" />
+              </LocalButtonLink>
+            </Stack>
           )}
         </Group>
         {description && (
