@@ -703,6 +703,13 @@ export const functions: Record<string, FunctionExposure> = {
   },
   'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
   'attach_organization_subscription(p_organization_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  // e-mail addresses only when the caller is an owner or admin of the organisation (null for members)
+  'organization_member_list(p_organization_id uuid)': {
+    execute: ['authenticated'],
+    returns: ['user_id', 'slug', 'display_name', 'profile_img', 'role', 'listed', 'joined_at', 'email'],
+    rows: 'org_admins',
+    personal: ['email'],
+  },
   'sync_subscription_seats(p_stripe_subscription_id text, p_extra_seats integer, p_synced_at timestamp with time zone)': {
     execute: [],
     returns: 'integer',

@@ -1153,6 +1153,37 @@ as $$
 $$;
 comment on function public.organization_members_public(text) is 'Issue 15: listed members of an organisation for its public page.';
 
+/* organization_member_list (issue 15; members of p_organization_id): every member with
+   user_id, slug, display_name (spec §3 without the e-mail fallback), profile_img, role, listed,
+   joined_at, and email only when the caller is an owner or admin of the organisation (null
+   otherwise); owners first, then by join date. Errors: 28000; 42501 not_organization_member. */
+create or replace function public.organization_member_list(p_organization_id uuid)
+returns table (user_id uuid, slug text, display_name text, profile_img text, role public.organization_role, listed boolean,
+  joined_at timestamptz, email text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_admin boolean;
+begin
+  if not private.is_organization_member(p_organization_id, v_uid) then
+    raise exception using errcode = '42501', message = 'not_organization_member';
+  end if;
+  v_admin := private.is_organization_admin(p_organization_id, v_uid);
+  return query
+    select p.id, p.slug, private.public_display_name(p.firstname, p.lastname, p.slug), p.profile_img, m.role, m.listed, m.joined_at,
+           case when v_admin then p.email end
+    from public.organization_members m join public.profiles p on p.id = m.user_id
+    where m.organization_id = p_organization_id
+    order by m.role, m.joined_at, p.id;
+end;
+$$;
+comment on function public.organization_member_list(uuid) is
+  'Issue 15: the members of an organisation for its members; e-mail addresses only for owners and admins.';
+
 /* my_organizations (issue 15): the caller's organisations with their role, seat usage and whether
    the Enterprise subscription is active. */
 create or replace function public.my_organizations()
@@ -1247,7 +1278,7 @@ revoke all on function public.create_organization(text, text, text, text, text, 
   public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
   public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
   public.delete_organization(uuid), public.organization_members_public(text), public.my_organizations(),
-  public.organization_billing(uuid), public.attach_organization_subscription(uuid)
+  public.organization_billing(uuid), public.attach_organization_subscription(uuid), public.organization_member_list(uuid)
   from public, anon, authenticated;
 grant execute on function public.create_organization(text, text, text, text, text, text, text, text, text, text, text, text),
   public.invite_to_organization(uuid, text, public.organization_role, text),
@@ -1255,7 +1286,7 @@ grant execute on function public.create_organization(text, text, text, text, tex
   public.revoke_organization_invitation(uuid), public.remove_organization_member(uuid, uuid),
   public.leave_organization(uuid), public.set_organization_member_role(uuid, uuid, public.organization_role),
   public.delete_organization(uuid), public.my_organizations(), public.organization_billing(uuid),
-  public.attach_organization_subscription(uuid)
+  public.attach_organization_subscription(uuid), public.organization_member_list(uuid)
   to authenticated, service_role;
 grant execute on function public.organization_invitation(text), public.organization_members_public(text)
   to anon, authenticated, service_role;

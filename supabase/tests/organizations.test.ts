@@ -425,6 +425,17 @@ describe('row-level security and roles', () => {
     expect(await visible(outsider)).toEqual([]);
     expect((await anonClient().from('organization_members').select('user_id').eq('organization_id', org)).error?.code).toBe('42501');
     expect(await call<unknown[]>(removed, 'my_organizations')).toEqual([]);
+    // the member list with names; e-mail addresses only for owners and admins
+    type Listed = { user_id: string; role: string; email: string | null };
+    const byAdmin = await call<Listed[]>(admin, 'organization_member_list', { p_organization_id: org });
+    expect(byAdmin.map((r) => [r.user_id, r.role, r.email])).toEqual([
+      [owner.id, 'owner', owner.email], [admin.id, 'admin', admin.email], [member.id, 'member', member.email],
+    ]);
+    const byMember = await call<Listed[]>(member, 'organization_member_list', { p_organization_id: org });
+    expect(byMember.map((r) => [r.user_id, r.email])).toEqual([[owner.id, null], [admin.id, null], [member.id, null]]);
+    for (const u of [removed, outsider]) {
+      expect(await refused(u, 'organization_member_list', { p_organization_id: org })).toEqual(['42501', 'not_organization_member']);
+    }
     // nobody raises their own role through the table
     expect((await member.client.from('organization_members').update({ role: 'owner' }).eq('user_id', member.id)).error?.code).toBe('42501');
     expect((await member.client.from('organization_members').insert({ organization_id: org, user_id: outsider.id })).error?.code).toBe('42501');

@@ -1502,6 +1502,11 @@ isOneToOne: true
 "organization_invitation":
 { Args: { "p_token": string }; Returns: Json
                            },
+"organization_member_list":
+{ Args: { "p_organization_id": string }; Returns: {
+              "display_name": string,"email": string,"joined_at": string,"listed": boolean,"profile_img": string,"role": Database["public"]['Enums']["organization_role"],"slug": string,"user_id": string
+            }[]
+                           },
 "organization_members_public":
 { Args: { "p_slug": string }; Returns: {
               "city": string,"display_name": string,"headline": string,"joined_at": string,"profile_img": string,"role": Database["public"]['Enums']["organization_role"],"slug": string,"user_id": string
