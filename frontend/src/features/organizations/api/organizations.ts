@@ -282,14 +282,8 @@ export function useMyOrganizations(userId: string | null | undefined) {
   return useQuery({ ...myOrganizationsQuery(userId ?? ''), enabled: !!userId });
 }
 
-/** A member as the settings page lists them (owner/admin view). */
-export interface OrganizationMember {
-  user_id: string;
-  role: OrganizationRole;
-  listed: boolean;
-  joined_at: string;
-  profile: { slug: string | null; firstname: string | null; lastname: string | null; profile_img: string | null } | null;
-}
+/** A member as the settings page lists them (RPC organization_member_list; e-mail only for owners and admins). */
+export type OrganizationMember = Database['public']['Functions']['organization_member_list']['Returns'][number];
 
 /** An invitation as the settings page lists it. */
 export interface OrganizationInvitation {
@@ -319,11 +313,7 @@ export const organizationAdminQuery = (organizationId: string) =>
       const supabase = await db();
       const [org, members, invitations] = await Promise.all([
         supabase.from('organizations').select(`${ORGANIZATION_PUBLIC_COLUMNS}, street, postal_code, city, country`).eq('id', organizationId).single(),
-        supabase
-          .from('organization_members')
-          .select('user_id, role, listed, joined_at, profile:profiles!organization_members_user_id_fkey(slug, firstname, lastname, profile_img)')
-          .eq('organization_id', organizationId)
-          .order('joined_at', { ascending: true }),
+        supabase.rpc('organization_member_list', { p_organization_id: organizationId }),
         supabase
           .from('organization_invitations')
           .select('id, email, role, locale, expires_at, accepted_at, declined_at, revoked_at, created_at')

@@ -47,7 +47,7 @@ function Block({ titleId, testId, children }: { titleId: string; testId: string;
 /** What a confirmation dialog is open for. */
 type Pending = { kind: 'remove'; member: OrganizationMember; name: string } | { kind: 'revoke'; id: string; email: string } | { kind: 'delete' } | null;
 
-const memberName = (m: OrganizationMember) => `${m.profile?.firstname ?? ''} ${m.profile?.lastname ?? ''}`.trim() || (m.profile?.slug ?? '');
+const memberName = (m: OrganizationMember) => m.display_name || m.slug || m.email || '';
 
 /**
  * `/org/{slug}/settings`: organisation management for owners and admins (issue 15): the public
@@ -213,14 +213,19 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
               <Paper component="li" key={member.user_id} withBorder p="sm" radius="md" data-testid="org-member">
                 <Group justify="space-between" wrap="wrap" gap="sm">
                   <Group wrap="nowrap" gap="sm" style={{ minWidth: 0 }}>
-                    <Avatar src={publicAvatarUrl(member.profile?.profile_img)} alt="" radius="xl" />
+                    <Avatar src={publicAvatarUrl(member.profile_img)} alt="" radius="xl" />
                     <Stack gap={0} style={{ minWidth: 0 }}>
-                      {member.profile?.slug ? (
-                        <LocalLink to={paths.profile(member.profile.slug)} fw={600}>
+                      {member.slug ? (
+                        <LocalLink to={paths.profile(member.slug)} fw={600}>
                           {name}
                         </LocalLink>
                       ) : (
                         <Text fw={600}>{name}</Text>
+                      )}
+                      {member.email && (
+                        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+                          {member.email}
+                        </Text>
                       )}
                       <Text fz="sm" c="var(--tw-muted)">
                         <FormattedMessage id="org.members.joined" values={{ date: formatDate(member.joined_at, locale) }} />
