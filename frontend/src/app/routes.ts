@@ -20,6 +20,7 @@ import { contactsRoutes } from '@/features/contacts/routes';
 import { adminRoutes } from '@/features/admin/routes';
 import { devRoutes } from '@/features/dev/routes';
 import { apiAccessRoutes } from '@/features/api-access/routes';
+import { organizationsRoutes } from '@/features/organizations/routes';
 import type { RouteDef } from '@/lib/route-def';
 
 /** Every route of spec §2 (plain paths; the router adds the `/de` twins). */
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...chatRoutes,
   ...contactsRoutes,
   ...adminRoutes,
+  ...organizationsRoutes,
   ...devRoutes,
   ...apiAccessRoutes,
 ];

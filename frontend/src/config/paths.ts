@@ -41,6 +41,13 @@ export const paths = {
   job: (id: string | number) => `/jobs/${encodeURIComponent(String(id))}`,
   profile: (slug: string) => `/u/${encodeURIComponent(slug)}`,
   project: (id: number, slug: string) => `/${id}-${encodeURIComponent(slug)}`,
+  /** Organisations (issue 15). */
+  org: {
+    create: '/org/new',
+    page: (slug: string) => `/org/${encodeURIComponent(slug)}`,
+    settings: (slug: string) => `/org/${encodeURIComponent(slug)}/settings`,
+  },
+  invitation: (token: string) => `/invitations/${encodeURIComponent(token)}`,
   legal: {
     withdrawal: '/legal/widerufsbelehrung',
     privacy: '/legal/Datenschutzhinweise',
@@ -59,6 +66,8 @@ export const paths = {
     portfolios: '/user/portfolios',
     events: '/user/events',
     createEvent: '/user/events/create-event',
+    organizations: '/user/organizations',
+    createJob: '/user/jobs/create-job',
     projects: '/user/projects',
     project: (id: number | string) => `/user/projects/${encodeURIComponent(String(id))}`,
     createProject: (id: number | string) => `/user/projects/create-project-${encodeURIComponent(String(id))}`,

@@ -13,6 +13,7 @@ const USER_NAV = [
   { to: paths.user.portfolios, id: 'userNav.portfolios' },
   { to: paths.user.events, id: 'userNav.events' },
   { to: paths.user.analytics, id: 'userNav.analytics' },
+  { to: paths.user.organizations, id: 'userNav.organizations' },
   { to: paths.user.contacts, id: 'userNav.contacts' },
   { to: paths.user.chat, id: 'userNav.chat' },
   { to: paths.user.favorites, id: 'userNav.favorites' },

@@ -8,6 +8,7 @@ import { LocalLink } from '@/components/local-link';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
+import { peekReturnPath } from '@/lib/return-path';
 import { zodValidate } from '@/lib/zod-form';
 import { fetchOwnRole, loginWithPassword } from '../api/login';
 import { resumeCheckoutAfterLogin } from '../session/after-login';
@@ -22,6 +23,8 @@ const schema = z.object({
  * The login form of /login and /admin/login (spec §4, §5, §8). Errors: the backend's message as
  * an error snackbar (and inline alert); unknown errors a generic message; an old_user goes to
  * /password-update. `admin`: only role admin proceeds to /admin, others are signed out again.
+ * After a login the visitor returns to the `next` query parameter or the remembered return path
+ * (lib/return-path.ts, issue 15) when it is an internal path, else goes to /user.
  */
 export function LoginForm({ admin = false }: { admin?: boolean }) {
   const intl = useIntl();
@@ -75,7 +78,9 @@ export function LoginForm({ admin = false }: { admin?: boolean }) {
       return;
     }
     if (await resumeCheckoutAfterLogin()) return;
-    void navigate(localize(paths.user.home), { replace: true });
+    // issue 15: back to the page that sent the visitor here (e.g. an invitation), else /user
+    const back = peekReturnPath(new URLSearchParams(window.location.search).get('next'));
+    void navigate(back ?? localize(paths.user.home), { replace: true });
   });
 
   return (

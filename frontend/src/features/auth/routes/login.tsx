@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
+import { peekReturnPath } from '@/lib/return-path';
 import { completeOAuthReturn } from '../api/login';
 import { LoginForm } from '../components/login-form';
 import { resumeCheckoutAfterLogin } from '../session/after-login';
@@ -22,7 +23,7 @@ export default function LoginRoute() {
       markOAuthReturnHandled();
       if (outcome === 'ok') {
         if (await resumeCheckoutAfterLogin()) return;
-        void navigate(localize(paths.user.home), { replace: true });
+        void navigate(peekReturnPath(null) ?? localize(paths.user.home), { replace: true });
         return;
       }
       if (outcome === 'failed') notify('error', intl.formatMessage({ id: 'auth.oauth.failed' }));

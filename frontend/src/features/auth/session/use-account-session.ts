@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
 import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
 import { notify } from '@/lib/notify';
+import { peekReturnPath } from '@/lib/return-path';
 import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession } from './browser-state';
 import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
 
@@ -66,7 +67,10 @@ export function useAccountSession(): void {
       const locale = localeFromPath(path);
       const plain = stripLocale(path);
       if (message === 'signed-in' && SIGN_IN_PAGES.has(plain)) {
-        void latest.current.navigate(withLocale('/user', locale), { replace: true });
+        // issue 15: the page that sent the visitor to log in (e.g. an invitation) wins over /user,
+        // also in this tab, where the login form navigates to the same place
+        const back = peekReturnPath(new URLSearchParams(window.location.search).get('next'));
+        void latest.current.navigate(back ?? withLocale('/user', locale), { replace: true });
       } else if (message === 'signed-out') {
         timer.current?.stop();
         if (plain === '/user' || plain.startsWith('/user/') || plain === '/admin' || plain.startsWith('/admin/')) {

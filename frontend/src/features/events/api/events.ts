@@ -5,9 +5,13 @@ import type { Database } from '@/lib/database.types';
 import { isHttpsUrl } from '@/lib/safe-url';
 import { berlinLocalToUtc } from '../lib/berlin-time';
 
-/** Row of public.events. */
-/** An event as the SPA reads it; online_url comes from public.event_join_link (null when the caller may not have it). */
-export type EventRow = Omit<Database['public']['Tables']['events']['Row'], 'owner_listed' | 'owner_premium'>;
+/**
+ * An event as the SPA reads it; online_url comes from public.event_join_link (null when the caller
+ * may not have it); `organization` is the organisation it is published under (issue 15).
+ */
+export type EventRow = Omit<Database['public']['Tables']['events']['Row'], 'owner_listed' | 'owner_premium'> & {
+  organization?: { slug: string; name: string } | null;
+};
 /** public.event_status. */
 export type EventStatus = Database['public']['Enums']['event_status'];
 /** Statuses listed publicly on /events (spec §1; drafts only for the organiser). */
@@ -16,7 +20,7 @@ export const LISTED_STATUSES: EventStatus[] = ['published', 'upcoming', 'ongoing
 export const EVENTS_PAGE_SIZE = 12;
 
 const EVENT_COLUMNS =
-  'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, capacity, going_count, waitlist_count, organizer_id, image, created_at' as const;
+  'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, capacity, going_count, waitlist_count, organizer_id, image, created_at, organization_id, organization:organizations(slug, name)' as const;
 
 /** The ten values of public.project_category (events and jobs use it too). */
 const CATEGORY_VALUES: readonly string[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
@@ -342,6 +346,8 @@ export const createEventSchema = z
     capacity: z.union([z.literal(''), z.number().int('events.form.error.capacity').min(1, 'events.form.error.capacity').max(100000, 'events.form.error.capacity')]),
     isPaid: z.boolean(),
     price: z.union([z.literal(''), z.number().min(0.5, 'events.form.error.price').max(10000, 'events.form.error.price')]),
+    /** Organisation the event is published under ('' = the organiser themself, issue 15). */
+    organizationId: z.string().default(''),
   })
   .superRefine((v, ctx) => {
     const start = berlinLocalToUtc(v.startsAt);
@@ -414,6 +420,7 @@ export function eventFormToColumns(v: CreateEventValues) {
     capacity: v.capacity === '' ? null : v.capacity,
     is_paid: v.isPaid,
     price_cents: v.isPaid && v.price !== '' ? Math.round(v.price * 100) : null,
+    organization_id: v.organizationId || null,
   };
 }
 

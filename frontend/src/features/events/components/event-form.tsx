@@ -5,6 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { zodValidate } from '@/lib/zod-form';
 import type { EventFormValues, EventRow } from '../api/events';
 import { utcToBerlinLocal } from '../lib/berlin-time';
+import { PublishAsSelect } from '@/features/organizations/components/publish-as-select';
 import { CATEGORY_LABEL } from './labels';
 
 /** Start values of the create form. */
@@ -24,13 +25,18 @@ export const EMPTY_EVENT_FORM: EventFormValues = {
   capacity: '',
   isPaid: false,
   price: '',
+  organizationId: '',
 };
 
 /**
  * Form values of a saved event: instants → Europe/Berlin wall-clock times, cents → euros,
  * null → empty fields (inverse of `eventFormToColumns`).
  */
-export function eventRowToFormValues(ev: Pick<EventRow, 'title' | 'summary' | 'description' | 'category' | 'starts_at' | 'ends_at' | 'is_online' | 'online_url' | 'venue_name' | 'street' | 'zipcode' | 'city' | 'capacity' | 'is_paid' | 'price_cents'>): EventFormValues {
+export function eventRowToFormValues(
+  ev: Pick<EventRow, 'title' | 'summary' | 'description' | 'category' | 'starts_at' | 'ends_at' | 'is_online' | 'online_url' | 'venue_name' | 'street' | 'zipcode' | 'city' | 'capacity' | 'is_paid' | 'price_cents'> & {
+    organization_id?: string | null;
+  },
+): EventFormValues {
   return {
     title: ev.title,
     summary: ev.summary,
@@ -47,6 +53,7 @@ export function eventRowToFormValues(ev: Pick<EventRow, 'title' | 'summary' | 'd
     capacity: ev.capacity ?? '',
     isPaid: ev.is_paid,
     price: ev.price_cents === null ? '' : ev.price_cents / 100,
+    organizationId: ev.organization_id ?? '',
   };
 }
 
@@ -107,6 +114,7 @@ export function EventForm({ form, onSubmit, ariaLabel, submitLabel, pending, dis
           data={Object.entries(CATEGORY_LABEL).map(([value, id]) => ({ value, label: intl.formatMessage({ id }) }))}
           {...form.getInputProps('category')}
         />
+        <PublishAsSelect value={form.values.organizationId} onChange={(id) => form.setFieldValue('organizationId', id)} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
             type="datetime-local"

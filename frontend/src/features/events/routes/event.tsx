@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
+import { OrganizationByline } from '@/features/organizations/components/organization-byline';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
@@ -88,6 +89,7 @@ export default function EventRoute({ params, locale }: PageProps) {
           </Badge>
         </Group>
         <Title order={1}>{ev.title}</Title>
+        <OrganizationByline organization={ev.organization} />
         {isOrganizer && (
           <Group gap="xs">
             <EditEventButton eventId={ev.id} title={ev.title} status={ev.status} />

@@ -3,7 +3,10 @@ import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 
 /** Row of public.jobs. */
-export type JobRow = Database['public']['Tables']['jobs']['Row'];
+export type JobRow = Database['public']['Tables']['jobs']['Row'] & {
+  /** The organisation the ad is published under (issue 15), when read with the embed. */
+  organization?: { slug: string; name: string } | null;
+};
 /** public.employment_type values. */
 export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract', 'freelance', 'internship', 'working_student', 'mini_job'] as const;
 /** Jobs per page on /jobs. */
@@ -82,7 +85,7 @@ export async function getJob(id: string): Promise<JobRow | null> {
   const { supabase } = await import('@/lib/supabase');
   const result = await supabase
     .from('jobs')
-    .select('id, title, company, company_logo, city, latitude, longitude, remote, employment_type, category, description, apply_url, salary_min_cents, salary_max_cents, language, posted_by, posted_at, expires_at, created_at, updated_at')
+    .select('id, title, company, company_logo, city, latitude, longitude, remote, employment_type, category, description, apply_url, salary_min_cents, salary_max_cents, language, posted_by, posted_at, expires_at, created_at, updated_at, organization_id, organization:organizations(slug, name)')
     .eq('id', id)
     .maybeSingle()
     .retry(false);

@@ -22,6 +22,16 @@ export const jobsRoutes: RouteDef[] = [
     load: () => import('./jobs'),
   },
   {
+    id: 'user-create-job',
+    pattern: '/user/jobs/create-job',
+    layout: 'user',
+    // issue 15: members of an organisation post jobs under it (no own subscription needed)
+    guards: ['auth'],
+    titleKey: 'page.user-create-job.title',
+    descriptionKey: 'page.user-create-job.description',
+    load: () => import('./user-create-job'),
+  },
+  {
     id: 'job',
     pattern: '/jobs/:id',
     layout: 'default',

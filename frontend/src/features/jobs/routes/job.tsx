@@ -7,6 +7,7 @@ import { formatDate, formatEuro } from '@/lib/format';
 import type { PageProps } from '@/lib/route-def';
 import { safeHref } from '@/lib/safe-url';
 import { trackItem, useTrackView } from '@/features/analytics/api/track';
+import { OrganizationByline } from '@/features/organizations/components/organization-byline';
 import { useJob } from '../api/get-jobs';
 import { FavouriteJobButton } from '../components/favourite-button';
 import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
@@ -68,6 +69,7 @@ export default function JobRoute({ params, locale }: PageProps) {
           </Badge>
         </Group>
         <Title order={1}>{j.title}</Title>
+        <OrganizationByline organization={j.organization} />
         <Card withBorder padding="md">
           <Stack gap="xs">
             <Text>

@@ -82,8 +82,8 @@ export interface ProjectOwner {
   city: string | null;
 }
 
-/** A published project with its owner (null when the owner's profile is not visible). */
-export type PublicProject = ProjectRow & { owner: ProjectOwner | null };
+/** A published project with its owner (null when the owner's profile is not visible) and its organisation (issue 15). */
+export type PublicProject = ProjectRow & { owner: ProjectOwner | null; organization: { slug: string; name: string } | null };
 
 /**
  * Loads a project for /{id}-{slug}: RLS returns published projects of users not hidden from the
@@ -94,7 +94,7 @@ export async function getPublicProject(id: number): Promise<PublicProject | null
   const supabase = await client();
   const result = await supabase
     .from('projects')
-    .select(`${PROJECT_COLUMNS}, owner:profiles!projects_owner_id_fkey(slug, firstname, lastname, headline, city)`)
+    .select(`${PROJECT_COLUMNS}, owner:profiles!projects_owner_id_fkey(slug, firstname, lastname, headline, city), organization:organizations(slug, name)`)
     .eq('id', id)
     .maybeSingle();
   return unwrap(result, 'GET') as PublicProject | null;

@@ -78,6 +78,8 @@ export const projectSchema = z
     longitude: z.number().min(-180, 'projects.error.longitude').max(180, 'projects.error.longitude').nullable(),
     rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(20, 'projects.error.roles'),
     images: z.array(httpsUrl).max(12, 'projects.error.images'),
+    /** Organisation the project is published under ('' = the owner themself, issue 15). */
+    organizationId: z.string().default(''),
   })
   .superRefine((v, ctx) => {
     if (!v.isPrivate && !v.category) ctx.addIssue({ code: 'custom', path: ['category'], message: 'projects.error.category' });
@@ -100,6 +102,7 @@ export const EMPTY_PROJECT: ProjectFormValues = {
   longitude: null,
   rolesSought: [],
   images: [],
+  organizationId: '',
 };
 
 /** A project row as the SPA reads it. */
@@ -127,12 +130,14 @@ export function toFormValues(row: ProjectRow): ProjectFormValues {
     longitude: row.longitude,
     rolesSought: row.roles_sought,
     images: row.images,
+    organizationId: row.organization_id ?? '',
   };
 }
 
 /**
  * Maps validated form values to the columns of public.projects (category xor private category,
- * empty city → null). Status, owner and slug are not part of it (the trigger derives the slug).
+ * empty city → null, "publish as myself" → organization_id null). Status, owner and slug are not
+ * part of it (the trigger derives the slug).
  */
 export function toColumns(values: ProjectFormValues) {
   return {
@@ -148,6 +153,7 @@ export function toColumns(values: ProjectFormValues) {
     longitude: values.longitude,
     roles_sought: values.rolesSought.map((r) => r.trim()).filter(Boolean),
     images: values.images.map((i) => i.trim()).filter(Boolean),
+    organization_id: values.organizationId || null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { NativeSelect, NumberInput, SegmentedControl, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { PublishAsSelect } from '@/features/organizations/components/publish-as-select';
 import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, type ProjectFormValues, STAGE_LABEL } from '../api/project-schema';
 
 /** The groups of fields; the wizard shows one per step, the edit page all. */
@@ -8,7 +9,7 @@ export type FieldGroup = 'basics' | 'details' | 'location';
 
 /** Fields of each group (used to validate one wizard step). */
 export const GROUP_FIELDS: Readonly<Record<FieldGroup, readonly (keyof ProjectFormValues)[]>> = {
-  basics: ['title', 'summary', 'isPrivate', 'category', 'privateCategory'],
+  basics: ['title', 'summary', 'isPrivate', 'category', 'privateCategory', 'organizationId'],
   details: ['description', 'stage', 'images'],
   location: ['city', 'latitude', 'longitude', 'rolesSought'],
 };
@@ -71,6 +72,7 @@ export function ProjectFields({ form, group }: { form: Form; group: FieldGroup }
             error={err('category')}
           />
         )}
+        <PublishAsSelect value={form.values.organizationId} onChange={(id) => form.setFieldValue('organizationId', id)} />
       </Stack>
     );
   }

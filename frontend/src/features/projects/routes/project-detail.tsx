@@ -11,6 +11,7 @@ import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
 import { usePublicProject } from '../api/get-projects';
 import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, STAGE_LABEL } from '../api/project-schema';
+import { OrganizationByline } from '@/features/organizations/components/organization-byline';
 import { FavouriteProjectButton } from '../components/favourite-button';
 import { ProjectDescription } from '../components/project-description';
 import { useStoredSession } from '@/components/use-header-session';
@@ -69,6 +70,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
         <Group justify="space-between" align="flex-start">
           <Stack gap={4}>
             <Title order={1}>{project.title}</Title>
+            <OrganizationByline organization={project.organization} />
             {project.published_at && (
               <Text size="sm" c="dimmed">
                 <FormattedMessage id="projects.detail.publishedOn" values={{ date: formatDate(project.published_at, locale) }} />

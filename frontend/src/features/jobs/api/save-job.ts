@@ -1,0 +1,109 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { unwrap } from '@/lib/api-error';
+import { supabase } from '@/lib/supabase';
+import { EMPLOYMENT_TYPES } from './get-jobs';
+
+export { EMPLOYMENT_TYPES };
+
+/**
+ * Form values of a job ad, mirroring the CHECKs of public.jobs (title 3–140, company 1–140,
+ * description ≤ 20000, apply link https:// or mailto:, remote or a city, salary range ordered).
+ * Jobs are published under an organisation (issue 15: members post jobs under its name; the
+ * policy jobs_insert requires a membership). Error messages are message ids.
+ */
+export const jobSchema = z
+  .object({
+    organizationId: z.string().min(1, 'jobs.form.error.organization'),
+    title: z.string().trim().min(3, 'jobs.form.error.title').max(140, 'jobs.form.error.title'),
+    company: z.string().trim().min(1, 'jobs.form.error.company').max(140, 'jobs.form.error.company'),
+    city: z.string().trim().max(100, 'jobs.form.error.city'),
+    remote: z.boolean(),
+    employmentType: z.enum(EMPLOYMENT_TYPES),
+    category: z.enum(['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other']),
+    description: z.string().trim().min(1, 'jobs.form.error.description').max(20000, 'jobs.form.error.description'),
+    applyUrl: z
+      .string()
+      .trim()
+      .max(500, 'jobs.form.error.applyUrl')
+      .refine((v) => /^https:\/\/[^\s]+\.[^\s]+$/.test(v) || /^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), 'jobs.form.error.applyUrl'),
+    language: z.enum(['de', 'en']),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.remote && !v.city) ctx.addIssue({ code: 'custom', path: ['city'], message: 'jobs.form.error.location' });
+  });
+
+/** Values of the job form. */
+export type JobFormValues = z.infer<typeof jobSchema>;
+
+/** Empty job form (language of the page). */
+export const emptyJob = (language: 'de' | 'en'): JobFormValues => ({
+  organizationId: '',
+  title: '',
+  company: '',
+  city: '',
+  remote: false,
+  employmentType: 'full_time',
+  category: 'business',
+  description: '',
+  applyUrl: '',
+  language,
+});
+
+/** A readable, unique text id for /jobs/{id}: the title as slug plus 6 random hex digits. */
+export function jobIdFor(title: string): string {
+  const base = title
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100)
+    .replace(/-+$/g, '');
+  const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return base ? `${base}-${suffix}` : `job-${suffix}`;
+}
+
+/**
+ * Inserts a job ad under an organisation (RLS jobs_insert: posted_by = caller and a member of the
+ * organisation, or a platform admin).
+ * @returns the new job's id (for /jobs/{id})
+ * @throws ApiError (42501 not_organization_member / RLS refusal, 23514 a check)
+ */
+export async function createJob(userId: string, v: JobFormValues): Promise<string> {
+  const result = await supabase
+    .from('jobs')
+    .insert({
+      id: jobIdFor(v.title),
+      organization_id: v.organizationId,
+      posted_by: userId,
+      title: v.title.trim(),
+      company: v.company.trim(),
+      city: v.city.trim() || null,
+      remote: v.remote,
+      employment_type: v.employmentType,
+      category: v.category,
+      description: v.description.trim(),
+      apply_url: v.applyUrl.trim(),
+      language: v.language,
+    })
+    .select('id')
+    .single();
+  return unwrap(result, 'POST').id;
+}
+
+/** Mutation hook around createJob; refreshes job lists and organisation pages. */
+export function useCreateJob() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (a: { userId: string; values: JobFormValues }) => createJob(a.userId, a.values),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['organizations'] });
+      await queryClient.invalidateQueries({ queryKey: ['jobs'] });
+    },
+  });
+}
