@@ -75,6 +75,9 @@ async function publishJob(page: Page, prefix: '' | '/de', t: (id: string) => str
   await expect(page.getByTestId('published-by-org').getByRole('link', { name: orgName })).toBeVisible();
 }
 
+/** A desktop browser's user agent (the analytics count no headless browsers). */
+const VISITOR_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 async function newPage(browser: Browser) {
   const context = await browser.newContext();
   return context.newPage();
@@ -135,9 +138,15 @@ test('English: create, invite, colleague registers and accepts, publishes a job 
   const jobTitle = `Frame engineer ${tag}`;
   await publishJob(col, '', en, orgName, jobTitle);
 
-  // the public page (anonymous visitor) shows the job, the members and the English description
-  const anon = await newPage(browser);
+  // the public page (anonymous visitor) shows the job, the members and the English description; the
+  // visitor allows statistics cookies, so the view is counted (with a desktop browser's user agent:
+  // headless Chromium counts as a bot, issue 15 analytics)
+  const anonContext = await browser.newContext({ userAgent: VISITOR_UA });
+  const anon = await anonContext.newPage();
+  const tracked = anon.waitForResponse((r) => r.url().includes('/rpc/analytics_track'));
   await anon.goto(`/org/${slug}`);
+  await anon.getByTestId('cookie-notice').getByRole('button', { name: en('cookies.acceptAll'), exact: true }).click();
+  expect((await tracked).ok()).toBe(true);
   await expect(anon.getByTestId('org-description')).toHaveText('We build solar bikes.');
   await expect(anon.getByTestId('org-jobs').getByRole('link', { name: jobTitle })).toBeVisible();
   await expect(anon.getByTestId('org-members')).toContainText('Kai');
@@ -151,6 +160,15 @@ test('English: create, invite, colleague registers and accepts, publishes a job 
   await expect(page.getByTestId('org-member').filter({ hasText: 'Kai Kollege' })).toBeVisible();
   await expect(page.getByTestId('org-invitations-empty')).toHaveText(en('org.invite.none'));
   await col.context().close();
+
+  // the owner's analytics show the visitor's view of the organisation page (members' own visits are not counted)
+  await page.goto(`/org/${slug}`);
+  await page.getByTestId('org-analytics-link').click();
+  await expect(page).toHaveURL(new RegExp(`/org/${slug}/analytics$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(en('analytics.org.title').replace('{name}', orgName));
+  await expect(page.getByTestId('analytics-total-view')).toHaveText('1');
+  await expect(page.locator(`[data-testid="analytics-item"][data-item^="organization:"]`)).toContainText('1');
+  await expect(page.getByTestId('analytics-chart-views').locator('.recharts-area')).toHaveCount(1);
   expect(errors.filter((e) => !/40[134]|Failed to load resource/.test(e))).toEqual([]);
 });
 

@@ -46,6 +46,8 @@ export const paths = {
     create: '/org/new',
     page: (slug: string) => `/org/${encodeURIComponent(slug)}`,
     settings: (slug: string) => `/org/${encodeURIComponent(slug)}/settings`,
+    analytics: (slug: string) => `/org/${encodeURIComponent(slug)}/analytics`,
+    api: (slug: string) => `/org/${encodeURIComponent(slug)}/api`,
   },
   invitation: (token: string) => `/invitations/${encodeURIComponent(token)}`,
   legal: {

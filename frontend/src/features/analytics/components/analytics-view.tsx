@@ -48,7 +48,7 @@ function itemPath(item: AnalyticsItem): string | null {
     case 'event':
       return paths.event(item.slug);
     case 'organization':
-      return `/org/${item.slug}`;
+      return paths.org.page(item.slug);
     default:
       return null;
   }

@@ -1,5 +1,6 @@
 import { Anchor, Avatar, Badge, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useTrackView } from '@/features/analytics/api/track';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation } from 'react-router';
@@ -53,6 +54,8 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
   const { pathname } = useLocation();
   const slug = params.slug ?? '';
   const org = useQuery(organizationQuery(slug));
+  // a view of the organisation page, counted only with statistics consent (issue 15 analytics)
+  useTrackView('organization', org.data?.id);
   const members = useQuery({ ...publicMembersQuery(slug), enabled: !!org.data });
   const content = useQuery({ ...organizationContentQuery(org.data?.id ?? ''), enabled: !!org.data });
   const userId = useUserId();
@@ -111,9 +114,17 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
           {myRole && (
             <Stack gap="xs" align="flex-end">
               {(myRole === 'owner' || myRole === 'admin') && (
-                <LocalButtonLink to={paths.org.settings(o.slug)} variant="light" data-testid="org-settings-link">
-                  <FormattedMessage id="org.settings.link" />
-                </LocalButtonLink>
+                <>
+                  <LocalButtonLink to={paths.org.settings(o.slug)} variant="light" data-testid="org-settings-link">
+                    <FormattedMessage id="org.settings.link" />
+                  </LocalButtonLink>
+                  <LocalButtonLink to={paths.org.analytics(o.slug)} variant="default" data-testid="org-analytics-link">
+                    <FormattedMessage id="org.page.analytics" />
+                  </LocalButtonLink>
+                  <LocalButtonLink to={paths.org.api(o.slug)} variant="default" data-testid="org-api-link">
+                    <FormattedMessage id="org.page.api" />
+                  </LocalButtonLink>
+                </>
               )}
               <LocalButtonLink to={paths.user.createJob} variant="default" data-testid="org-post-job">
                 <FormattedMessage id="org.mine.postJob" />
