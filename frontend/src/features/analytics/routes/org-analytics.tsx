@@ -36,7 +36,7 @@ export default function OrgAnalyticsRoute({ params }: PageProps) {
           <Text c="dimmed">
             <FormattedMessage
               id="analytics.org.intro"
-              values={{ page: (chunks) => <LocalLink to={paths.org.page(org.slug)}>{chunks}</LocalLink> }}
+              values={{ link: (chunks) => <LocalLink to={paths.org.page(org.slug)}>{chunks}</LocalLink> }}
             />
           </Text>
         </>
