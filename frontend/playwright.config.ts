@@ -14,13 +14,31 @@ const anonKey = process.env.VITE_SUPABASE_ANON_KEY ?? stack.anonKey;
 /** Offsets other than 0 build and report into their own folders, so helpers running e2e at the same time never serve each other's build. */
 const outDir = offset ? `../.stack/offset-${offset}/e2e-dist` : 'dist';
 
+/**
+ * Spec files that change or count state other files share, so they must not run at the same time as
+ * each other; they run one after the other (project `shared-state`, one worker) while the other
+ * worker runs the rest. billing-checkout moves the Stripe sandbox's clock by a month and takes the
+ * sandbox down for 30 s, which would break any checkout running meanwhile (billing-cancel-confirm,
+ * billing-prices, events-tickets); stack.spec compares /working-remote-jobs with the remote jobs
+ * in the database, and content-jobs-favourite inserts remote jobs.
+ */
+const SHARED_STATE = [
+  'billing-cancel-confirm.spec.ts',
+  'billing-checkout.spec.ts',
+  'billing-prices.spec.ts',
+  'events-tickets.spec.ts',
+  'content-jobs-favourite.spec.ts',
+  'stack.spec.ts',
+].map((file) => `**/${file}`);
+
 export default defineConfig({
   testDir: './e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // files run in parallel on two workers; the tests of a file in order on one (unless the file says otherwise)
   fullyParallel: false,
   ...(offset ? { outputDir: `test-results/offset-${offset}` } : {}),
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   use: {
@@ -38,6 +56,10 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'shared-state', testMatch: SHARED_STATE, workers: 1 },
+    { name: 'e2e', testIgnore: SHARED_STATE },
+  ],
   webServer: {
     command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --strictPort --outDir ${outDir}`,
     url: `http://127.0.0.1:${port}/`,

@@ -3,6 +3,9 @@ import { expect, test } from '@playwright/test';
 import { dePath, PUBLIC_PAGES } from './support';
 
 test.describe('axe-core: no serious or critical violations on public pages', () => {
+  // every page stands alone: the pages are shared out among the workers
+  test.describe.configure({ mode: 'parallel' });
+
   for (const pageDef of PUBLIC_PAGES) {
     for (const path of [pageDef.path, dePath(pageDef.path)]) {
       test(path, async ({ page }) => {
@@ -34,6 +37,8 @@ test.describe('axe-core: no serious or critical violations on public pages', () 
  * visible badge: WCAG contrast of its text against the first opaque background behind it ≥ 4.5.
  */
 test.describe('badge contrast', () => {
+  test.describe.configure({ mode: 'parallel' });
+
   for (const path of ['/search?q=projekt', '/working-remote-jobs', '/events', '/prices']) {
     test(path, async ({ page }) => {
       await page.goto(path);

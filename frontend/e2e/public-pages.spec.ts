@@ -2,6 +2,9 @@ import { expect, test } from '@playwright/test';
 import { collectErrors, dePath, expectedTitle, PUBLIC_PAGES, PRODUCT } from './support';
 
 test.describe('every public page in both languages (spec §2)', () => {
+  // every page stands alone: the pages are shared out among the workers
+  test.describe.configure({ mode: 'parallel' });
+
   for (const pageDef of PUBLIC_PAGES) {
     for (const locale of ['en', 'de'] as const) {
       const path = locale === 'en' ? pageDef.path : dePath(pageDef.path);

@@ -57,12 +57,13 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
   const [city, setCity] = useState(params.city);
   const [debouncedQ] = useDebouncedValue(q, 300);
 
-  // back/forward or a new shared URL: the boxes follow the parameters (React's "adjust state on prop change")
+  // back/forward or a new shared URL: the boxes follow the parameters (React's "adjust state on prop change");
+  // each box only when its own parameter changed, so a city applied on blur keeps a query typed but not yet submitted
   const [seen, setSeen] = useState({ q: params.q, city: params.city });
   if (seen.q !== params.q || seen.city !== params.city) {
     setSeen({ q: params.q, city: params.city });
-    if (mode === 'submit') setQ(params.q);
-    setCity(params.city);
+    if (mode === 'submit' && seen.q !== params.q) setQ(params.q);
+    if (seen.city !== params.city) setCity(params.city);
   }
 
   useEffect(() => {
