@@ -38,10 +38,11 @@ create table public.organizations (
   id uuid primary key default gen_random_uuid(),
   slug text not null unique check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) between 3 and 60),
   name text not null check (char_length(btrim(name)) between 2 and 140),
-  logo_path text check (char_length(logo_path) <= 500),
+  -- an image reference as everywhere else (issue 12): storage object path or http(s) URL with a host
+  logo_path text constraint organizations_logo_path_ref check (logo_path is null or private.is_image_ref(logo_path)),
   description_en text not null default '' check (char_length(description_en) <= 5000),
   description_de text not null default '' check (char_length(description_de) <= 5000),
-  website text check (website ~ '^https?://[^\s]+$' and char_length(website) <= 500),
+  website text constraint organizations_website_url check (website is null or (private.is_http_url(website) and char_length(website) <= 500)),
   industry text check (char_length(industry) <= 100),
   size text check (size in ('1-10', '11-50', '51-200', '201-1000', '1001+')),
   street text check (char_length(street) <= 200),

@@ -42,6 +42,8 @@ const CASES: ColumnCase[] = [
   { column: 'jobs.apply_url', value: `$1::text`, row: 'job', allowMailto: true },
   { column: 'jobs.company_logo', value: `$1::text`, row: 'job', path: true },
   { column: 'feedback.page_url', value: `$1::text`, row: 'feedback' },
+  { column: 'organizations.website', value: `$1::text`, row: 'organization' },
+  { column: 'organizations.logo_path', value: `$1::text`, row: 'organization', path: true },
 ];
 
 const BAD = [
@@ -82,6 +84,8 @@ beforeAll(async () => {
   ids.portfolio = await one(`select id from public.portfolios order by id limit 1`);
   ids.event = await one(`select id from public.events where is_online order by id limit 1`);
   ids.job = await one(`select id from public.jobs order by id limit 1`);
+  ids.organization = String((await db.sql<{ id: string }>(
+    `insert into public.organizations (name, slug, created_by) values ('Url GmbH', $1, $2) returning id`, [`url-${Date.now().toString(36)}`, user.id]))[0]!.id);
   ids.feedback = String((await db.sql<{ id: string }>(
     `insert into public.feedback (user_id, message) values ($1, 'Die Seite ist toll.') returning id`, [user.id]))[0]!.id);
 });

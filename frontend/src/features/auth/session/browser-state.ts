@@ -11,12 +11,25 @@ export const AUTH_EVENT_KEY = 'teamwerk.authEvent';
 
 let sender: BroadcastChannel | null = null;
 
+/** The last message this tab sent, and when (ms): a BroadcastChannel also reaches this tab's own listeners. */
+let lastSent: { message: AuthBroadcast; at: number } | null = null;
+
+/**
+ * True when this tab itself sent `message` within the last 5 s: its own sign-out is followed by
+ * the caller's navigation, not by the other-tabs rule (a deleted account going home must not be
+ * sent to /login by its own broadcast).
+ */
+export function sentByThisTab(message: AuthBroadcast): boolean {
+  return lastSent !== null && lastSent.message === message && Date.now() - lastSent.at < 5000;
+}
+
 /**
  * Tells the other tabs of this site about a sign-in or sign-out: BroadcastChannel (one long-lived
  * sender, so a message is never dropped by closing the channel right away) plus a localStorage
  * write whose `storage` event the other tabs also receive.
  */
 export function broadcastAuth(message: AuthBroadcast): void {
+  lastSent = { message, at: Date.now() };
   if (typeof BroadcastChannel !== 'undefined') {
     sender ??= new BroadcastChannel(AUTH_CHANNEL);
     sender.postMessage(message);

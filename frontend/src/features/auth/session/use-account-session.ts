@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
 import { notify } from '@/lib/notify';
 import { peekReturnPath } from '@/lib/return-path';
-import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession } from './browser-state';
+import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession, sentByThisTab } from './browser-state';
 import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
 
 /** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
@@ -71,7 +71,7 @@ export function useAccountSession(): void {
         // also in this tab, where the login form navigates to the same place
         const back = peekReturnPath(new URLSearchParams(window.location.search).get('next'));
         void latest.current.navigate(back ?? withLocale('/user', locale), { replace: true });
-      } else if (message === 'signed-out') {
+      } else if (message === 'signed-out' && !sentByThisTab('signed-out')) {
         timer.current?.stop();
         if (plain === '/user' || plain.startsWith('/user/') || plain === '/admin' || plain.startsWith('/admin/')) {
           void latest.current.navigate(withLocale(plain.startsWith('/admin') ? '/admin/login' : '/login', locale), { replace: true });
