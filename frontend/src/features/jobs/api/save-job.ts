@@ -1,3 +1,4 @@
+import { slugify } from '@/lib/slug';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';
@@ -52,18 +53,7 @@ export const emptyJob = (language: 'de' | 'en'): JobFormValues => ({
 
 /** A readable, unique text id for /jobs/{id}: the title as slug plus 6 random hex digits. */
 export function jobIdFor(title: string): string {
-  const base = title
-    .toLowerCase()
-    .replace(/ä/g, 'ae')
-    .replace(/ö/g, 'oe')
-    .replace(/ü/g, 'ue')
-    .replace(/ß/g, 'ss')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/g, '');
+  const base = slugify(title, 100);
   const suffix = Array.from(crypto.getRandomValues(new Uint8Array(3)), (b) => b.toString(16).padStart(2, '0')).join('');
   return base ? `${base}-${suffix}` : `job-${suffix}`;
 }

@@ -1,3 +1,4 @@
+import { slugify } from '@/lib/slug';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Locale } from '@/lib/constants';
@@ -85,18 +86,7 @@ export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,58})[a-z0-9]$/;
 
 /** Suggests a slug from a name (ASCII, lowercase, dashes; ä → ae, ß → ss). */
 export function slugFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .replace(/ä/g, 'ae')
-    .replace(/ö/g, 'oe')
-    .replace(/ü/g, 'ue')
-    .replace(/ß/g, 'ss')
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/g, '');
+  return slugify(name, 60);
 }
 
 /**

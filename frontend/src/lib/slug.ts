@@ -1,0 +1,19 @@
+/**
+ * A URL slug from free text (ASCII, lowercase, single dashes; ä → ae, ö → oe, ü → ue, ß → ss,
+ * other accents dropped), at most `maxLength` characters and never ending in a dash. Used for
+ * organisation slugs (issue 15, max 60) and job ids (max 100). Returns '' when nothing is left.
+ */
+export function slugify(text: string, maxLength: number): string {
+  return text
+    .toLowerCase()
+    .replace(/ä/g, 'ae')
+    .replace(/ö/g, 'oe')
+    .replace(/ü/g, 'ue')
+    .replace(/ß/g, 'ss')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, maxLength)
+    .replace(/-+$/g, '');
+}
