@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { stackConfig } from '../scripts/local-stack/config.ts';
 
@@ -13,6 +14,8 @@ const gateway = process.env.VITE_SUPABASE_URL ?? stack.apiUrl;
 const anonKey = process.env.VITE_SUPABASE_ANON_KEY ?? stack.anonKey;
 /** Offsets other than 0 build and report into their own folders, so helpers running e2e at the same time never serve each other's build. */
 const outDir = offset ? `../.stack/offset-${offset}/e2e-dist` : 'dist';
+/** Machine-readable results next to the stack's data; `npm test` prints failed and flaky tests from it in its summary. */
+const resultsFile = path.join(stack.dataDir, 'e2e-results.json');
 
 /**
  * Spec files that change or count state other files share, so they must not run at the same time as
@@ -20,7 +23,8 @@ const outDir = offset ? `../.stack/offset-${offset}/e2e-dist` : 'dist';
  * worker runs the rest. billing-checkout moves the Stripe sandbox's clock by a month and takes the
  * sandbox down for 30 s, which would break any checkout running meanwhile (billing-cancel-confirm,
  * billing-prices, events-tickets); stack.spec compares /working-remote-jobs with the remote jobs
- * in the database, and content-jobs-favourite inserts remote jobs.
+ * in the database, and content-jobs-favourite inserts remote jobs; organizations-seats needs the
+ * sandbox up.
  */
 const SHARED_STATE = [
   'billing-cancel-confirm.spec.ts',
@@ -28,6 +32,7 @@ const SHARED_STATE = [
   'billing-prices.spec.ts',
   'events-tickets.spec.ts',
   'content-jobs-favourite.spec.ts',
+  'organizations-seats.spec.ts',
   'stack.spec.ts',
 ].map((file) => `**/${file}`);
 
@@ -39,8 +44,10 @@ export default defineConfig({
   fullyParallel: false,
   ...(offset ? { outputDir: `test-results/offset-${offset}` } : {}),
   workers: 2,
-  retries: 0,
-  reporter: [['list']],
+  // one retry under CI: a test that passes only on its retry is reported as flaky by name in the
+  // summary of `npm test` (scripts/test.ts), never silently
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list'], ['json', { outputFile: resultsFile }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     locale: 'en-US',

@@ -155,6 +155,7 @@ const steps: Step[] = [
     run: async () => {
       if (!hasScript('frontend', 'e2e')) return;
       ensureChromium();
+      fs.rmSync(e2eResultsFile(), { force: true });
       await sh('npm', ['run', 'e2e', '-w', 'frontend'], stackEnv());
     },
   },
@@ -168,6 +169,43 @@ const steps: Step[] = [
     },
   },
 ];
+
+/** Where the Playwright JSON reporter writes (frontend/playwright.config.ts): the test stack's data folder. */
+function e2eResultsFile(): string {
+  return path.join(config.dataDir, 'e2e-results.json');
+}
+
+interface PwSpec { title: string; file: string; line: number; tests: { status: string; results: { error?: { message?: string } }[] }[] }
+interface PwSuite { specs?: PwSpec[]; suites?: PwSuite[] }
+
+/**
+ * Failed and flaky browser tests by file, line and title (with the first line of the error), read
+ * from the JSON report of the e2e step, so the end of the output names them. Empty when the step did
+ * not run or everything passed on the first try.
+ */
+function e2eOutcomeLines(): string[] {
+  let report: { suites?: PwSuite[] };
+  try {
+    report = JSON.parse(fs.readFileSync(e2eResultsFile(), 'utf8')) as { suites?: PwSuite[] };
+  } catch {
+    return [];
+  }
+  const lines: string[] = [];
+  const visit = (suite: PwSuite): void => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
+        const message = test.results.find((r) => r.error?.message)?.error?.message ?? '';
+        // eslint-disable-next-line no-control-regex
+        const first = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
+        lines.push(`  e2e ${test.status === 'flaky' ? 'FLAKY' : 'FAILED'} ${spec.file}:${spec.line} ${spec.title} — ${first.trim().slice(0, 160)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of report.suites ?? []) visit(suite);
+  return lines;
+}
 
 async function main(): Promise<void> {
   const results: { name: string; ok: boolean; seconds: number; error?: string }[] = [];
@@ -191,6 +229,7 @@ async function main(): Promise<void> {
   await stopStack(config).catch(() => false);
   console.log('\n==> summary');
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+  for (const line of e2eOutcomeLines()) console.log(line);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`${results.length - failed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);

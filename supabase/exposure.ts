@@ -227,6 +227,13 @@ export const relations: Record<string, RelationExposure> = {
     columns: ['id', 'plan_id', 'billing_period', 'months', 'amount_cents', 'currency', 'stripe_price_id', 'active'],
     select: both(['id', 'plan_id', 'billing_period', 'months', 'amount_cents', 'currency', 'stripe_price_id', 'active']),
   },
+  // issue 15: price of one extra organisation seat per billing period, public reference data
+  seat_prices: {
+    kind: 'table',
+    rows: 'public',
+    columns: ['billing_period', 'amount_cents', 'currency', 'stripe_price_id', 'active'],
+    select: both(['billing_period', 'amount_cents', 'currency', 'stripe_price_id', 'active']),
+  },
   subscriptions: {
     kind: 'table',
     rows: 'own',
@@ -716,6 +723,8 @@ export const functions: Record<string, FunctionExposure> = {
   },
   'organization_billing(p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
   'attach_organization_subscription(p_organization_id uuid)': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  // issue 15: the paying owner's seat change, checked before organization-seats changes Stripe
+  'prepare_seat_change(p_organization_id uuid, p_extra_seats integer)': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },
   // e-mail addresses only when the caller is an owner or admin of the organisation (null for members)
   'organization_member_list(p_organization_id uuid)': {
     execute: ['authenticated'],

@@ -65,10 +65,18 @@ export async function priceId(plan: string, period: string): Promise<string> {
   return data!.stripe_price_id!;
 }
 
-/** Creates a checkout session for a signed-in API user and pays it with a plain form post (as the hosted page does). */
-export async function paidCheckoutSession(user: Awaited<ReturnType<typeof newUser>>, plan: 'basic' | 'premium', locale: 'en' | 'de'): Promise<string> {
+/**
+ * Creates a checkout session for a signed-in API user and pays it with a plain form post (as the
+ * hosted page does). `extraSeats`: organisation seats on top of Enterprise's 5 (issue 15).
+ */
+export async function paidCheckoutSession(
+  user: Awaited<ReturnType<typeof newUser>>,
+  plan: 'basic' | 'premium' | 'enterprise',
+  locale: 'en' | 'de',
+  extraSeats = 0,
+): Promise<string> {
   const created = await user.client.functions.invoke('create-checkout-session', {
-    body: { userId: user.userId, email: user.email, name: 'Bea Billing', priceId: await priceId(plan, 'monthly'), planType: plan, locale },
+    body: { userId: user.userId, email: user.email, name: 'Bea Billing', priceId: await priceId(plan, 'monthly'), planType: plan, locale, extraSeats },
   });
   expect(created.error).toBeNull();
   const { url, sessionId } = created.data as { url: string; sessionId: string };

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type pg from 'pg';
 import { config, anonClient, superuserDb } from '../test-support/clients.ts';
-import { RECURRING, lookupKey, productId, sandboxStripe, syncPrices } from './sync-prices.ts';
+import { RECURRING, SEAT_ITEM, lookupKey, productId, sandboxStripe, syncPrices } from './sync-prices.ts';
 
 const stripe = sandboxStripe(config);
 let db: pg.Client;
@@ -67,5 +67,29 @@ describe('sync-prices', () => {
     expect(error).toBeNull();
     expect(data).toHaveLength(4);
     expect(data!.every((p) => typeof p.stripe_price_id === 'string' && p.stripe_price_id.startsWith('price_'))).toBe(true);
+  });
+
+  test('extra seats (issue 15): one Stripe price per billing period, marked as extra seat, ids readable by visitors', async () => {
+    await syncPrices(config);
+    const seatRows = (await db.query<{ billing_period: string; amount_cents: number; currency: string; stripe_price_id: string | null }>(
+      `select billing_period::text, amount_cents, currency, stripe_price_id from public.seat_prices where active order by billing_period`,
+    )).rows;
+    expect(seatRows.map((r) => r.billing_period).sort()).toEqual(['monthly', 'quarterly', 'semiannual', 'yearly']);
+    for (const row of seatRows) {
+      const price = await stripe.prices.retrieve(row.stripe_price_id!);
+      expect(price).toMatchObject({
+        active: true,
+        product: productId(SEAT_ITEM),
+        unit_amount: row.amount_cents,
+        lookup_key: lookupKey(SEAT_ITEM, row.billing_period),
+        metadata: { teamwerk_item: 'extra_seat', billing_period: row.billing_period },
+        recurring: expect.objectContaining(RECURRING[row.billing_period]),
+      });
+      expect(price.metadata.plan_id).toBeUndefined();
+    }
+    const { data, error } = await anonClient().from('seat_prices').select('billing_period, amount_cents, currency, stripe_price_id');
+    expect(error).toBeNull();
+    expect(data).toHaveLength(4);
+    expect(data!.find((r) => r.billing_period === 'monthly')?.stripe_price_id).toBe(seatRows.find((r) => r.billing_period === 'monthly')!.stripe_price_id);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Creates the Stripe products and prices that match `public.prices` and stores their ids in
  * `prices.stripe_price_id` (issue 7 "Plans and prices"; spec §9: Basic 19 €, Premium 49 €,
- * Enterprise 99 € per month, billed monthly, quarterly, every 6 months or yearly).
+ * Enterprise 99 € per month, billed monthly, quarterly, every 6 months or yearly), and likewise
+ * the extra organisation seats of `public.seat_prices` (issue 15; see SEAT_ITEM).
  *
  * Idempotent: every plan has the product id `teamwerk_<plan>` and every price row the lookup key
  * `teamwerk_<plan>_<billing_period>`. A rerun finds them and changes nothing. When a row's amount,
@@ -43,6 +44,13 @@ const PERIOD_NAMES: Record<string, string> = {
   semiannual: 'every 6 months',
   yearly: 'yearly',
 };
+
+/**
+ * The pseudo plan id of extra organisation seats (issue 15): product `teamwerk_extra_seat`, lookup
+ * keys `teamwerk_extra_seat_<period>`, price metadata `teamwerk_item: extra_seat` (what the billing
+ * sync counts as seats, supabase/functions/_shared/billing-sync.ts `extraSeats`).
+ */
+export const SEAT_ITEM = 'extra_seat';
 
 /** Stripe product id of a plan (custom ids are allowed for products). */
 export function productId(planId: string): string {
@@ -91,6 +99,8 @@ interface PriceRow {
   amount_cents: number;
   currency: string;
   stripe_price_id: string | null;
+  /** `plan`: a row of public.prices; `seat`: a row of public.seat_prices (issue 15). */
+  kind: 'plan' | 'seat';
 }
 
 /** A Stripe client for the local stack's sandbox (its key, host, port and protocol from `config`). */
@@ -158,10 +168,15 @@ export async function syncPrices(config: StackConfig, options: SyncPricesOptions
     const rows = (
       await db.query<PriceRow>(
         `select p.id::int as id, p.plan_id, pl.name as plan_name, p.billing_period::text as billing_period,
-                p.amount_cents, p.currency, p.stripe_price_id
+                p.amount_cents, p.currency, p.stripe_price_id, 'plan' as kind, pl.rank, p.months
          from public.prices p join public.plans pl on pl.id = p.plan_id
          where p.active and pl.active
-         order by pl.rank, p.months`,
+         union all
+         select 0, '${SEAT_ITEM}', 'Extra seat', sp.billing_period::text, sp.amount_cents, sp.currency, sp.stripe_price_id,
+                'seat', 1000, case sp.billing_period when 'monthly' then 1 when 'quarterly' then 3 when 'semiannual' then 6 else 12 end
+         from public.seat_prices sp
+         where sp.active
+         order by rank, months`,
       )
     ).rows;
 
@@ -177,7 +192,7 @@ export async function syncPrices(config: StackConfig, options: SyncPricesOptions
         if (!isMissing(err)) throw err;
       }
       if (!product || (product as unknown as { deleted?: boolean }).deleted) {
-        if (!options.dryRun) await stripe.products.create({ id, name, metadata: { plan_id: planId } });
+        if (!options.dryRun) await stripe.products.create({ id, name, metadata: planId === SEAT_ITEM ? { teamwerk_item: SEAT_ITEM } : { plan_id: planId } });
         products.push({ id, action: 'created' });
         log(`product ${id}: created`);
       } else if (!product.active || product.name !== name) {
@@ -219,14 +234,17 @@ export async function syncPrices(config: StackConfig, options: SyncPricesOptions
             transfer_lookup_key: true,
             tax_behavior: 'inclusive',
             nickname: `${row.plan_name} ${PERIOD_NAMES[row.billing_period] ?? row.billing_period}`,
-            metadata: { plan_id: row.plan_id, billing_period: row.billing_period },
+            metadata: row.kind === 'seat'
+              ? { teamwerk_item: SEAT_ITEM, billing_period: row.billing_period }
+              : { plan_id: row.plan_id, billing_period: row.billing_period },
           });
           id = created.id;
           if (existing) await stripe.prices.update(existing.id, { active: false });
         }
       }
       if (action !== 'unchanged' && !options.dryRun) {
-        await db.query('update public.prices set stripe_price_id = $2 where id = $1', [row.id, id]);
+        if (row.kind === 'seat') await db.query('update public.seat_prices set stripe_price_id = $2 where billing_period = $1', [row.billing_period, id]);
+        else await db.query('update public.prices set stripe_price_id = $2 where id = $1', [row.id, id]);
       }
       if (action !== 'unchanged') log(`price ${key}: ${action} ${id}`);
       prices.push({ planId: row.plan_id, billingPeriod: row.billing_period, amountCents: row.amount_cents, currency: row.currency, stripePriceId: id, action });

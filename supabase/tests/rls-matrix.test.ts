@@ -144,6 +144,15 @@ const MATRIX: Record<string, Spec> = {
     },
     expect: { select: 'AAAAAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
   },
+  seat_prices: {
+    sql: {
+      select: () => `select 1 from public.seat_prices where billing_period = 'monthly'`,
+      insert: () => `insert into public.seat_prices (billing_period, amount_cents) values ('monthly', 1500) on conflict (billing_period) do update set amount_cents = excluded.amount_cents`,
+      update: () => `update public.seat_prices set amount_cents = 1 where billing_period = 'monthly'`,
+      delete: () => `delete from public.seat_prices where billing_period = 'yearly'`,
+    },
+    expect: { select: 'AAAAAAA', insert: 'DDDDDDA', update: 'DDDDDDA', delete: 'DDDDDDA' },
+  },
   subscriptions: {
     sql: {
       select: () => `select 1 from public.subscriptions where id = '${f.subscription}'`,

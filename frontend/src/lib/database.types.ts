@@ -1180,6 +1180,20 @@ isOneToOne: false
       referencedColumns: ["id"]
     }
                   ]
+                },"seat_prices": {
+                  Row: {
+                    "active": boolean,"amount_cents": number,"billing_period": Database["public"]['Enums']["billing_period"],"currency": string,"stripe_price_id": string | null
+                  }
+                  ComputedFields: never
+                  Insert: {
+                    "active"?: boolean,"amount_cents": number,"billing_period": Database["public"]['Enums']["billing_period"],"currency"?: string,"stripe_price_id"?: string | null
+                  }
+                  Update: {
+                    "active"?: boolean,"amount_cents"?: number,"billing_period"?: Database["public"]['Enums']["billing_period"],"currency"?: string,"stripe_price_id"?: string | null
+                  }
+                  Relationships: [
+                    
+                  ]
                 },"skills": {
                   Row: {
                     "id": number,"key": string,"label_de": string,"label_en": string,"role": Database["public"]['Enums']["match_role"]
@@ -1564,6 +1578,9 @@ isOneToOne: true
 { Args: { "p_slug": string }; Returns: {
               "city": string,"display_name": string,"headline": string,"joined_at": string,"profile_img": string,"role": Database["public"]['Enums']["organization_role"],"slug": string,"user_id": string
             }[]
+                           },
+"prepare_seat_change":
+{ Args: { "p_extra_seats": number,"p_organization_id": string }; Returns: Json
                            },
 "profile_response_stats":
 { Args: { "p_profile_id": string }; Returns: {

@@ -100,22 +100,37 @@ function idOf(value: string | { id: string } | null | undefined): string | null 
 /** Period start/end of a subscription in unix seconds (null when unknown). */
 export const subscriptionPeriod = periodOf;
 
-/** The price of a subscription's first item (the product sells one item, quantity 1). */
+/**
+ * Whether a price is an extra organisation seat (issue 15): metadata `teamwerk_item: extra_seat` or a
+ * lookup key `teamwerk_extra_seat_<period>`, both set by scripts/stripe/sync-prices.ts.
+ */
+export function isSeatPrice(price: (Stripe.Price & { lookup_key?: string | null }) | null | undefined): boolean {
+  return price?.metadata?.teamwerk_item === 'extra_seat' || (price?.lookup_key ?? '').startsWith('teamwerk_extra_seat_');
+}
+
+/**
+ * The plan price of a subscription: its first item that is not an extra seat (the product sells
+ * one plan item of quantity 1; an Enterprise subscription may add a seat item, issue 15).
+ */
 export function subscriptionPrice(sub: Stripe.Subscription): Stripe.Price | null {
-  return sub.items?.data?.[0]?.price ?? null;
+  const items = sub.items?.data ?? [];
+  return (items.find((item) => !isSeatPrice(item.price)) ?? items[0])?.price ?? null;
+}
+
+/** The subscription item holding the extra seats (issue 15), or null. */
+export function seatItem(sub: Stripe.Subscription): Stripe.SubscriptionItem | null {
+  return (sub.items?.data ?? []).find((item) => isSeatPrice(item.price)) ?? null;
 }
 
 /**
  * Extra organisation seats bought on a subscription (issue 15: Enterprise includes 5 seats, more as
- * a quantity on the Stripe subscription): the summed quantity of its items whose price is marked
- * as an extra seat (price metadata `teamwerk_item: extra_seat` or lookup key
- * `enterprise_extra_seat`). Input: a Stripe subscription; output: a whole number >= 0.
+ * a quantity on the Stripe subscription): the summed quantity of its items whose price is an extra
+ * seat (isSeatPrice). Input: a Stripe subscription; output: a whole number 0..9995.
  */
 export function extraSeats(sub: Stripe.Subscription): number {
   let n = 0;
   for (const item of sub.items?.data ?? []) {
-    const price = item.price as (Stripe.Price & { lookup_key?: string | null }) | undefined;
-    if (price?.metadata?.teamwerk_item === 'extra_seat' || price?.lookup_key === 'enterprise_extra_seat') n += item.quantity ?? 1;
+    if (isSeatPrice(item.price)) n += item.quantity ?? 1;
   }
   return Math.max(0, Math.min(9995, Math.trunc(n)));
 }

@@ -5,7 +5,7 @@
  */
 import Stripe from 'npm:stripe@^23';
 import { assertEquals } from './assert.ts';
-import { billingError, extraSeats, SyncError } from './billing-sync.ts';
+import { billingError, extraSeats, seatItem, subscriptionPrice, SyncError } from './billing-sync.ts';
 import { HttpError } from './http.ts';
 import { eventTarget } from '../stripe-webhook/handler.ts';
 
@@ -47,6 +47,12 @@ Deno.test('extraSeats: summed quantity of the extra-seat items only (issue 15)',
     ({ items: { data: items.map((i) => ({ quantity: i.quantity, price: { metadata: i.metadata ?? {}, lookup_key: i.lookup_key ?? null } })) } }) as unknown as Stripe.Subscription;
   assertEquals(extraSeats(sub([{ quantity: 1, metadata: { plan_id: 'enterprise' } }])), 0);
   assertEquals(extraSeats(sub([{ quantity: 1, metadata: { plan_id: 'enterprise' } }, { quantity: 3, metadata: { teamwerk_item: 'extra_seat' } }])), 3);
-  assertEquals(extraSeats(sub([{ quantity: 2, lookup_key: 'enterprise_extra_seat' }, { quantity: 4, metadata: { teamwerk_item: 'extra_seat' } }])), 6);
+  assertEquals(extraSeats(sub([{ quantity: 2, lookup_key: 'teamwerk_extra_seat_yearly' }, { quantity: 4, metadata: { teamwerk_item: 'extra_seat' } }])), 6);
+  assertEquals(extraSeats(sub([{ quantity: 2, lookup_key: 'teamwerk_enterprise_monthly' }])), 0);
   assertEquals(extraSeats({ items: { data: [] } } as unknown as Stripe.Subscription), 0);
+  // the plan price is the first item that is not a seat, wherever Stripe lists the seat item
+  const mixed = sub([{ quantity: 3, metadata: { teamwerk_item: 'extra_seat' } }, { quantity: 1, metadata: { plan_id: 'enterprise' } }]);
+  assertEquals(subscriptionPrice(mixed)?.metadata, { plan_id: 'enterprise' });
+  assertEquals(seatItem(mixed)?.quantity, 3);
+  assertEquals(seatItem(sub([{ quantity: 1, metadata: { plan_id: 'enterprise' } }])), null);
 });

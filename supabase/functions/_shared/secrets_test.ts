@@ -275,6 +275,11 @@ async function expectRefusals(t: Deno.TestContext, runner: Runner, prices: Recor
     assertMisconfigured(await call(runner, 'create-portal-session', {}, bearer(sub.accessToken)), 'STRIPE_SECRET_KEY', 'create-portal-session');
     assertMisconfigured(await call(runner, 'verify-payment', { sessionId: sub.sessionId }, bearer(sub.accessToken)), 'STRIPE_SECRET_KEY', 'verify-payment');
     assertMisconfigured(
+      await call(runner, 'organization-seats', { organizationId: crypto.randomUUID(), extraSeats: 1 }, bearer(sub.accessToken)),
+      'STRIPE_SECRET_KEY',
+      'organization-seats',
+    );
+    assertMisconfigured(
       await call(runner, 'cancel-contract', { name: 'Sina Geheim', email: sub.email, plan: 'premium', requestedDate: 'asap', locale: 'de' }, bearer(sub.accessToken)),
       'STRIPE_SECRET_KEY',
       'cancel-contract',

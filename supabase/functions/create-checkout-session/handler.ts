@@ -4,17 +4,20 @@
  * `/api/create-checkout-session` is the same contract.
  *
  * POST `{ userId: uuid, email, name, priceId: 'price_…', planType: 'basic'|'premium'|'enterprise',
- *        locale?: 'de'|'en' }` with the signed-in user's access token.
- * → 200 `{ url, sessionId }`: the Stripe Checkout page (subscription mode, card only, one item of
- *   quantity 1; success → `${SITE_URL}[/de]/signup?session_id={CHECKOUT_SESSION_ID}`, cancel →
+ *        locale?: 'de'|'en', extraSeats?: 0..995 }` with the signed-in user's access token.
+ * → 200 `{ url, sessionId }`: the Stripe Checkout page (subscription mode, card only, the plan's
+ *   item of quantity 1, plus for Enterprise `extraSeats` organisation seats on top of the 5
+ *   included as a second item on the extra-seat price of the same billing period (issue 15,
+ *   public.seat_prices); success → `${SITE_URL}[/de]/signup?session_id={CHECKOUT_SESSION_ID}`, cancel →
  *   `${SITE_URL}[/de]/prices`; Checkout shown in German or English).
  * The Stripe customer is created once per account (e-mail, name, metadata.userId; an
  * idempotency key per user makes concurrent first calls share one) and its id stored on
  * profiles.stripe_customer_id with the service role; later calls reuse it.
  * Errors (`{ error: { code, message } }`):
  * - 401 `unauthorized`; 403 `forbidden` (userId is not the caller);
- * - 400 `validation_failed`, `invalid_price` (not an active price of public.prices),
- *   `plan_mismatch` (planType differs from the price's plan);
+ * - 400 `validation_failed` (also extra seats with another plan than Enterprise), `invalid_price`
+ *   (not an active price of public.prices, or no seat price for its period), `plan_mismatch`
+ *   (planType differs from the price's plan);
  * - 409 `already_subscribed` (a paid subscription exists: plan changes go through the portal);
  * - 500 `stripe_not_configured` 'Stripe is not properly configured with a valid API key.';
  * - 500 `customer_failed` 'Failed to create checkout session' (customer not created/stored);
@@ -38,7 +41,8 @@ const Body = z.object({
   priceId: z.string().regex(/^price_[A-Za-z0-9_]+$/, 'expected a Stripe price id (price_…)'),
   planType: z.enum(['basic', 'premium', 'enterprise']),
   locale: z.enum(['de', 'en']).optional().default('en'),
-});
+  extraSeats: z.number().int().min(0).max(995).optional().default(0),
+}).refine((b) => b.extraSeats === 0 || b.planType === 'enterprise', { message: 'Extra seats are only sold with Enterprise', path: ['extraSeats'] });
 
 /** Dependencies of create-checkout-session. */
 export interface CheckoutDeps {
@@ -68,13 +72,21 @@ export function createCheckoutSessionHandler(deps: CheckoutDeps): (req: Request)
 
     const price = await deps.admin
       .from('prices')
-      .select('id, plan_id, active, stripe_price_id')
+      .select('id, plan_id, active, stripe_price_id, billing_period')
       .eq('stripe_price_id', body.priceId)
       .maybeSingle();
     if (price.error) throw new Error(`price lookup: ${price.error.message}`);
-    const row = price.data as { plan_id: string; active: boolean } | null;
+    const row = price.data as { plan_id: string; active: boolean; billing_period: string } | null;
     if (!row || !row.active) throw new HttpError(400, 'invalid_price', 'Unknown or inactive price');
     if (row.plan_id !== body.planType) throw new HttpError(400, 'plan_mismatch', `The price belongs to plan ${row.plan_id}`);
+    const lineItems: { price: string; quantity: number }[] = [{ price: body.priceId, quantity: 1 }];
+    if (body.extraSeats > 0) {
+      const seat = await deps.admin.from('seat_prices').select('stripe_price_id').eq('billing_period', row.billing_period).eq('active', true).maybeSingle();
+      if (seat.error) throw new Error(`seat price lookup: ${seat.error.message}`);
+      const seatPriceId = (seat.data as { stripe_price_id: string | null } | null)?.stripe_price_id;
+      if (!seatPriceId) throw new HttpError(400, 'invalid_price', 'No extra-seat price for this billing period');
+      lineItems.push({ price: seatPriceId, quantity: body.extraSeats });
+    }
 
     const profile = await deps.admin.from('profiles').select('id, stripe_customer_id').eq('id', userId).maybeSingle();
     if (profile.error) throw new Error(`profile lookup: ${profile.error.message}`);
@@ -101,7 +113,7 @@ export function createCheckoutSessionHandler(deps: CheckoutDeps): (req: Request)
       mode: 'subscription',
       customer: customerId,
       payment_method_types: ['card'],
-      line_items: [{ price: body.priceId, quantity: 1 }],
+      line_items: lineItems,
       success_url: `${base}/signup?session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${base}/prices`,
       locale: body.locale,

@@ -29,6 +29,7 @@ import {
   useOrganizationMutations,
 } from '../api/organizations';
 import { OrganizationForm } from '../components/organization-form';
+import { SeatPurchase } from '../components/seat-purchase';
 
 /** A titled block of the settings page. */
 function Block({ titleId, testId, children }: { titleId: string; testId: string; children: ReactNode }) {
@@ -53,7 +54,8 @@ const memberName = (m: OrganizationMember) => m.display_name || m.slug || m.emai
  * `/org/{slug}/settings`: organisation management for owners and admins (issue 15): the public
  * fields and logo, the members with their roles (owners change roles; owners and admins remove,
  * after a confirmation), invitations by e-mail with role and language (pending list, revoke),
- * seats used / available, and deleting the organisation (owners, confirmed). Lists, not tables, so
+ * seats used / available with buying extra seats (the paying owner, SeatPurchase), and deleting
+ * the organisation (owners, confirmed). Lists, not tables, so
  * it works on phones; every control is a button or input reachable by keyboard. Members without
  * rights see a notice; RLS decides what they could read or change anyway.
  */
@@ -194,14 +196,7 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
           <FormattedMessage id="org.seats.detail" values={{ count: membership.members, n: membership.open_invitations }} />
         </Text>
         <Progress value={seats > 0 ? Math.min(100, (seatsUsed / seats) * 100) : 100} aria-label={t('org.seats.title')} />
-        {isOwner && (
-          <Text fz="sm" c="var(--tw-muted)">
-            <FormattedMessage id="org.seats.more" />{' '}
-            <LocalLink to={paths.prices}>
-              <FormattedMessage id="org.seats.moreLink" />
-            </LocalLink>
-          </Text>
-        )}
+        {isOwner && <SeatPurchase organizationId={orgId} locale={locale} />}
       </Block>
 
       <Block titleId="org.members.manage" testId="org-member-list">
