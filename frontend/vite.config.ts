@@ -58,6 +58,9 @@ export default defineConfig(({ mode }) => {
     // maplibre-gl (about 1 MB minified) is its own chunk, loaded only where a map shows (issue 14)
     build: {
       target: 'es2022',
+      // browsers of the es2022 target preload modules natively (Safari since 17); the polyfill would
+      // cost the landing budget (issue 18) on every page for browsers that only lose a preload
+      modulePreload: { polyfill: false },
       sourcemap: false,
       chunkSizeWarningLimit: 1100,
       rolldownOptions: {

@@ -1,5 +1,6 @@
 import { Box, Card, Container, Group, type MantineRadius, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { type ReactNode, Suspense, use, useState } from 'react';
+import { type ReactNode, startTransition, Suspense, use, useState } from 'react';
+import { useAfterFirstPaint } from '@/components/after-first-paint';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
@@ -112,12 +113,17 @@ function LiveError({ result }: { result: Promise<LandingResult> }) {
  * reserved so nothing jumps when they arrive.
  */
 export default function LandingRoute({ locale }: PageProps) {
-  // one request per visit (reused for 5 min) and the live sections' module, both started on mount;
-  // every live part waits for them in its own Suspense boundary
-  const [{ snapshot, parts }] = useState(() => {
-    const result = landingSnapshot(Date.now());
-    return { snapshot: result, parts: liveParts(result) };
-  });
+  // The banner (its paragraph is the largest text: Lighthouse LCP) paints first. Right after that
+  // paint, one transition starts the snapshot request (reused for 5 min) and the live sections'
+  // module and renders the sections below the fold, which React slices into short tasks; nothing
+  // is requested before the first paint (issue 18: data comes after first paint).
+  const [live, setLive] = useState<{ snapshot: Promise<LandingResult>; parts: Promise<LiveParts> } | null>(null);
+  useAfterFirstPaint(() =>
+    startTransition(() => {
+      const result = landingSnapshot(Date.now());
+      setLive({ snapshot: result, parts: liveParts(result) });
+    }),
+  );
   const number = (n: number) => new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-GB').format(n);
 
   return (
@@ -153,9 +159,13 @@ export default function LandingRoute({ locale }: PageProps) {
                   <FormattedMessage id={s.id} />
                 </Text>
                 <Text component="dd" fz={32} fw={800} m={0} lh={1.2} data-testid={`landing-stat-${s.key}`}>
-                  <Live result={snapshot} fallback={<Skeleton height={38} width={80} mt={2} />}>
-                    {(data) => number(data.stats[s.key])}
-                  </Live>
+                  {live ? (
+                    <Live result={live.snapshot} fallback={<Skeleton height={38} width={80} mt={2} />}>
+                      {(data) => number(data.stats[s.key])}
+                    </Live>
+                  ) : (
+                    <Skeleton height={38} width={80} mt={2} />
+                  )}
                 </Text>
               </Box>
             ))}
@@ -163,103 +173,110 @@ export default function LandingRoute({ locale }: PageProps) {
         </Container>
       </Box>
 
-      <Suspense fallback={null}>
-        <LiveError result={snapshot} />
-      </Suspense>
+      {live ? (
+        <div className="tw-landing-rest">
+          <Suspense fallback={null}>
+            <LiveError result={live.snapshot} />
+          </Suspense>
 
-      <Container size="lg" py="xl" component="section" aria-labelledby="projects-title">
-        <SectionHeader id="projects-title" titleId="landing.projects.title" more={{ to: `${paths.search}?type=projects`, id: 'landing.projects.all' }} />
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="landing-projects">
-          <LiveSection parts={parts} fallback={skeletons(6, 240, 'lg')}>
-            {(s, data) => <s.ProjectCards data={data} locale={locale} />}
-          </LiveSection>
-        </SimpleGrid>
-      </Container>
+          <Container size="lg" py="xl" component="section" aria-labelledby="projects-title">
+            <SectionHeader id="projects-title" titleId="landing.projects.title" more={{ to: `${paths.search}?type=projects`, id: 'landing.projects.all' }} />
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="landing-projects">
+              <LiveSection parts={live.parts} fallback={skeletons(6, 240, 'lg')}>
+                {(s, data) => <s.ProjectCards data={data} locale={locale} />}
+              </LiveSection>
+            </SimpleGrid>
+          </Container>
 
-      <Box component="section" aria-labelledby="events-title" bg="var(--tw-surface-muted)" py="xl">
-        <Container size="lg">
-          <SectionHeader id="events-title" titleId="landing.events.title" more={{ to: paths.events, id: 'landing.events.all' }} />
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" data-testid="landing-events">
-            <LiveSection parts={parts} fallback={skeletons(4, 200, 'lg')}>
-              {(s, data) => <s.EventCards data={data} locale={locale} />}
+          <Box component="section" aria-labelledby="events-title" bg="var(--tw-surface-muted)" py="xl">
+            <Container size="lg">
+              <SectionHeader id="events-title" titleId="landing.events.title" more={{ to: paths.events, id: 'landing.events.all' }} />
+              <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg" data-testid="landing-events">
+                <LiveSection parts={live.parts} fallback={skeletons(4, 200, 'lg')}>
+                  {(s, data) => <s.EventCards data={data} locale={locale} />}
+                </LiveSection>
+              </SimpleGrid>
+            </Container>
+          </Box>
+
+          <Container size="lg" py="xl" component="section" aria-labelledby="people-title">
+            <SectionHeader id="people-title" titleId="landing.people.title" values={{ product: PRODUCT_NAME }} />
+            <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg" data-testid="landing-people">
+              <LiveSection parts={live.parts} fallback={skeletons(8, 64, 'md')}>
+                {(s, data) => <s.PeopleList data={data} locale={locale} />}
+              </LiveSection>
+            </SimpleGrid>
+            <LiveSection parts={live.parts} fallback={null}>
+              {(s, data) => <s.CompaniesNote data={data} locale={locale} />}
             </LiveSection>
-          </SimpleGrid>
-        </Container>
-      </Box>
+          </Container>
 
-      <Container size="lg" py="xl" component="section" aria-labelledby="people-title">
-        <SectionHeader id="people-title" titleId="landing.people.title" values={{ product: PRODUCT_NAME }} />
-        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="lg" data-testid="landing-people">
-          <LiveSection parts={parts} fallback={skeletons(8, 64, 'md')}>
-            {(s, data) => <s.PeopleList data={data} locale={locale} />}
-          </LiveSection>
-        </SimpleGrid>
-        <LiveSection parts={parts} fallback={null}>
-          {(s, data) => <s.CompaniesNote data={data} locale={locale} />}
-        </LiveSection>
-      </Container>
+          <Container size="lg" pb="xl" component="section" aria-labelledby="cities-title">
+            <Title id="cities-title" order={2} fz="h3" mb="md">
+              <FormattedMessage id="landing.cities.title" />
+            </Title>
+            <Group gap="xs" data-testid="landing-cities" mih={36}>
+              <LiveSection parts={live.parts} fallback={null}>
+                {(s, data) => <s.CityLinks data={data} locale={locale} />}
+              </LiveSection>
+            </Group>
+          </Container>
 
-      <Container size="lg" pb="xl" component="section" aria-labelledby="cities-title">
-        <Title id="cities-title" order={2} fz="h3" mb="md">
-          <FormattedMessage id="landing.cities.title" />
-        </Title>
-        <Group gap="xs" data-testid="landing-cities" mih={36}>
-          <LiveSection parts={parts} fallback={null}>
-            {(s, data) => <s.CityLinks data={data} locale={locale} />}
-          </LiveSection>
-        </Group>
-      </Container>
+          <Container size="lg" py="xl" component="section" aria-labelledby="cards-title">
+            <Title id="cards-title" order={2} mb="lg">
+              <FormattedMessage id="landing.cards.title" />
+            </Title>
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
+              {CARDS.map((card) => (
+                <Card key={card.title} withBorder padding="lg" component="article" shadow="xs">
+                  <Text fz="sm" fw={700} c="var(--tw-blue)" tt="uppercase">
+                    <FormattedMessage id={card.audience} />
+                  </Text>
+                  <Title order={3} fz="lg" mt="xs" mb="sm">
+                    <FormattedMessage id={card.title} />
+                  </Title>
+                  <Text fz="sm">
+                    <FormattedMessage id={card.text} />
+                  </Text>
+                </Card>
+              ))}
+            </SimpleGrid>
+          </Container>
 
-      <Container size="lg" py="xl" component="section" aria-labelledby="cards-title">
-        <Title id="cards-title" order={2} mb="lg">
-          <FormattedMessage id="landing.cards.title" />
-        </Title>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="lg">
-          {CARDS.map((card) => (
-            <Card key={card.title} withBorder padding="lg" component="article" shadow="xs">
-              <Text fz="sm" fw={700} c="var(--tw-blue)" tt="uppercase">
-                <FormattedMessage id={card.audience} />
-              </Text>
-              <Title order={3} fz="lg" mt="xs" mb="sm">
-                <FormattedMessage id={card.title} />
+          <Box component="section" aria-labelledby="plans-title" bg="var(--tw-surface-muted)" py="xl">
+            <Container size="lg">
+              <SectionHeader id="plans-title" titleId="landing.plans.title" more={{ to: paths.prices, id: 'landing.plans.compare' }} />
+              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" data-testid="landing-plans">
+                <LiveSection parts={live.parts} fallback={skeletons(3, 220, 'lg')}>
+                  {(s, data) => <s.PlanCards data={data} locale={locale} />}
+                </LiveSection>
+              </SimpleGrid>
+            </Container>
+          </Box>
+
+          <Container size="lg" py="xl" component="section" aria-labelledby="network-title">
+            <Card withBorder padding="xl">
+              <Title id="network-title" order={2} fz="xl">
+                <FormattedMessage id="landing.network.title" />
               </Title>
-              <Text fz="sm">
-                <FormattedMessage id={card.text} />
+              <Text mt="sm">
+                <FormattedMessage id="landing.network.text" values={{ product: PRODUCT_NAME }} />
               </Text>
+              <Group mt="md">
+                <LocalButtonLink to={paths.remoteJobs} variant="outline">
+                  <FormattedMessage id="landing.network.jobs" />
+                </LocalButtonLink>
+                <LocalButtonLink to={paths.about} variant="subtle">
+                  <FormattedMessage id="landing.network.about" />
+                </LocalButtonLink>
+              </Group>
             </Card>
-          ))}
-        </SimpleGrid>
-      </Container>
-
-      <Box component="section" aria-labelledby="plans-title" bg="var(--tw-surface-muted)" py="xl">
-        <Container size="lg">
-          <SectionHeader id="plans-title" titleId="landing.plans.title" more={{ to: paths.prices, id: 'landing.plans.compare' }} />
-          <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="lg" data-testid="landing-plans">
-            <LiveSection parts={parts} fallback={skeletons(3, 220, 'lg')}>
-              {(s, data) => <s.PlanCards data={data} locale={locale} />}
-            </LiveSection>
-          </SimpleGrid>
-        </Container>
-      </Box>
-
-      <Container size="lg" py="xl" component="section" aria-labelledby="network-title">
-        <Card withBorder padding="xl">
-          <Title id="network-title" order={2} fz="xl">
-            <FormattedMessage id="landing.network.title" />
-          </Title>
-          <Text mt="sm">
-            <FormattedMessage id="landing.network.text" values={{ product: PRODUCT_NAME }} />
-          </Text>
-          <Group mt="md">
-            <LocalButtonLink to={paths.remoteJobs} variant="outline">
-              <FormattedMessage id="landing.network.jobs" />
-            </LocalButtonLink>
-            <LocalButtonLink to={paths.about} variant="subtle">
-              <FormattedMessage id="landing.network.about" />
-            </LocalButtonLink>
-          </Group>
-        </Card>
-      </Container>
+          </Container>
+        </div>
+      ) : (
+        // holds the place of the sections below the fold until they render, so the footer never jumps into view
+        <Box mih="100vh" aria-hidden />
+      )}
     </>
   );
 }
