@@ -87,6 +87,21 @@ function ChangeBadge({ change, current, testId }: { change: number | null; curre
  * counts exist: who viewed is never stored.
  * @param heading the page's heading (title and intro)
  */
+/** A titled card holding one chart, announced to screen readers as an image with the title as its name. */
+function ChartCard({ titleId, testId, children }: { titleId: string; testId: string; children: ReactNode }) {
+  const intl = useIntl();
+  return (
+    <Card withBorder>
+      <Title order={2} fz="h4" mb="sm">
+        <FormattedMessage id={titleId} />
+      </Title>
+      <div data-testid={testId} aria-label={intl.formatMessage({ id: titleId })} role="img">
+        {children}
+      </div>
+    </Card>
+  );
+}
+
 export function AnalyticsView({ organizationId = null, heading }: { organizationId?: string | null; heading: ReactNode }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
@@ -199,43 +214,33 @@ export function AnalyticsView({ organizationId = null, heading }: { organization
               </Card>
             ))}
           </SimpleGrid>
-          <Card withBorder>
-            <Title order={2} fz="h4" mb="sm">
-              <FormattedMessage id="analytics.chart.views" />
-            </Title>
-            <div data-testid="analytics-chart-views" aria-label={t('analytics.chart.views')} role="img">
-              <AreaChart
-                h={240}
-                data={chartData}
-                dataKey="label"
-                series={[{ name: 'view', label: metricLabel('view'), color: 'teal.6' }]}
-                curveType="monotone"
-                withDots={false}
-                tickLine="x"
-              />
-            </div>
-          </Card>
-          <Card withBorder>
-            <Title order={2} fz="h4" mb="sm">
-              <FormattedMessage id="analytics.chart.clicks" />
-            </Title>
-            <div data-testid="analytics-chart-clicks" aria-label={t('analytics.chart.clicks')} role="img">
-              <BarChart
-                h={220}
-                data={chartData}
-                dataKey="label"
-                type="stacked"
-                withLegend
-                series={[
-                  { name: 'connect_click', label: metricLabel('connect_click'), color: 'blue.6' },
-                  { name: 'apply_click', label: metricLabel('apply_click'), color: 'violet.6' },
-                  { name: 'external_link_click', label: metricLabel('external_link_click'), color: 'orange.6' },
-                  { name: 'contact_request_received', label: metricLabel('contact_request_received'), color: 'pink.6' },
-                ]}
-                tickLine="x"
-              />
-            </div>
-          </Card>
+          <ChartCard titleId="analytics.chart.views" testId="analytics-chart-views">
+            <AreaChart
+              h={240}
+              data={chartData}
+              dataKey="label"
+              series={[{ name: 'view', label: metricLabel('view'), color: 'teal.6' }]}
+              curveType="monotone"
+              withDots={false}
+              tickLine="x"
+            />
+          </ChartCard>
+          <ChartCard titleId="analytics.chart.clicks" testId="analytics-chart-clicks">
+            <BarChart
+              h={220}
+              data={chartData}
+              dataKey="label"
+              type="stacked"
+              withLegend
+              series={[
+                { name: 'connect_click', label: metricLabel('connect_click'), color: 'blue.6' },
+                { name: 'apply_click', label: metricLabel('apply_click'), color: 'violet.6' },
+                { name: 'external_link_click', label: metricLabel('external_link_click'), color: 'orange.6' },
+                { name: 'contact_request_received', label: metricLabel('contact_request_received'), color: 'pink.6' },
+              ]}
+              tickLine="x"
+            />
+          </ChartCard>
         </>
       )}
       <Title order={2} fz="h4">
