@@ -154,6 +154,13 @@ export async function stopStack(config: StackConfig = stackConfig()): Promise<bo
   const deadline = Date.now() + 30_000;
   while (isAlive(state.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   if (isAlive(state.pid)) process.kill(state.pid, 'SIGKILL');
+  // The daemon leads its own process group (spawned detached): whatever it started and did not stop
+  // in time (PostgREST, Postgres, the functions runner) goes with it, so no orphan keeps a port.
+  try {
+    process.kill(-state.pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is empty, everything stopped cleanly
+  }
   fs.rmSync(config.stateFile, { force: true });
   return true;
 }
