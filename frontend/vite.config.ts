@@ -4,7 +4,6 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
 import { basemapPlugin } from './vite/basemap/basemap-plugin.ts';
-import { fontPreloadPlugin } from './vite/font-preload.ts';
 import { landingPreloadPlugin } from './vite/landing-preload.ts';
 import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
@@ -39,7 +38,6 @@ export default defineConfig(({ mode }) => {
       precompileMessagesPlugin(PRODUCT_NAME),
       react(),
       basemapPlugin(),
-      fontPreloadPlugin(/inter-latin-wght-normal/),
       landingPreloadPlugin(),
       sitemapPlugin({
         supabaseUrl,

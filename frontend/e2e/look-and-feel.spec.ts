@@ -76,6 +76,8 @@ test.beforeAll(async () => {
 async function settle(page: Page, shot: Shot) {
   await expect(page.locator('h1').first()).toBeVisible();
   await page.waitForLoadState('networkidle');
+  // a returning visitor's view: the brand font from the start (app/brand-font.ts, index.html)
+  await expect(page.locator('html')).toHaveAttribute('data-tw-font', 'returning');
   if (shot.name === 'landing') await expect(page.getByTestId('landing-stat-members')).not.toHaveText('');
   if (shot.name === 'chat') await expect(page.getByText('Tuesday 15:00', { exact: false })).toBeVisible();
 }
@@ -96,6 +98,9 @@ for (const viewport of [
       fs.mkdirSync(dir, { recursive: true });
       const problems: string[] = [];
       let cookiesDismissed = false;
+      // a first visit fetches Inter after loading (app/brand-font.ts); the shots show the later visits
+      await page.goto('/');
+      await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');
       for (const shot of pages) {
         for (const lang of ['en', 'de'] as const) {
           await putSession(page, shot.signedIn ? member : null);
@@ -123,6 +128,44 @@ for (const viewport of [
     });
   }
 }
+
+test('brand font: the first view stays in the system font and fetches Inter only after loading; the next page and the next visit use Inter', async ({ page }) => {
+  await page.goto('/prices');
+  await expect(page.locator('h1').first()).toBeVisible();
+  await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');
+  const first = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    return {
+      loadEnd: nav.loadEventEnd,
+      fontStarts: performance
+        .getEntriesByType('resource')
+        .filter((e) => e.name.includes('.woff2'))
+        .map((e) => e.startTime),
+      attribute: document.documentElement.getAttribute('data-tw-font'),
+      heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
+    };
+  });
+  expect(first.fontStarts.length, 'Inter was fetched').toBeGreaterThan(0);
+  for (const start of first.fontStarts) expect(start, 'no font request before the load event').toBeGreaterThan(first.loadEnd);
+  // no swap while the first view is shown
+  expect(first.attribute).toBeNull();
+  expect(first.heading).not.toContain('Inter');
+  // the next page the visitor opens is drawn in Inter
+  await page.getByRole('banner').getByRole('link', { name: 'Events', exact: true }).first().click();
+  await expect(page).toHaveURL(/\/events$/);
+  await expect(page.locator('html')).toHaveAttribute('data-tw-font', 'inter');
+  expect(await page.locator('h1').first().evaluate((h) => getComputedStyle(h).fontFamily)).toMatch(/^"Inter Variable"/);
+  // the next visit starts with it from the browser cache: index.html sets the attribute before the first paint
+  await page.goto('/search');
+  expect(await page.evaluate(() => document.documentElement.getAttribute('data-tw-font'))).toBe('returning');
+  await expect(page.locator('h1').first()).toBeVisible();
+  const next = await page.evaluate(() => ({
+    heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
+    loaded: [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Inter Optional' && f.status === 'loaded'),
+  }));
+  expect(next.heading).toMatch(/^"Inter Optional"/);
+  expect(next.loaded).toBe(true);
+});
 
 test('the header switch picks a scheme and remembers it; without a choice the system decides', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });

@@ -1,6 +1,7 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { loadBrandFont } from './app/brand-font';
 
 // the first render is a transition: React renders it in slices and yields to the browser between
 // them, so parsing and rendering the app never blocks input for long (Lighthouse TBT, issue 18)
@@ -11,3 +12,5 @@ startTransition(() => {
     </StrictMode>,
   );
 });
+
+loadBrandFont();

@@ -44,7 +44,8 @@ function NotificationsHost() {
  */
 const brand: MantineColorsTuple = ['#eaf1ff', '#d3e0fb', '#a6bff2', '#769ceb', '#4e7ee4', '#3569e0', '#2660d4', '#1d4fb5', '#17449f', '#0f3583'];
 
-const FONT = '"Inter Variable", system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+/** Inter once loaded, before that the system font (app/fonts.css, app/brand-font.ts). */
+const FONT = 'var(--tw-font-family)';
 
 /**
  * The visual identity (issue 18): brand colour, Inter (self-hosted from @fontsource-variable, app/fonts.css,

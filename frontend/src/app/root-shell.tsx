@@ -6,6 +6,7 @@ import { loadedMessages, loadMessages, subscribeMessages } from '@/lib/i18n';
 import { setNotifyCloseLabel } from '@/lib/notify';
 import { localeFromPath } from '@/lib/locale';
 import { useSessionWatch } from './navigation/use-session-watch';
+import { useBrandFontOnNavigation } from './brand-font';
 import { AccountSession } from '@/features/auth/session/account-session';
 
 /** Keeps the snackbars' close-button label in the current language. */
@@ -33,6 +34,7 @@ export function RootShell() {
     document.documentElement.lang = locale;
   }, [locale]);
   useSessionWatch();
+  useBrandFontOnNavigation();
   const messages = useSyncExternalStore(subscribeMessages, () => loadedMessages(locale));
   const onError = useMemo(() => intlErrorHandler(locale), [locale]);
   return (

@@ -1,0 +1,72 @@
+import { useLayoutEffect, useRef } from 'react';
+import { useLocation } from 'react-router';
+
+/**
+ * Brand font loading (issue 18: a visual identity with Inter, and Lighthouse mobile at or above
+ * the baseline). Decoding and shaping the 48 KB variable font before the first paint costs a
+ * phone about 0.3 s of First and Largest Contentful Paint, and swapping it in while a page is
+ * shown moves its text (layout shift). So a visit's first page view stays in the system font;
+ * Inter is fetched once that page has loaded and the browser is idle, and the next page the
+ * visitor opens is drawn in it (a navigation replaces the content anyway). Later visits start
+ * with it when the browser cache still has the file (index.html reads the storage key and sets
+ * data-tw-font="returning": 'Inter Optional', font-display optional, so never a swap either).
+ */
+
+/** Attribute on <html> that switches `--tw-font-family` to Inter (app/fonts.css). */
+export const BRAND_FONT_ATTRIBUTE = 'data-tw-font';
+/** localStorage key: Inter was loaded on this browser (value "inter"); read by index.html. */
+export const BRAND_FONT_STORAGE_KEY = 'teamwerk-font';
+/** The CSS font shorthand `document.fonts.load` resolves (the Latin file; others load on use). */
+const BRAND_FONT = '400 1em "Inter Variable"';
+
+let fontReady = false;
+
+/** True when the page already draws in Inter with swap (the navigation switch has happened). */
+const usesBrandFont = () => document.documentElement.getAttribute(BRAND_FONT_ATTRIBUTE) === 'inter';
+
+/**
+ * Fetches Inter after the window's load event plus `delayMs` and an idle period, without using it
+ * yet; remembers it for the next page view and the next visit (from the cache on a returning
+ * visit). A no-op when the page already uses it.
+ * @param delayMs milliseconds to wait after the load event (default 1000: past the data the pages
+ *   fetch after their first paint, so the font never competes with it)
+ * Errors: none; when the font cannot load, the site keeps the system font.
+ */
+export function loadBrandFont(delayMs = 1000): void {
+  if (usesBrandFont() || !('fonts' in document)) return;
+  const start = () => {
+    document.fonts.load(BRAND_FONT).then(
+      (faces) => {
+        if (!faces.length) return;
+        fontReady = true;
+        try {
+          localStorage.setItem(BRAND_FONT_STORAGE_KEY, 'inter');
+        } catch {
+          // storage blocked: the next visit starts in the system font again
+        }
+      },
+      () => undefined,
+    );
+  };
+  const later = () =>
+    setTimeout(() => {
+      if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
+      else start();
+    }, delayMs);
+  if (document.readyState === 'complete') later();
+  else window.addEventListener('load', later, { once: true });
+}
+
+/**
+ * Hook for the root route: when the visitor opens another page (the path changes) and Inter has
+ * loaded, switches the site to it before that page is painted.
+ */
+export function useBrandFontOnNavigation(): void {
+  const { pathname } = useLocation();
+  const firstPath = useRef(pathname);
+  useLayoutEffect(() => {
+    if (pathname !== firstPath.current && fontReady && !usesBrandFont()) {
+      document.documentElement.setAttribute(BRAND_FONT_ATTRIBUTE, 'inter');
+    }
+  }, [pathname]);
+}
