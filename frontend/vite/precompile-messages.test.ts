@@ -22,16 +22,21 @@ describe('compileCatalogue', () => {
 });
 
 describe('compileCatalogue parts (issue 5)', () => {
-  it('shell and rest split every catalogue without overlap or loss', () => {
+  it('shell, pages and rest split every catalogue without overlap or loss', () => {
     for (const file of ['en.json', 'de.json']) {
       const source = readFileSync(path.join(dir, file), 'utf8');
       const all = compileCatalogue(source, 'Teamwerk');
       const shell = compileCatalogue(source, 'Teamwerk', 'shell');
+      const pages = compileCatalogue(source, 'Teamwerk', 'pages');
       const rest = compileCatalogue(source, 'Teamwerk', 'rest');
       expect(Object.keys(shell)).toContain('nav.login');
       expect(Object.keys(shell)).not.toContain('privacy.title');
-      expect(Object.keys(rest).filter((id) => id in shell)).toEqual([]);
-      expect({ ...shell, ...rest }).toEqual(all);
+      expect(Object.keys(pages)).toContain('prices.title');
+      expect(Object.keys(pages)).not.toContain('privacy.title');
+      expect(Object.keys(rest)).toContain('privacy.title');
+      expect(Object.keys(pages).filter((id) => id in shell)).toEqual([]);
+      expect(Object.keys(rest).filter((id) => id in shell || id in pages)).toEqual([]);
+      expect({ ...shell, ...pages, ...rest }).toEqual(all);
     }
   });
 });

@@ -6,26 +6,26 @@
  */
 import { parse } from '@formatjs/icu-messageformat-parser';
 import type { Plugin } from 'vite';
-import { isShellKey } from '../src/i18n/shell.ts';
+import { cataloguePart } from '../src/i18n/shell.ts';
 
-/** A catalogue file, optionally with `?shell` / `?rest` (the two parts src/lib/i18n.ts loads). */
-const CATALOGUE = /[\\/]src[\\/]i18n[\\/][a-z]{2}\.json(?:\?(shell|rest))?$/;
+/** A catalogue file, optionally with `?shell` / `?pages` / `?rest` (the parts src/lib/i18n.ts loads). */
+const CATALOGUE = /[\\/]src[\\/]i18n[\\/][a-z]{2}\.json(?:\?(shell|pages|rest))?$/;
 
-/** Which messages of a catalogue a module holds: all, the shell catalogue, or the rest (issue 5). */
-export type CataloguePart = 'all' | 'shell' | 'rest';
+/** Which messages of a catalogue a module holds: all, or one part (src/i18n/shell.ts, issues 5 and 18). */
+export type CataloguePart = 'all' | 'shell' | 'pages' | 'rest';
 
 /**
  * Compiles one catalogue: id → AST.
  * @param source the JSON text of a flat `{ id: message }` catalogue
  * @param productName replaces `{product}` in every message
- * @param part `shell` keeps the shell messages (src/i18n/shell.ts), `rest` the others, `all` every one
+ * @param part `shell`, `pages` or `rest` keeps the messages of that part (cataloguePart in src/i18n/shell.ts), `all` every one
  * @throws SyntaxError for invalid JSON, the parser's error for invalid ICU (the build fails)
  */
 export function compileCatalogue(source: string, productName: string, part: CataloguePart = 'all'): Record<string, unknown> {
   const messages = JSON.parse(source) as Record<string, string>;
   return Object.fromEntries(
     Object.entries(messages)
-      .filter(([id]) => part === 'all' || isShellKey(id) === (part === 'shell'))
+      .filter(([id]) => part === 'all' || cataloguePart(id) === part)
       .map(([id, text]) => [id, parse(text.replaceAll('{product}', productName))]),
   );
 }
@@ -48,7 +48,7 @@ export function precompileMessagesPlugin(productName: string): Plugin {
       const part = (match[1] as CataloguePart | undefined) ?? 'all';
       const json = JSON.stringify(compileCatalogue(code, productName, part));
       // the whole file stays JSON (Vite's JSON plugin turns it into the module afterwards); a part
-      // (`?shell` / `?rest`) is not seen as JSON by the bundler, so it becomes a module here
+      // (`?shell` / `?pages` / `?rest`) is not seen as JSON by the bundler, so it becomes a module here
       if (part !== 'all') return { code: `export default JSON.parse(${JSON.stringify(json)});`, map: null };
       return { code: json, map: null };
     },

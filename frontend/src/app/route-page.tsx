@@ -23,7 +23,7 @@ export function RoutePage() {
   useEffect(() => {
     if (!route) return;
     const timer = window.setTimeout(() => {
-      // a page shown with the shell catalogue (landing) preloads the full one for the next page
+      // a page shown with part of the catalogue (landing, PAGE_ROUTE_IDS) preloads the full one for the next page
       loadMessages(locale).catch(() => undefined);
       for (const id of route.next ?? []) {
         const next = ROUTE_BY_ID.get(id);

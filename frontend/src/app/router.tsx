@@ -1,5 +1,5 @@
 import { createBrowserRouter, type LoaderFunctionArgs, redirect, type RouteObject } from 'react-router';
-import { SHELL_ROUTE_IDS } from '@/i18n/shell';
+import { PAGE_ROUTE_IDS, SHELL_ROUTE_IDS } from '@/i18n/shell';
 import { LOCALE_COOKIE } from '@/lib/constants';
 import { readCookie } from '@/lib/cookies';
 import { loadMessages } from '@/lib/i18n';
@@ -25,6 +25,7 @@ let firstNavigation = true;
  */
 export function navigationLoader(candidates: readonly RouteDef[] | null, deps: NavigationDeps = sessionDeps) {
   const shellOnly = !!candidates && candidates.every((route) => SHELL_ROUTE_IDS.has(route.id));
+  const pagesOnly = !!candidates && candidates.every((route) => SHELL_ROUTE_IDS.has(route.id) || PAGE_ROUTE_IDS.has(route.id));
   return async ({ request }: LoaderFunctionArgs): Promise<PageData> => {
     const url = new URL(request.url);
     if (firstNavigation) {
@@ -32,8 +33,9 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       const target = initialLocaleRedirect(url.pathname, readCookie(LOCALE_COOKIE), navigator.languages ?? []);
       if (target) throw redirect(`${target}${url.search}${url.hash}`);
     }
-    // the landing page needs only the shell catalogue; every other page the full one (issue 5)
-    await loadMessages(localeFromPath(url.pathname), shellOnly ? 'shell' : 'full');
+    // the landing page needs only the shell catalogue, the pages of PAGE_ROUTE_IDS the shell and the
+    // page part, every other page the full one (issues 5 and 18)
+    await loadMessages(localeFromPath(url.pathname), shellOnly ? 'shell' : pagesOnly ? 'pages' : 'full');
     const outcome = await checkNavigation(url, candidates, deps);
     if (outcome.kind === 'redirect') throw redirect(outcome.to);
     if (outcome.kind === 'external') {

@@ -9,22 +9,26 @@ export type Messages = Record<string, string> | Record<string, MessageFormatElem
 
 /**
  * How much of a catalogue a page needs: `shell` = the messages of the app shell and the landing
- * page (src/i18n/shell.ts, issue 5), `full` = every message.
+ * page (src/i18n/shell.ts, issue 5), `pages` = the shell and the page part (the public pages of
+ * PAGE_ROUTE_IDS, issue 18), `full` = every message.
  */
-export type CatalogueScope = 'shell' | 'full';
+export type CatalogueScope = 'shell' | 'pages' | 'full';
 
-type Part = 'shell' | 'rest';
+type Part = 'shell' | 'pages' | 'rest';
 
-// each catalogue is built as two chunks per language: the shell part and the rest
+/** The parts each scope consists of. */
+const SCOPE_PARTS: Record<CatalogueScope, readonly Part[]> = { shell: ['shell'], pages: ['shell', 'pages'], full: ['shell', 'pages', 'rest'] };
+
+// each catalogue is built as three chunks per language: the shell part, the page part and the rest
 const loaders: Record<Locale, Record<Part, () => Promise<{ default: Messages }>>> = {
-  en: { shell: () => import('../i18n/en.json?shell'), rest: () => import('../i18n/en.json?rest') },
-  de: { shell: () => import('../i18n/de.json?shell'), rest: () => import('../i18n/de.json?rest') },
+  en: { shell: () => import('../i18n/en.json?shell'), pages: () => import('../i18n/en.json?pages'), rest: () => import('../i18n/en.json?rest') },
+  de: { shell: () => import('../i18n/de.json?shell'), pages: () => import('../i18n/de.json?pages'), rest: () => import('../i18n/de.json?rest') },
 };
 
 const parts = new Map<string, Promise<Messages>>();
-const shellCache = new Map<Locale, Messages>();
-const fullCache = new Map<Locale, Messages>();
-const pendingFull = new Map<Locale, Promise<Messages>>();
+/** The largest catalogue loaded per locale and its scope. */
+const loaded = new Map<Locale, { scope: CatalogueScope; messages: Messages }>();
+const pending = new Map<string, Promise<Messages>>();
 const listeners = new Set<() => void>();
 
 /**
@@ -54,50 +58,48 @@ function loadPart(locale: Locale, part: Part): Promise<Messages> {
   return promise;
 }
 
+/** Whether a catalogue of scope `have` holds every message of scope `want`. */
+const covers = (have: CatalogueScope, want: CatalogueScope) => SCOPE_PARTS[have].length >= SCOPE_PARTS[want].length;
+
 /**
  * Loads the catalogue of a locale once (separate chunks per language, so a page loads only its
- * own language; the shell part first, the rest only for pages that need it).
- * @param scope `full` (default) every message; `shell` the shell catalogue, or the full one if loaded
+ * own language; the shell part first, the other parts only for pages that need them).
+ * @param scope `full` (default) every message; `pages` the shell and the page part; `shell` the
+ *   shell catalogue; a larger catalogue already loaded is returned as it is
  * @returns the messages; rejects only if a chunk cannot be fetched
  */
 export function loadMessages(locale: Locale, scope: CatalogueScope = 'full'): Promise<Messages> {
-  const full = fullCache.get(locale);
-  if (full) return Promise.resolve(full);
-  if (scope === 'shell') {
-    const shell = shellCache.get(locale);
-    if (shell) return Promise.resolve(shell);
-    return loadPart(locale, 'shell').then((messages) => {
-      shellCache.set(locale, messages);
-      return messages;
-    });
-  }
-  let promise = pendingFull.get(locale);
+  const current = loaded.get(locale);
+  if (current && covers(current.scope, scope)) return Promise.resolve(current.messages);
+  const key = `${locale}:${scope}`;
+  let promise = pending.get(key);
   if (!promise) {
-    promise = Promise.all([loadPart(locale, 'shell'), loadPart(locale, 'rest')]).then(
-      ([shell, rest]) => {
-        shellCache.set(locale, shell);
-        const messages = { ...shell, ...rest } as Messages;
-        fullCache.set(locale, messages);
-        pendingFull.delete(locale);
+    promise = Promise.all(SCOPE_PARTS[scope].map((part) => loadPart(locale, part))).then(
+      (loadedParts) => {
+        pending.delete(key);
+        const messages = Object.assign({}, ...loadedParts) as Messages;
+        const latest = loaded.get(locale);
+        if (latest && covers(latest.scope, scope)) return latest.messages;
+        loaded.set(locale, { scope, messages });
         for (const listener of listeners) listener();
         return messages;
       },
       (error: unknown) => {
-        pendingFull.delete(locale);
+        pending.delete(key);
         throw error;
       },
     );
-    pendingFull.set(locale, promise);
+    pending.set(key, promise);
   }
   return promise;
 }
 
-/** The catalogue of a locale if it has been loaded (the full one, else the shell one), else undefined. */
+/** The largest catalogue of a locale loaded so far (full, else shell and page part, else shell), else undefined. */
 export function loadedMessages(locale: Locale): Messages | undefined {
-  return fullCache.get(locale) ?? shellCache.get(locale);
+  return loaded.get(locale)?.messages;
 }
 
-/** For `useSyncExternalStore`: called when a full catalogue has finished loading. */
+/** For `useSyncExternalStore`: called when a larger catalogue has finished loading. */
 export function subscribeMessages(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
