@@ -78,7 +78,13 @@ async function settle(page: Page, shot: Shot) {
   await page.waitForLoadState('networkidle');
   // a returning visitor's view: the brand font from the start (app/brand-font.ts, index.html)
   await expect(page.locator('html')).toHaveAttribute('data-tw-font', 'returning');
-  if (shot.name === 'landing') await expect(page.getByTestId('landing-stat-members')).not.toHaveText('');
+  if (shot.name === 'landing') {
+    await expect(page.getByTestId('landing-stat-members')).not.toHaveText('');
+    await expect(page.getByTestId('landing-plans')).toContainText('Premium');
+    // the browser skips drawing sections outside the viewport (content-visibility: auto, global.css),
+    // also in a full-page screenshot: draw them all for the shot, as a visitor sees them when scrolling
+    await page.addStyleTag({ content: '.tw-landing-rest > section { content-visibility: visible !important; }' });
+  }
   if (shot.name === 'chat') await expect(page.getByText('Tuesday 15:00', { exact: false })).toBeVisible();
 }
 
