@@ -21,20 +21,16 @@ const BRAND_FONT = '400 1em "Inter Variable"';
 
 let fontReady = false;
 
-/** True when the page already draws in Inter with swap (the navigation switch has happened). */
-const usesBrandFont = () => document.documentElement.getAttribute(BRAND_FONT_ATTRIBUTE) === 'inter';
-
 /**
- * Fetches Inter after the window's load event plus `delayMs` and an idle period, without using it
- * yet; remembers it for the next page view and the next visit (from the cache on a returning
- * visit). A no-op when the page already uses it.
+ * Fetches Inter `delayMs` after the window's load event, without using it yet; remembers it for
+ * the next page view and the next visit (from the cache on a returning visit). Call it once,
+ * from the entry module (which runs before the load event).
  * @param delayMs milliseconds to wait after the load event (default 1000: past the data the pages
  *   fetch after their first paint, so the font never competes with it)
  * Errors: none; when the font cannot load, the site keeps the system font.
  */
 export function loadBrandFont(delayMs = 1000): void {
-  if (usesBrandFont() || !('fonts' in document)) return;
-  const start = () => {
+  const start = () =>
     document.fonts.load(BRAND_FONT).then(
       (faces) => {
         if (!faces.length) return;
@@ -47,14 +43,7 @@ export function loadBrandFont(delayMs = 1000): void {
       },
       () => undefined,
     );
-  };
-  const later = () =>
-    setTimeout(() => {
-      if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 });
-      else start();
-    }, delayMs);
-  if (document.readyState === 'complete') later();
-  else window.addEventListener('load', later, { once: true });
+  window.addEventListener('load', () => setTimeout(start, delayMs), { once: true });
 }
 
 /**
@@ -65,8 +54,6 @@ export function useBrandFontOnNavigation(): void {
   const { pathname } = useLocation();
   const firstPath = useRef(pathname);
   useLayoutEffect(() => {
-    if (pathname !== firstPath.current && fontReady && !usesBrandFont()) {
-      document.documentElement.setAttribute(BRAND_FONT_ATTRIBUTE, 'inter');
-    }
+    if (fontReady && pathname !== firstPath.current) document.documentElement.setAttribute(BRAND_FONT_ATTRIBUTE, 'inter');
   }, [pathname]);
 }

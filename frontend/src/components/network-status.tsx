@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { Alert } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 
 /**
@@ -28,6 +28,7 @@ const BACK_ONLINE_MS = 4000;
  * The connection notice under the header on every page (issue 17): while offline, that the page
  * keeps what was typed and that sending works again once the connection is back; for a few
  * seconds after it returns, that it is back. A polite live region, so screen readers hear both.
+ * A tinted line of text rather than Mantine's Alert, which would add to every first page's JavaScript.
  */
 export function NetworkStatus() {
   const online = useOnline();
@@ -48,13 +49,13 @@ export function NetworkStatus() {
   return (
     <div role="status" aria-live="polite" data-testid="network-status">
       {!online ? (
-        <Alert color="yellow" radius={0} py={6} data-testid="network-offline">
+        <Text fz="sm" py={6} px="md" style={{ background: 'var(--mantine-color-yellow-light)' }} data-testid="network-offline">
           <FormattedMessage id="common.offline" />
-        </Alert>
+        </Text>
       ) : showBack ? (
-        <Alert color="teal" radius={0} py={6} data-testid="network-online">
+        <Text fz="sm" py={6} px="md" style={{ background: 'var(--mantine-color-teal-light)' }} data-testid="network-online">
           <FormattedMessage id="common.backOnline" />
-        </Alert>
+        </Text>
       ) : null}
     </div>
   );
