@@ -135,7 +135,7 @@ for (const viewport of [
   }
 }
 
-test('brand font: the first view stays in the system font and fetches Inter only after loading; the next page and the next visit use Inter', async ({ page }) => {
+test('brand font: the first view stays in the system font and fetches Inter only after loading, without using it; the next page and the next visit use Inter', async ({ page }) => {
   await page.goto('/prices');
   await expect(page.locator('h1').first()).toBeVisible();
   await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');
@@ -149,13 +149,15 @@ test('brand font: the first view stays in the system font and fetches Inter only
         .map((e) => e.startTime),
       attribute: document.documentElement.getAttribute('data-tw-font'),
       heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
+      decoded: [...document.fonts].some((f) => f.status !== 'unloaded'),
     };
   });
   expect(first.fontStarts.length, 'Inter was fetched').toBeGreaterThan(0);
   for (const start of first.fontStarts) expect(start, 'no font request before the load event').toBeGreaterThan(first.loadEnd);
-  // no swap while the first view is shown
+  // no swap while the first view is shown, and the file is not even decoded
   expect(first.attribute).toBeNull();
   expect(first.heading).not.toContain('Inter');
+  expect(first.decoded).toBe(false);
   // the next page the visitor opens is drawn in Inter
   await page.getByRole('banner').getByRole('link', { name: 'Events', exact: true }).first().click();
   await expect(page).toHaveURL(/\/events$/);
