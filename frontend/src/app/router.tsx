@@ -34,8 +34,8 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       if (target) throw redirect(`${target}${url.search}${url.hash}`);
     }
     // the landing page needs only the shell catalogue, the pages of PAGE_ROUTE_IDS the shell and the
-    // page part, every other page the full one (issues 5 and 18)
-    await loadMessages(localeFromPath(url.pathname), shellOnly ? 'shell' : pagesOnly ? 'pages' : 'full');
+    // page part, every other page the full one (issues 5 and 18); the page admitted renders with it
+    await loadMessages(localeFromPath(url.pathname), shellOnly ? 'shell' : pagesOnly ? 'pages' : 'full', { notify: false });
     const outcome = await checkNavigation(url, candidates, deps);
     if (outcome.kind === 'redirect') throw redirect(outcome.to);
     if (outcome.kind === 'external') {

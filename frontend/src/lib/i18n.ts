@@ -66,9 +66,12 @@ const covers = (have: CatalogueScope, want: CatalogueScope) => SCOPE_PARTS[have]
  * own language; the shell part first, the other parts only for pages that need them).
  * @param scope `full` (default) every message; `pages` the shell and the page part; `shell` the
  *   shell catalogue; a larger catalogue already loaded is returned as it is
+ * @param options.notify whether subscribers (RootShell) re-render at once with a larger catalogue
+ *   (default true); the navigation check passes false: the page it admits renders RootShell,
+ *   which then reads the catalogue, and the page on screen is not drawn again first
  * @returns the messages; rejects only if a chunk cannot be fetched
  */
-export function loadMessages(locale: Locale, scope: CatalogueScope = 'full'): Promise<Messages> {
+export function loadMessages(locale: Locale, scope: CatalogueScope = 'full', options: { notify?: boolean } = {}): Promise<Messages> {
   const current = loaded.get(locale);
   if (current && covers(current.scope, scope)) return Promise.resolve(current.messages);
   const key = `${locale}:${scope}`;
@@ -81,7 +84,7 @@ export function loadMessages(locale: Locale, scope: CatalogueScope = 'full'): Pr
         const latest = loaded.get(locale);
         if (latest && covers(latest.scope, scope)) return latest.messages;
         loaded.set(locale, { scope, messages });
-        for (const listener of listeners) listener();
+        if (options.notify !== false) for (const listener of listeners) listener();
         return messages;
       },
       (error: unknown) => {
@@ -92,6 +95,17 @@ export function loadMessages(locale: Locale, scope: CatalogueScope = 'full'): Pr
     pending.set(key, promise);
   }
   return promise;
+}
+
+/**
+ * Fetches every part of a locale's full catalogue into the part cache without handing it to the
+ * page: the page on screen keeps its catalogue (publishing a larger one re-renders every text
+ * of the page at once, a long task right after the landing page's first paint: Lighthouse TBT,
+ * issue 18). The next navigation's `loadMessages(locale)` then finds the parts loaded.
+ * @returns resolves when the parts are loaded; never rejects (a failed part is tried again later)
+ */
+export async function preloadMessages(locale: Locale): Promise<void> {
+  await Promise.all(SCOPE_PARTS.full.map((part) => loadPart(locale, part))).catch(() => undefined);
 }
 
 /** The largest catalogue of a locale loaded so far (full, else shell and page part, else shell), else undefined. */
