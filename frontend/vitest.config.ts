@@ -1,10 +1,29 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { PRODUCT_NAME } from './src/lib/constants.ts';
+import { compileCatalogue, type CataloguePart } from './vite/precompile-messages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The catalogue parts `src/lib/i18n.ts` imports (`en.json?shell|pages|rest`) as the build makes
+ * them (vite/precompile-messages.ts); plain `en.json` imports stay plain strings for the
+ * catalogue tests.
+ */
+const catalogueParts: Plugin = {
+  name: 'teamwerk-catalogue-parts',
+  enforce: 'pre',
+  transform(code, id) {
+    const part = /[\\/]src[\\/]i18n[\\/][a-z]{2}\.json\?(shell|pages|rest)$/.exec(id)?.[1] as CataloguePart | undefined;
+    if (!part) return null;
+    return { code: `export default ${JSON.stringify(compileCatalogue(code, PRODUCT_NAME, part))};`, map: null };
+  },
+};
+
 export default defineConfig({
+  plugins: [catalogueParts],
   resolve: { alias: { '@': path.join(here, 'src') } },
   test: {
     root: here,

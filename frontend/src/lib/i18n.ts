@@ -28,7 +28,6 @@ const loaders: Record<Locale, Record<Part, () => Promise<{ default: Messages }>>
 const parts = new Map<string, Promise<Messages>>();
 /** The largest catalogue loaded per locale and its scope. */
 const loaded = new Map<Locale, { scope: CatalogueScope; messages: Messages }>();
-const pending = new Map<string, Promise<Messages>>();
 const listeners = new Set<() => void>();
 
 /**
@@ -74,27 +73,15 @@ const covers = (have: CatalogueScope, want: CatalogueScope) => SCOPE_PARTS[have]
 export function loadMessages(locale: Locale, scope: CatalogueScope = 'full', options: { notify?: boolean } = {}): Promise<Messages> {
   const current = loaded.get(locale);
   if (current && covers(current.scope, scope)) return Promise.resolve(current.messages);
-  const key = `${locale}:${scope}`;
-  let promise = pending.get(key);
-  if (!promise) {
-    promise = Promise.all(SCOPE_PARTS[scope].map((part) => loadPart(locale, part))).then(
-      (loadedParts) => {
-        pending.delete(key);
-        const messages = Object.assign({}, ...loadedParts) as Messages;
-        const latest = loaded.get(locale);
-        if (latest && covers(latest.scope, scope)) return latest.messages;
-        loaded.set(locale, { scope, messages });
-        if (options.notify !== false) for (const listener of listeners) listener();
-        return messages;
-      },
-      (error: unknown) => {
-        pending.delete(key);
-        throw error;
-      },
-    );
-    pending.set(key, promise);
-  }
-  return promise;
+  // the parts are loaded once (loadPart); of calls waiting at the same time, the first to finish publishes
+  return Promise.all(SCOPE_PARTS[scope].map((part) => loadPart(locale, part))).then((loadedParts) => {
+    const latest = loaded.get(locale);
+    if (latest && covers(latest.scope, scope)) return latest.messages;
+    const messages = Object.assign({}, ...loadedParts) as Messages;
+    loaded.set(locale, { scope, messages });
+    if (options.notify !== false) for (const listener of listeners) listener();
+    return messages;
+  });
 }
 
 /**
