@@ -14,6 +14,7 @@ import path from 'node:path';
 import { ROOT_DIR, stackConfig } from './local-stack/config.ts';
 import { startStack, stopStack } from './local-stack/cli.ts';
 import { supabaseCliBinary } from './local-stack/migrate.ts';
+import { CHROMIUM_PATH } from './chromium.ts';
 
 process.env.TEAMWERK_STACK_OFFSET ??= '10000';
 let config = stackConfig();
@@ -84,7 +85,7 @@ function hasScript(workspace: string, script: string): boolean {
 }
 
 function ensureChromium(): void {
-  if (fs.existsSync('/usr/bin/chromium')) return;
+  if (fs.existsSync(CHROMIUM_PATH)) return;
   console.log('Installing Debian chromium for the browser tests ...');
   execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'inherit' });
 }

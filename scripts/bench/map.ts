@@ -13,6 +13,7 @@
  * --reuse finds it running with the data set; stops it at the end unless --keep.
  */
 import type { Manifest } from './spa-size.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 
 process.env.TEAMWERK_STACK_OFFSET ??= '6100';
 const { stackConfig } = await import('../local-stack/config.ts');
@@ -145,8 +146,8 @@ async function firstMarkers(): Promise<void> {
   const { chromium } = await import('playwright-core');
   const { base, preview } = await startPreview(outDir());
   const chrome = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
   try {
     const times: number[] = [];

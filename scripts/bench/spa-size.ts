@@ -14,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FRONTEND = path.join(ROOT, 'frontend');
@@ -121,16 +122,8 @@ async function lighthouseScores(): Promise<void> {
     // would measure a returning visitor (issue 18: app/brand-font.ts), and it stays warm
     const launch = () =>
       chromeLauncher.launch({
-        chromePath: '/usr/bin/chromium',
-        chromeFlags: [
-          '--headless=new',
-          '--no-sandbox',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-quic',
-          '--no-first-run',
-        ],
+        chromePath: CHROMIUM_PATH,
+        chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
       });
     const RUNS = 3; // the machine is shared: report the median of three runs per page
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -16,6 +16,7 @@ import pg from 'pg';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { stackConfig } from '../config.ts';
 import { signJwt } from '../jwt.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 
 const config = stackConfig();
 const WS_URL = `${config.apiUrl.replace(/^http/, 'ws')}/realtime/v1/websocket`;
@@ -1012,8 +1013,8 @@ describe('from a real browser (Chromium, native WebSocket)', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
     try {
       const page = await browser.newPage();

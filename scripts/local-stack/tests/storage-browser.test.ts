@@ -15,6 +15,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type pg from 'pg';
 import { config, serviceClient, signedInClient, superuserDb } from '../../test-support/clients.ts';
 import { ROOT_DIR } from '../config.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 
 const RUN = randomUUID().slice(0, 8);
 const BUCKET = `browser-${RUN}`;
@@ -85,8 +86,8 @@ beforeAll(async () => {
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-browser-'));
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
   });
 });
 

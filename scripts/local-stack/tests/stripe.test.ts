@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { stackConfig } from '../config.ts';
 import type { StackContext } from '../types.ts';
 import { createStripeSandbox, type StripeSandbox } from '../services/stripe/index.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.ts';
 
 /** The sandbox's key and webhook secret: those generated for the data folder of offset 5000 (scripts/local-stack/secrets.ts). */
 const { stripeSecretKey: STRIPE_SECRET_KEY, stripeWebhookSecret: STRIPE_WEBHOOK_SECRET } = stackConfig({ TEAMWERK_STACK_OFFSET: '5000' });
@@ -1053,8 +1054,8 @@ describe('billing portal', () => {
 describe('hosted checkout in a real browser', () => {
   it('pays with 4242 through the form (English) and shows a decline in German', async () => {
     const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+      executablePath: CHROMIUM_PATH,
+      args: [...CHROMIUM_ARGS],
     });
     try {
       const page = await browser.newPage();
