@@ -31,8 +31,10 @@ const loaded = new Map<Locale, { scope: CatalogueScope; messages: Messages }>();
 const listeners = new Set<() => void>();
 
 /**
- * Fills `{product}` with the product name in every message, so no call site has to pass it
- * (the name is one constant, issue 2).
+ * Fills `{product}` with the product name in every message of a plain catalogue, so no call site
+ * has to pass it (the name is one constant, issue 2). The parts loadMessages loads are filled in
+ * already when they are compiled (vite/precompile-messages.ts), in the build, the dev server and
+ * the unit tests alike, so this serves tests that read the plain JSON.
  */
 export function withProductName(messages: Messages): Messages {
   return Object.fromEntries(
@@ -40,13 +42,16 @@ export function withProductName(messages: Messages): Messages {
   ) as Messages;
 }
 
-/** Loads one part once; a failed load is forgotten so the next call tries again. */
+/**
+ * Loads one part once (compiled, `{product}` filled in: vite/precompile-messages.ts); a failed
+ * load is forgotten so the next call tries again.
+ */
 function loadPart(locale: Locale, part: Part): Promise<Messages> {
   const key = `${locale}:${part}`;
   let promise = parts.get(key);
   if (!promise) {
     promise = loaders[locale][part]().then(
-      (mod) => withProductName(mod.default),
+      (mod) => mod.default,
       (error: unknown) => {
         parts.delete(key);
         throw error;

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { PRODUCT_NAME } from '../constants';
 
 // a fresh module per test: the catalogue state (parts loaded, catalogue published) is module state
 let i18n: typeof import('../i18n');
@@ -20,6 +21,9 @@ describe('message catalogue loading (issues 5 and 18)', () => {
     expect(listener).toHaveBeenCalledTimes(1);
     expect(i18n.loadedMessages('de')).toBe(messages);
     expect(messages['privacy.title']).toBeDefined();
+    // compiled with the product name filled in: no `{product}` argument is left for react-intl
+    expect(JSON.stringify(messages['about.title'])).toContain(PRODUCT_NAME);
+    expect(JSON.stringify(messages['about.title'])).not.toContain('"product"');
   });
 
   it('the navigation check publishes quietly; a larger catalogue replaces a smaller one, never the reverse', async () => {
