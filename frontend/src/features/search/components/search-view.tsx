@@ -1,6 +1,6 @@
 import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
 import { EmptyState } from '@/components/empty-state';
@@ -71,7 +71,10 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
   }, [mode, debouncedQ, params, onChange]);
 
   const search = useSearch(params);
-  const data = search.data;
+  // new results are drawn in a background render that React slices and that yields to input, not
+  // in one task with the query's update (Lighthouse TBT of /search, issue 18); until then the
+  // previous results or the loading state stay
+  const data = useDeferredValue(search.data);
   const signedIn = useStoredSession().stored;
   const apply = (patch: Partial<SearchParams>) => onChange({ ...params, ...patch, page: patch.page ?? 1 });
   const showMap = params.view === 'map';
@@ -163,7 +166,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
         </Stack>
       </form>
 
-      {search.isPending && <LoadingState messageId="search.loading" />}
+      {!data && !search.isError && <LoadingState messageId="search.loading" />}
       {search.isError && <LoadError messageId="search.error" onRetry={() => void search.refetch()} testId="search-error" />}
       {data && (
         <Stack aria-busy={search.isFetching} data-testid="search-results-region">
