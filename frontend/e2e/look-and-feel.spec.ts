@@ -167,12 +167,12 @@ test('brand font: the first view stays in the system font and fetches Inter only
   await page.goto('/search');
   expect(await page.evaluate(() => document.documentElement.getAttribute('data-tw-font'))).toBe('returning');
   await expect(page.locator('h1').first()).toBeVisible();
-  const next = await page.evaluate(() => ({
-    heading: getComputedStyle(document.querySelector('h1')!).fontFamily,
-    loaded: [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Inter Optional' && f.status === 'loaded'),
-  }));
-  expect(next.heading).toMatch(/^"Inter Optional"/);
-  expect(next.loaded).toBe(true);
+  expect(await page.locator('h1').first().evaluate((h) => getComputedStyle(h).fontFamily)).toMatch(/^"Inter Optional"/);
+  // the face is requested and loads from the cache (on a busy machine it may take longer than
+  // `optional`'s short block period, so the page keeps the system font, but it still loads)
+  await expect
+    .poll(() => page.evaluate(() => [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'Inter Optional' && f.status === 'loaded')))
+    .toBe(true);
 });
 
 test('the header switch picks a scheme and remembers it; without a choice the system decides', async ({ page }) => {
