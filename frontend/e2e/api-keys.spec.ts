@@ -42,6 +42,8 @@ async function createRevoke(page: Page, labels: { name: string; create: string; 
   await expect(row).toContainText(secret.slice(0, 12));
   await row.getByRole('button', { name: labels.revoke }).click();
   await page.getByTestId('confirm-action').click();
+  // revoked once the row's button is gone (in German the button and the state read "Widerrufen")
+  await expect(row.getByRole('button', { name: labels.revoke })).toHaveCount(0);
   await expect(row).toContainText(labels.revoked);
   const refused = await callApi(secret);
   expect(refused.status).toBe(401);

@@ -172,6 +172,16 @@ test('"Search this area" narrows the results to the visible bounds (en)', async 
     await page.mouse.wheel(0, -400);
     await page.waitForTimeout(150);
   }
+  // the wheel zoom eases on after the last wheel event (a later move shows the button again); like
+  // a user, click once the map has come to rest: its zoom (set at every move's end) stays put
+  const zoom = () => page.getByTestId('map').getAttribute('data-zoom');
+  await expect
+    .poll(async () => {
+      const first = await zoom();
+      await page.waitForTimeout(400);
+      return first === (await zoom());
+    })
+    .toBe(true);
   await page.getByTestId('map-search-area').click();
   await expect(page).toHaveURL(/bbox=/);
   await expect.poll(async () => Number((await page.getByTestId('map-total').textContent())!.replace(/\D/g, ''))).toBeLessThan(before);
