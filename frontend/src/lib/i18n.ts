@@ -62,6 +62,9 @@ function loadPart(locale: Locale, part: Part): Promise<Messages> {
   return promise;
 }
 
+/** Loads every part of a scope (each part once, loadPart). */
+const loadParts = (locale: Locale, scope: CatalogueScope) => Promise.all(SCOPE_PARTS[scope].map((part) => loadPart(locale, part)));
+
 /** Whether a catalogue of scope `have` holds every message of scope `want`. */
 const covers = (have: CatalogueScope, want: CatalogueScope) => SCOPE_PARTS[have].length >= SCOPE_PARTS[want].length;
 
@@ -79,7 +82,7 @@ export function loadMessages(locale: Locale, scope: CatalogueScope = 'full', opt
   const current = loaded.get(locale);
   if (current && covers(current.scope, scope)) return Promise.resolve(current.messages);
   // the parts are loaded once (loadPart); of calls waiting at the same time, the first to finish publishes
-  return Promise.all(SCOPE_PARTS[scope].map((part) => loadPart(locale, part))).then((loadedParts) => {
+  return loadParts(locale, scope).then((loadedParts) => {
     const latest = loaded.get(locale);
     if (latest && covers(latest.scope, scope)) return latest.messages;
     const messages = Object.assign({}, ...loadedParts) as Messages;
@@ -97,7 +100,7 @@ export function loadMessages(locale: Locale, scope: CatalogueScope = 'full', opt
  * @returns resolves when the parts are loaded; never rejects (a failed part is tried again later)
  */
 export async function preloadMessages(locale: Locale): Promise<void> {
-  await Promise.all(SCOPE_PARTS.full.map((part) => loadPart(locale, part))).catch(() => undefined);
+  await loadParts(locale, 'full').catch(() => undefined);
 }
 
 /** The largest catalogue of a locale loaded so far (full, else shell and page part, else shell), else undefined. */
