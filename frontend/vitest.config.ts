@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
-import { compileCatalogue, type CataloguePart } from './vite/precompile-messages.ts';
+import { transformCatalogue } from './vite/precompile-messages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -15,11 +15,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const catalogueParts: Plugin = {
   name: 'teamwerk-catalogue-parts',
   enforce: 'pre',
-  transform(code, id) {
-    const part = /[\\/]src[\\/]i18n[\\/][a-z]{2}\.json\?(shell|pages|rest)$/.exec(id)?.[1] as CataloguePart | undefined;
-    if (!part) return null;
-    return { code: `export default ${JSON.stringify(compileCatalogue(code, PRODUCT_NAME, part))};`, map: null };
-  },
+  transform: (code, id) => transformCatalogue(code, id, PRODUCT_NAME, true),
 };
 
 export default defineConfig({

@@ -30,6 +30,22 @@ export function compileCatalogue(source: string, productName: string, part: Cata
   );
 }
 
+/**
+ * The module for a catalogue file: `id` → compiled module code, or null when `id` is no catalogue
+ * (or only a whole file while `partsOnly`). Shared by the plugin and vitest.config.ts.
+ * @param partsOnly only the parts (`?shell` / `?pages` / `?rest`); a whole file stays plain JSON
+ */
+export function transformCatalogue(code: string, id: string, productName: string, partsOnly = false): { code: string; map: null } | null {
+  const match = CATALOGUE.exec(id);
+  if (!match || (partsOnly && !match[1])) return null;
+  const part = (match[1] as CataloguePart | undefined) ?? 'all';
+  const json = JSON.stringify(compileCatalogue(code, productName, part));
+  // the whole file stays JSON (Vite's JSON plugin turns it into the module afterwards); a part
+  // (`?shell` / `?pages` / `?rest`) is not seen as JSON by the bundler, so it becomes a module here
+  if (part !== 'all') return { code: `export default JSON.parse(${JSON.stringify(json)});`, map: null };
+  return { code: json, map: null };
+}
+
 /** Creates the plugin (build and dev). */
 export function precompileMessagesPlugin(productName: string): Plugin {
   return {
@@ -42,15 +58,6 @@ export function precompileMessagesPlugin(productName: string): Plugin {
         },
       };
     },
-    transform(code, id) {
-      const match = CATALOGUE.exec(id);
-      if (!match) return null;
-      const part = (match[1] as CataloguePart | undefined) ?? 'all';
-      const json = JSON.stringify(compileCatalogue(code, productName, part));
-      // the whole file stays JSON (Vite's JSON plugin turns it into the module afterwards); a part
-      // (`?shell` / `?pages` / `?rest`) is not seen as JSON by the bundler, so it becomes a module here
-      if (part !== 'all') return { code: `export default JSON.parse(${JSON.stringify(json)});`, map: null };
-      return { code: json, map: null };
-    },
+    transform: (code, id) => transformCatalogue(code, id, productName),
   };
 }
