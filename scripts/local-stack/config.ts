@@ -12,7 +12,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadOrCreateSecrets, secretsFile } from './secrets.ts';
+import { loadOrCreateSecrets, opaqueApiKeys, secretsFile } from './secrets.ts';
 
 export const ROOT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -40,6 +40,9 @@ export interface StackConfig {
   /** anon and service_role keys, signed with `jwtSecret`. */
   anonKey: string;
   serviceRoleKey: string;
+  /** The opaque API keys (`sb_publishable_…` for anon, `sb_secret_…` for service_role). */
+  publishableKey: string;
+  secretKey: string;
   /** TOKEN_SECRET of the Edge Functions (confirm/reset tokens). */
   tokenSecret: string;
   /** The Stripe sandbox's secret key (`sk_test_…`) and webhook signing secret (`whsec_…`). */
@@ -93,6 +96,7 @@ export function stackConfig(env: NodeJS.ProcessEnv = process.env): StackConfig {
     jwtSecret: secrets.jwtSecret,
     anonKey: secrets.anonKey,
     serviceRoleKey: secrets.serviceRoleKey,
+    ...opaqueApiKeys(secrets.jwtSecret),
     tokenSecret: secrets.tokenSecret,
     stripeSecretKey: secrets.stripeSecretKey,
     stripeWebhookSecret: secrets.stripeWebhookSecret,

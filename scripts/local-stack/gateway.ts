@@ -1,6 +1,7 @@
 /**
  * The gateway on 127.0.0.1:54321 (HTTP + WebSocket), the local stand-in for Supabase's Kong:
- * checks the `apikey` (anon or service_role key of the stack), answers CORS for the SPA and
+ * checks the `apikey` (the stack's anon / service_role JWTs or its `sb_publishable_…` /
+ * `sb_secret_…` keys), answers CORS for the SPA and
  * routes `/rest/v1` (PostgREST), `/auth/v1`, `/storage/v1`, `/realtime/v1`, `/functions/v1`.
  *
  * Like Supabase's API gateway, some paths are open without an apikey: auth's link targets
@@ -47,25 +48,62 @@ function apiKeyOf(req: IncomingMessage, url: URL): string | null {
   return url.searchParams.get('apikey');
 }
 
+/**
+ * The legacy JWT an API key stands for: the anon / service_role JWTs stand for themselves, the
+ * opaque `sb_publishable_…` / `sb_secret_…` keys for the anon / service_role JWT. Null for an
+ * unknown key.
+ */
+function jwtOfKey(config: StackConfig, key: string | null): string | null {
+  if (!key) return null;
+  if (key === config.anonKey || key === config.serviceRoleKey) return key;
+  if (key === config.publishableKey) return config.anonKey;
+  if (key === config.secretKey) return config.serviceRoleKey;
+  return null;
+}
+
 function checkApiKey(config: StackConfig, key: string | null): ApiKeyCheck {
   if (!key) return 'missing';
-  return key === config.anonKey || key === config.serviceRoleKey ? 'ok' : 'invalid';
+  return jwtOfKey(config, key) ? 'ok' : 'invalid';
 }
 
 /**
- * Sets the client address headers as Supabase's gateway does (Kong without trusted upstreams):
- * X-Forwarded-For and X-Real-IP become the socket's remote address, whatever the client sent, so
- * Auth's per-IP limits, PostgREST's `request.headers` and the functions see the real client
- * (issue 12 finding 9: a client-supplied X-Forwarded-For reset the per-IP limits). Requests made
- * with the service_role key come from our own functions, which pass on the browser's address:
- * theirs is kept.
+ * The Authorization header the upstream gets, as the CLI's Kong computes it for the opaque keys
+ * (supabase/cli `internal/start/templates/kong.yml` request-transformer, `internal/start/start.go`
+ * BearerToken): a caller's own JWT is passed on; `Bearer sb_…` (supabase-js sends the key as
+ * bearer when there is no session) and a missing header become `Bearer <the JWT the opaque apikey
+ * stands for>`. With a legacy JWT apikey the header is left as the client sent it. Functions are
+ * the exception, as on hosted Supabase (docs "Securing Edge Functions": verify_jwt accepts only
+ * JWTs): the header is passed on unchanged, so a function with `verify_jwt = true` refuses an
+ * opaque key.
+ */
+export function upstreamAuthorization(config: StackConfig, req: IncomingMessage, key: string | null, prefix: string): string | undefined {
+  const current = req.headers.authorization;
+  if (prefix === 'functions' || !key?.startsWith('sb_')) return current;
+  if (current && !current.startsWith('Bearer sb_')) return current;
+  const jwt = jwtOfKey(config, key);
+  return jwt ? `Bearer ${jwt}` : current;
+}
+
+/**
+ * Sets the client address headers as Supabase's edge and API gateway do. Hosted projects sit
+ * behind Cloudflare, which sets `CF-Connecting-IP` to the connecting address (replacing whatever
+ * the client sent) and appends it to `X-Forwarded-For`; the API gateway (Kong, like the CLI's)
+ * appends its peer to `X-Forwarded-For` again. Here the socket is both, so the client's
+ * `X-Forwarded-For` is kept and the socket address appended, `CF-Connecting-IP` and `X-Real-IP`
+ * are the socket address. `Sb-Forwarded-For` reaches Auth only on requests with a secret key
+ * (docs "IP address forwarding": the header is honoured with `sb_secret_…` keys only, and only
+ * when the project enables it, which Auth checks). The product reads the address with
+ * `private.client_ip` / `_shared/client-ip.ts` (one rule).
  */
 export function setClientAddress(config: StackConfig, req: IncomingMessage, key: string | null): void {
-  if (key === config.serviceRoleKey && req.headers['x-forwarded-for']) return;
   const peer = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  req.headers['x-forwarded-for'] = peer;
+  const sent = req.headers['x-forwarded-for'];
+  const chain = (Array.isArray(sent) ? sent.join(', ') : (sent ?? '')).trim();
+  req.headers['x-forwarded-for'] = chain ? `${chain}, ${peer}` : peer;
   req.headers['x-real-ip'] = peer;
+  req.headers['cf-connecting-ip'] = peer;
   delete req.headers.forwarded;
+  if (key !== config.secretKey) delete req.headers['sb-forwarded-for'];
 }
 
 function rejectKey(res: ServerResponse, check: ApiKeyCheck): void {
@@ -159,6 +197,8 @@ export async function startGateway(
     const key = apiKeyOf(req, url);
     const check = checkApiKey(config, key);
     setClientAddress(config, req, key);
+    const authorization = upstreamAuthorization(config, req, key, target.prefix);
+    if (authorization) req.headers.authorization = authorization;
     const open =
       target.prefix === 'storage' ||
       target.prefix === 'functions' ||
@@ -193,12 +233,19 @@ export async function startGateway(
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? config.host}`);
     const target = mount(url.pathname);
-    const check = checkApiKey(config, apiKeyOf(req, url));
-    setClientAddress(config, req, apiKeyOf(req, url));
+    const key = apiKeyOf(req, url);
+    const check = checkApiKey(config, key);
+    setClientAddress(config, req, key);
     if (!target || target.prefix !== 'realtime' || !services.realtime.upgrade || check !== 'ok') {
       const status = !target ? '404 Not Found' : '401 Unauthorized';
       socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
+    }
+    // Kong's QueryToken (kong.yml realtime-v1-ws): the apikey query parameter becomes the JWT it stands for
+    const jwt = jwtOfKey(config, key);
+    if (jwt && jwt !== key) {
+      url.searchParams.set('apikey', jwt);
+      req.url = `${url.pathname}${url.search}`;
     }
     services.realtime.upgrade(req, socket, head, target.subpath);
   });

@@ -6,7 +6,9 @@
  * - `jwtSecret`: the HS256 secret of every JWT (auth, PostgREST, storage, realtime, the gateway's
  *   apikey check, the functions' verify_jwt), 64 random base64url characters;
  * - `anonKey`, `serviceRoleKey`: JWTs signed with it (HS256, claims `role` anon / service_role,
- *   `iss` 'supabase', `iat` = creation, `exp` = creation + 10 years), as Supabase issues them;
+ *   `iss` 'supabase', `iat` = creation, `exp` = creation + 10 years), as Supabase issues them
+ *   (the legacy JWT-based API keys; the opaque `sb_publishable_…` / `sb_secret_…` keys are
+ *   derived from `jwtSecret` by `opaqueApiKeys`, so older secrets files keep working);
  * - `tokenSecret`: TOKEN_SECRET of the Edge Functions (confirm/reset tokens), 64 characters;
  * - `stripeSecretKey` (`sk_test_…`) and `stripeWebhookSecret` (`whsec_…`) of the Stripe sandbox;
  * - `resendApiKey` (`re_…`): the key the mailbox accepts on its Resend API;
@@ -18,7 +20,7 @@
  * temporary file), so every reader gets the same secrets.
  */
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +46,17 @@ const SecretsSchema = z.object({
 
 /** The secrets of one data folder (see the module comment). */
 export type StackSecrets = z.infer<typeof SecretsSchema>;
+
+/**
+ * The opaque API keys of a data folder (Supabase's newer key kind: `sb_publishable_…` stands for
+ * the anon role, `sb_secret_…` for service_role; the gateway swaps them for the JWTs, as the
+ * CLI's Kong does, supabase/cli `internal/start/templates/kong.yml` + `start.go` BearerToken).
+ * Derived from `jwtSecret` with HMAC-SHA256, so they need no field of their own. Pure.
+ */
+export function opaqueApiKeys(jwtSecret: string): { publishableKey: string; secretKey: string } {
+  const derive = (label: string) => createHmac('sha256', jwtSecret).update(label).digest('base64url').slice(0, 32);
+  return { publishableKey: `sb_publishable_${derive('publishable')}`, secretKey: `sb_secret_${derive('secret')}` };
+}
 
 /** Path of the secrets file of a data folder. */
 export function secretsFile(dataDir: string): string {

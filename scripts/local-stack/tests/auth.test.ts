@@ -192,9 +192,9 @@ describe('sign-up through Auth itself', () => {
   it('is refused on the stack by the before_user_created hook: e-mail sign-up and magic-link sign-up (issue 12 finding 12)', async () => {
     const email = uniqueEmail('direct');
     const { data, error } = await anonClient().auth.signUp({ email, password: PASSWORD });
-    expect([error?.status, error?.code, data.user]).toEqual([403, 'hook_rejected', null]);
+    expect([error?.status, error?.code, data.user]).toEqual([403, 'unknown', null]);
     const otp = await anonClient().auth.signInWithOtp({ email });
-    expect([otp.error?.status, otp.error?.code]).toEqual([403, 'hook_rejected']);
+    expect([otp.error?.status, otp.error?.code]).toEqual([403, 'unknown']);
     expect(await storedUsers([email])).toBe(0);
     expect(await mailsTo(email)).toEqual([]);
   });
@@ -925,14 +925,14 @@ describe('robustness', () => {
 });
 
 describe('rate limits', () => {
-  it('limits password sign-ins per client IP (sign_in_sign_ups per 5 min) on the address the gateway sets', async () => {
-    // Auth behind the gateway trusts the X-Forwarded-For the gateway wrote (the gateway overwrites
-    // what clients send: see supabase/tests/mail-limits.test.ts). Here the test is the gateway.
+  it('limits password sign-ins per client IP (sign_in_sign_ups per 5 min), keyed by the rate-limit header (GoTrue performRateLimiting)', async () => {
+    // The key is the first value of GOTRUE_RATE_LIMIT_HEADER (here CF-Connecting-IP, which the
+    // gateway sets from the socket as Cloudflare does). Here the test plays the gateway.
     const limit = projectAuthSettings(config).rateLimits.signInSignUps;
     expect(limit).toBeLessThanOrEqual(200);
     const url = await signupUrl();
     const ip = `2001:db8::${randomUUID().slice(0, 4)}:${randomUUID().slice(0, 4)}`;
-    const client = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'X-Forwarded-For': ip } } });
+    const client = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'CF-Connecting-IP': ip, 'X-Forwarded-For': `203.0.113.${Math.floor(Math.random() * 250)}` } } });
     const codes: string[] = [];
     for (let i = 0; i <= limit; i++) {
       const { error } = await client.auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' });
@@ -941,41 +941,126 @@ describe('rate limits', () => {
     expect(codes.slice(0, limit).every((c) => c === 'invalid_credentials')).toBe(true);
     expect(codes[limit]).toBe('over_request_rate_limit');
     // another address keeps its own budget
-    const other = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'X-Forwarded-For': '2001:db8::1' } } });
+    const other = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'CF-Connecting-IP': '2001:db8::1' } } });
     expect((await other.auth.signInWithPassword({ email: uniqueEmail('rl'), password: 'whatever1' })).error?.code).toBe('invalid_credentials');
   });
 
-  it('limits password attempts per account: 100 parallel guesses, at most 10 reach the password check (issue 12 finding 9)', async () => {
-    const u = await createConfirmedUser();
-    const perAccount = projectAuthSettings(config).rateLimits.signInsPerAccount;
-    const guesses = await Promise.all(Array.from({ length: 100 }, (_, i) =>
-      anonClient().auth.signInWithPassword({ email: u.email, password: `Wrong-guess-${i}` })));
-    const codes = guesses.map((g) => g.error?.code);
-    expect(codes.filter((c) => c === 'invalid_credentials')).toHaveLength(perAccount);
-    expect(codes.filter((c) => c === 'over_request_rate_limit')).toHaveLength(100 - perAccount);
-    expect(guesses.find((g) => g.error?.code === 'over_request_rate_limit')!.error!.status).toBe(429);
-    // while the account is locked even the right password is refused, so guessing stops here
-    const right = await anonClient().auth.signInWithPassword({ email: u.email, password: u.password });
-    expect([right.error?.status, right.data.session]).toEqual([429, null]);
-    // unknown addresses are limited the same way (no enumeration through the limit)
-    const ghost = uniqueEmail('ghost');
-    const ghostCodes = (await Promise.all(Array.from({ length: perAccount + 1 }, () =>
-      anonClient().auth.signInWithPassword({ email: ghost, password: 'x' })))).map((g) => g.error?.code);
-    expect(ghostCodes.filter((c) => c === 'over_request_rate_limit')).toHaveLength(1);
-    // other accounts are not affected
-    const other = await createConfirmedUser();
-    expect((await anonClient().auth.signInWithPassword({ email: other.email, password: other.password })).error).toBeNull();
+  it('Sb-Forwarded-For keys the limit when IP forwarding is on (supabase/auth internal/sbff, middleware.go)', async () => {
+    const limit = projectAuthSettings(config).rateLimits.signInSignUps;
+    const url = await signupUrl();
+    const forwarded = `2001:db8:5bff::${randomUUID().slice(0, 4)}`;
+    // a different CF-Connecting-IP on every request: the forwarded address is what counts
+    const codes: string[] = [];
+    for (let i = 0; i <= limit; i++) {
+      const client = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'Sb-Forwarded-For': forwarded, 'CF-Connecting-IP': `198.51.100.${i % 250}` } } });
+      codes.push((await client.auth.signInWithPassword({ email: uniqueEmail('sbff'), password: 'whatever1' })).error?.code ?? 'ok');
+    }
+    expect(codes[limit]).toBe('over_request_rate_limit');
+    // an address that is no IP is ignored (falls back to the header), as GoTrue's parseSBFFHeader
+    const junk = createClient(url, config.anonKey, { ...nodeClientOptions, global: { headers: { 'Sb-Forwarded-For': 'not-an-ip', 'CF-Connecting-IP': '2001:db8::77' } } });
+    expect((await junk.auth.signInWithPassword({ email: uniqueEmail('sbff'), password: 'whatever1' })).error?.code).toBe('invalid_credentials');
   });
 
-  it('a successful sign-in starts the account count afresh', async () => {
+  it('the gateway passes Sb-Forwarded-For to Auth only with the secret key (docs "IP address forwarding")', async () => {
+    // Through the gateway the audit log records the address Auth used: the forwarded one only
+    // for the secret key; with the anon key the header is dropped and the socket address counts.
     const u = await createConfirmedUser();
-    const perAccount = projectAuthSettings(config).rateLimits.signInsPerAccount;
-    for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < perAccount - 1; i++) {
-        expect((await anonClient().auth.signInWithPassword({ email: u.email, password: 'wrong' })).error?.code).toBe('invalid_credentials');
-      }
-      expect((await anonClient().auth.signInWithPassword({ email: u.email, password: u.password })).error).toBeNull();
+    const forwarded = `2001:db8:ab::${randomUUID().slice(0, 4)}`;
+    const addressOfLogin = async (apikey: string) => {
+      const res = await fetch(`${AUTH_URL}/token?grant_type=password`, {
+        method: 'POST',
+        headers: { apikey, authorization: `Bearer ${apikey}`, 'content-type': 'application/json', 'sb-forwarded-for': forwarded },
+        body: JSON.stringify({ email: u.email, password: u.password }),
+      });
+      expect(res.status).toBe(200);
+      const r = await db.query<{ ip: string }>(
+        `select ip_address as ip from auth.audit_log_entries where payload ->> 'actor_id' = $1 and payload ->> 'action' = 'login' order by created_at desc limit 1`, [u.id]);
+      return r.rows[0]?.ip;
+    };
+    expect(await addressOfLogin(config.secretKey)).toBe(forwarded);
+    expect(await addressOfLogin(config.anonKey)).not.toBe(forwarded);
+  });
+
+  it('has no per-account password limit, as GoTrue (the product counts attempts in login-check)', async () => {
+    const u = await createConfirmedUser();
+    const guesses = await Promise.all(Array.from({ length: 15 }, (_, i) =>
+      anonClient().auth.signInWithPassword({ email: u.email, password: `Wrong-guess-${i}` })));
+    expect(guesses.map((g) => g.error?.code)).toEqual(Array.from({ length: 15 }, () => 'invalid_credentials'));
+    expect((await anonClient().auth.signInWithPassword({ email: u.email, password: u.password })).error).toBeNull();
+  });
+});
+
+describe('Auth hook errors answer as GoTrue (supabase/auth internal/hooks/hookserrors/hookserrors.go, internal/api/errors.go)', () => {
+  let mounted: { url: string; server: http.Server; pool: pg.Pool } | null = null;
+  beforeAll(async () => {
+    // A custom access token hook whose answer the user's e-mail chooses.
+    await db.query(`create schema if not exists parity_hooks`);
+    await db.query(`create or replace function parity_hooks.access_token(event jsonb) returns jsonb language plpgsql as $fn$
+      declare v_email text := (select email from auth.users where id = (event ->> 'user_id')::uuid);
+      begin
+        if v_email like 'hook403%' then return '{"error":{"http_code":403,"message":"Refused with 403"}}';
+        elsif v_email like 'hook409%' then return '{"error":{"http_code":409,"message":"Refused with 409"}}';
+        elsif v_email like 'hookzero%' then return '{"error":{"message":"Refused without a code"}}';
+        elsif v_email like 'hookempty%' then return jsonb_build_object('error', jsonb_build_object('http_code', 403, 'message', ''), 'claims', event -> 'claims');
+        end if;
+        return jsonb_build_object('claims', event -> 'claims');
+      end $fn$`);
+    const pool = new pg.Pool({ connectionString: config.dbUrl, max: 2 });
+    let handler: ((req: http.IncomingMessage, res: http.ServerResponse, subpath: string) => Promise<void>) | null = null;
+    const server = http.createServer((req, res) => void handler!(req, res, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/auth\/v1/, '') || '/'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    handler = createAuthHandler({
+      pool,
+      settings: { ...projectAuthSettings(config), externalUrl: `${url}/auth/v1`, customAccessTokenHook: 'parity_hooks.access_token' },
+      mailer: { deliver: () => Promise.resolve({ id: 'none' }) },
+      now: () => new Date(),
+      limiter: new WindowLimiter(300_000),
+      unknownAddressGate: new IntervalGate(),
+      log: () => undefined,
+    });
+    mounted = { url, server, pool };
+  });
+  afterAll(async () => {
+    if (mounted) {
+      await new Promise((r) => mounted!.server.close(r));
+      await mounted.pool.end();
     }
+    await db.query(`drop schema if exists parity_hooks cascade`);
+  });
+
+  async function grant(email: string, apiVersion: boolean) {
+    const res = await fetch(`${mounted!.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', apikey: config.anonKey, ...(apiVersion ? { 'x-supabase-api-version': '2024-01-01' } : {}) },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, errorCodeHeader: res.headers.get('x-sb-error-code') };
+  }
+
+  it('a refusal is HTTP <http_code> with code unknown and no x-sb-error-code, in both API versions', async () => {
+    const u = await createConfirmedUser(uniqueEmail('hook403'));
+    expect(await grant(u.email, true)).toEqual({ status: 403, body: { code: 'unknown', message: 'Refused with 403' }, errorCodeHeader: null });
+    expect(await grant(u.email, false)).toEqual({ status: 403, body: { code: 403, error_code: 'unknown', msg: 'Refused with 403' }, errorCodeHeader: null });
+    const legacy = await createConfirmedUser(uniqueEmail('hook409'));
+    expect((await grant(legacy.email, true)).status).toBe(409);
+    // supabase-js reads it as AuthApiError(status, code 'unknown')
+    const js = await createClient(mounted!.url, config.anonKey, nodeClientOptions).auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    expect([js.error?.status, js.error?.code, js.error?.message, js.data.session]).toEqual([403, 'unknown', 'Refused with 403', null]);
+  });
+
+  it('an error without http_code is a 500 unexpected_failure; one without a message is no error', async () => {
+    const zero = await createConfirmedUser(uniqueEmail('hookzero'));
+    expect(await grant(zero.email, true)).toMatchObject({ status: 500, body: { code: 'unexpected_failure', message: 'Refused without a code' } });
+    const empty = await createConfirmedUser(uniqueEmail('hookempty'));
+    expect((await grant(empty.email, true)).status).toBe(200);
+  });
+
+  it("the project's hook refuses the demo's suspended and legacy accounts the same way (through the gateway)", async () => {
+    const suspended = await anonClient().auth.signInWithPassword({ email: 'suspended@teamwerk.test', password: 'Teamwerk!2026' });
+    expect([suspended.error?.status, suspended.error?.code]).toEqual([403, 'unknown']);
+    const legacy = await anonClient().auth.signInWithPassword({ email: 'olduser@teamwerk.test', password: 'Teamwerk!2026' });
+    expect([legacy.error?.status, legacy.error?.code]).toEqual([409, 'unknown']);
   });
 });
 

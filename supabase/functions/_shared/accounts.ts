@@ -95,8 +95,3 @@ export function captchaVerifierFromEnv(fetchImpl: typeof fetch = fetch): Captcha
   };
 }
 
-/** The client IP as forwarded by the gateway (first `x-forwarded-for` entry), or null. */
-export function clientIp(req: Request): string | null {
-  const fwd = req.headers.get('x-forwarded-for');
-  return fwd ? fwd.split(',')[0]!.trim() || null : null;
-}

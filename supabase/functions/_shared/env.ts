@@ -1,6 +1,6 @@
 /**
- * Environment of the Edge Functions: what hosted Supabase provides (SUPABASE_URL,
- * SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL) plus the project's secrets.
+ * Environment of the Edge Functions: what hosted Supabase provides (SUPABASE_URL, the API keys
+ * (see keys.ts), SUPABASE_DB_URL) plus the project's secrets.
  */
 
 /** Reads an env variable; `fallback` when unset or empty. */
@@ -16,7 +16,13 @@ export function requireEnv(name: string): string {
   return value;
 }
 
-/** The SPA's base URL (spec §9: defaults to the local development address). */
+/**
+ * The SPA's base URL (`SITE_URL`, e.g. `https://teamwerk.de`), without a trailing slash.
+ * Errors: throws when SITE_URL is unset or no http(s) URL, so a function answers 500 instead of
+ * mailing links to a wrong host (issue 29: there is no default).
+ */
 export function siteUrl(): string {
-  return env('SITE_URL', 'http://127.0.0.1:5173').replace(/\/$/, '');
+  const value = requireEnv('SITE_URL');
+  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new Error(`SITE_URL is no http(s) URL: ${value}`);
+  return value.replace(/\/$/, '');
 }

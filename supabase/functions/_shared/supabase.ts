@@ -4,23 +4,24 @@
 import { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { HttpError, bearer } from './http.ts';
 import { requireEnv } from './env.ts';
+import { isServiceKey, publicKey, serviceKey } from './keys.ts';
 
 const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };
 
 /** A service_role client (bypasses RLS): only for writes the database grants to service_role. */
 export function adminClient(): SupabaseClient {
-  return createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_SERVICE_ROLE_KEY'), options);
+  return createClient(requireEnv('SUPABASE_URL'), serviceKey(), options);
 }
 
 /** A client acting as the caller (their JWT), so RLS applies. */
 export function callerClient(accessToken: string): SupabaseClient {
-  return createClient(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), {
+  return createClient(requireEnv('SUPABASE_URL'), publicKey(), {
     ...options,
     global: { headers: { Authorization: `Bearer ${accessToken}` } },
   });
 }
 
-/** Who is calling: the service role (bearer = service_role key) or a signed-in user. */
+/** Who is calling: the service role (bearer = a secret key or the service_role JWT) or a signed-in user. */
 export type Caller =
   | { kind: 'service_role' }
   | { kind: 'user'; userId: string; email: string | null; accessToken: string; isAdmin: boolean };
@@ -33,7 +34,7 @@ export type Caller =
 export async function resolveCaller(req: Request): Promise<Caller> {
   const token = bearer(req);
   if (!token) throw new HttpError(401, 'unauthorized', 'Missing bearer token');
-  if (token === requireEnv('SUPABASE_SERVICE_ROLE_KEY')) return { kind: 'service_role' };
+  if (isServiceKey(token)) return { kind: 'service_role' };
   const admin = adminClient();
   const { data, error } = await admin.auth.getUser(token);
   if (error || !data.user) throw new HttpError(401, 'unauthorized', 'Invalid or expired token');

@@ -5,14 +5,16 @@
  * (scripts/local-stack/config.ts: every port + offset; the secrets generated for its data folder,
  * issue 12 §3) and puts them into the environment unless already set, so handlers built with the
  * env-based dependencies talk to that stack and sign tokens with its TOKEN_SECRET:
- *   SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL, TOKEN_SECRET,
- *   RESEND_API_KEY, RESEND_BASE_URL (the mailbox), SITE_URL.
+ *   SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_PUBLISHABLE_KEYS,
+ *   SUPABASE_SECRET_KEYS, SUPABASE_DB_URL, TOKEN_SECRET, RESEND_API_KEY, RESEND_BASE_URL (the
+ *   mailbox), SITE_URL.
  * Run: `TEAMWERK_STACK_OFFSET=<n> node_modules/.bin/deno test --allow-all <files>` with that
  * stack started (`TEAMWERK_STACK_OFFSET=<n> npm run stack:start`).
  */
 import pg from 'npm:pg@^8';
 import { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { stackConfig, type StackConfig } from '../../../scripts/local-stack/config.ts';
+import { functionsEnv } from '../../../scripts/local-stack/services/functions/env.ts';
 
 /** The local stack's config (ports, keys, generated secrets). */
 export const stackConf: StackConfig = stackConfig({ TEAMWERK_STACK_OFFSET: Deno.env.get('TEAMWERK_STACK_OFFSET') ?? '0', SITE_URL: Deno.env.get('SITE_URL') });
@@ -39,6 +41,8 @@ for (const [k, v] of Object.entries({
   RESEND_API_KEY: stack.resendApiKey,
   RESEND_BASE_URL: stack.mailboxUrl,
   SITE_URL: stack.siteUrl,
+  SUPABASE_PUBLISHABLE_KEYS: functionsEnv(stackConf).SUPABASE_PUBLISHABLE_KEYS!,
+  SUPABASE_SECRET_KEYS: functionsEnv(stackConf).SUPABASE_SECRET_KEYS!,
 })) {
   if (!Deno.env.get(k)) Deno.env.set(k, v);
 }

@@ -5,9 +5,10 @@
  * (`Authorization: Bearer twk_…`), which the function checks itself.
  */
 import { requireEnv } from '../_shared/env.ts';
+import { publicKey, serviceKey } from '../_shared/keys.ts';
 import { databaseDeps } from './deps.ts';
 import { handleApi } from './handler.ts';
 
-const deps = databaseDeps(requireEnv('SUPABASE_URL'), requireEnv('SUPABASE_ANON_KEY'), requireEnv('SUPABASE_SERVICE_ROLE_KEY'));
+const deps = databaseDeps(requireEnv('SUPABASE_URL'), publicKey(), serviceKey());
 
 Deno.serve((request: Request) => handleApi(request, deps));

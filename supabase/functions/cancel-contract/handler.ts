@@ -29,7 +29,8 @@
 import { z } from 'npm:zod@^4';
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { clientIp, localizedUrl } from '../_shared/accounts.ts';
+import { localizedUrl } from '../_shared/accounts.ts';
+import { clientIpKey } from '../_shared/client-ip.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import { signToken } from '../_shared/tokens.ts';
 import type { Stripe } from '../_shared/stripe.ts';
@@ -120,7 +121,7 @@ export function createCancelContractHandler(deps: CancelContractDeps): (req: Req
       p_requested_date: body.requestedDate === 'asap' ? null : body.requestedDate,
       p_lang: body.locale,
       p_account_id: accountId,
-      p_client_ip: accountId ? null : clientIp(req) ?? 'unknown',
+      p_client_ip: accountId ? null : clientIpKey(req.headers),
     });
     if (submitted.error) throw rpcError('submit_cancellation_request', submitted.error);
     const row = (submitted.data as { request_id: string; user_id: string | null; needs_confirmation: boolean; lang: 'de' | 'en' }[])[0]!;

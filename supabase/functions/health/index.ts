@@ -2,11 +2,12 @@
  * `health` Edge Function (issue 17): database, e-mail queue and cron in one answer; 503 when
  * something is stuck. Wiring only; the rules live in handler.ts. The report comes from
  * `rpc/health_report` as the service role, with a 5 s timeout (a database that does not answer
- * is "stuck", not a hanging probe). Without SUPABASE_SERVICE_ROLE_KEY every check fails (503).
+ * is "stuck", not a hanging probe). Without a service key every check fails (503).
  */
 import { adminClient } from '../_shared/supabase.ts';
 import { bearer } from '../_shared/http.ts';
 import { env } from '../_shared/env.ts';
+import { isServiceKey } from '../_shared/keys.ts';
 import { handleHealth, type HealthReport } from './handler.ts';
 
 const REPORT_TIMEOUT_MS = 5000;
@@ -20,10 +21,7 @@ async function report(): Promise<HealthReport> {
 Deno.serve((request: Request) =>
   handleHealth(request, {
     report,
-    isServiceRole: (req) => {
-      const key = env('SUPABASE_SERVICE_ROLE_KEY');
-      return key.length > 0 && bearer(req) === key;
-    },
+    isServiceRole: (req) => isServiceKey(bearer(req)),
     queueMaxAgeSeconds: Number.parseInt(env('HEALTH_QUEUE_MAX_AGE_SECONDS', '600'), 10) || 600,
   }),
 );

@@ -5,9 +5,10 @@
  *
  * POST `{ email, password, locale?: 'en'|'de' (default en, the site default) }`
  * The function signs in with the password grant (the same Auth call the SPA would make; the
- * browser's address goes along as X-Forwarded-For, so Auth's per-IP and per-account limits count
- * the browser). Auth checks the password first; its custom access token hook then refuses
- * suspended (403) and legacy (409) accounts (migration 20261124001500). The answers:
+ * browser's address goes along as Sb-Forwarded-For, so Auth's per-IP limits count the browser,
+ * see password-grant.ts). Auth checks the password first; its custom access token hook then refuses
+ * suspended and legacy accounts (real GoTrue answers a hook error as HTTP <http_code> with code
+ * `unknown`; the account's state is then read from the database). The answers:
  * - 403 `suspended` — password correct, the account is suspended
  *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.');
  * - 409 `password_update_required` — password correct, a legacy `old_user` (the SPA redirects to
@@ -24,7 +25,8 @@
  */
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { clientIp, emailSchema } from '../_shared/accounts.ts';
+import { emailSchema } from '../_shared/accounts.ts';
+import { clientAddress } from '../_shared/client-ip.ts';
 import { findProfileByEmail, isSuspended } from '../_shared/users.ts';
 import { background, type AccountBaseDeps } from '../_shared/account-deps.ts';
 
@@ -60,10 +62,10 @@ export type PasswordSignIn =
 /** Dependencies of login-check beyond the account ones. */
 export interface LoginCheckDeps extends AccountBaseDeps {
   /**
-   * The Auth password grant (anon key), as the SPA's signInWithPassword. `clientIp` is passed on
-   * as X-Forwarded-For so Auth's per-IP sign-in rate limit counts the browser, not this function.
+   * The Auth password grant, as the SPA's signInWithPassword (password-grant.ts). The browser's
+   * address is passed on so Auth's per-IP sign-in limit counts the browser, not this function.
    */
-  signIn: (email: string, password: string, clientIp: string | null) => Promise<PasswordSignIn>;
+  signIn: (email: string, password: string, clientAddress: string | null) => Promise<PasswordSignIn>;
   /** Revokes a session created only to check the password. Never throws. */
   revoke: (accessToken: string) => Promise<void>;
   /** Milliseconds before the post-login queue run (spec §4: 2 s). */
@@ -80,20 +82,22 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       return new HttpError(status, code, LOGIN_MESSAGES[code][locale]);
     };
 
-    const signIn = await deps.signIn(email, password, clientIp(req));
+    const signIn = await deps.signIn(email, password, clientAddress(req.headers));
     if (!signIn.ok) {
-      // Auth's access token hook (after the password check): suspended 403, legacy old_user 409
-      if (signIn.code === 'hook_rejected' && signIn.status === 403) throw await refuse(403, 'suspended');
-      if (signIn.code === 'hook_rejected' && signIn.status === 409) throw await refuse(409, 'password_update_required');
-      // an account banned through the Auth admin API
-      if (signIn.code === 'user_banned') throw await refuse(403, 'suspended');
-      if (signIn.code === 'email_not_confirmed') {
-        // the password matched: the account's state may be told, in the order of spec §4
+      // The password matched when Auth refuses afterwards: its custom access token hook (a hook
+      // error is answered as HTTP <http_code> with code `unknown`, supabase/auth
+      // internal/hooks/hookserrors + internal/api/errors.go) or an unconfirmed address. The
+      // account's state may then be told, in the order of spec §4, from the database.
+      const hookRefused = signIn.code === 'unknown' && signIn.status >= 400 && signIn.status < 500;
+      if (hookRefused || signIn.code === 'email_not_confirmed') {
         const profile = await findProfileByEmail(deps.admin, email);
         if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended');
         if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required');
-        throw await refuse(403, 'email_not_confirmed');
+        if (signIn.code === 'email_not_confirmed') throw await refuse(403, 'email_not_confirmed');
+        throw new Error(`auth refused a proven password (${signIn.status} ${signIn.message}) for an account that is neither suspended nor legacy`);
       }
+      // an account banned through the Auth admin API
+      if (signIn.code === 'user_banned') throw await refuse(403, 'suspended');
       if (signIn.status === 429) throw new HttpError(429, 'over_request_rate_limit', signIn.message);
       if (signIn.status >= 500) throw new Error(`auth password grant: ${signIn.status} ${signIn.message}`);
       throw await refuse(400, 'invalid_credentials');

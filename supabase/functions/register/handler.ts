@@ -23,7 +23,8 @@
  */
 import { z } from 'npm:zod@^4';
 import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { assertStrongPassword, clientIp, emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import { assertStrongPassword, emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import { clientIpKey } from '../_shared/client-ip.ts';
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { signToken } from '../_shared/tokens.ts';
 import { enqueueEmail } from '../_shared/email/enqueue.ts';
@@ -65,7 +66,7 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
     const isAdmin = await calledByAdmin(req, deps.admin);
     if (!isAdmin) {
       const limited = await deps.admin.rpc('enforce_public_rate_limit', {
-        p_bucket: 'register:ip', p_key: clientIp(req) ?? 'unknown', p_limit: REGISTRATIONS_PER_IP_AND_HOUR, p_window_seconds: 3600,
+        p_bucket: 'register:ip', p_key: clientIpKey(req.headers), p_limit: REGISTRATIONS_PER_IP_AND_HOUR, p_window_seconds: 3600,
       });
       if (limited.error?.code === 'PT429') throw new HttpError(429, 'rate_limited', 'Too many registrations from this network address; please try again later.');
       if (limited.error) throw new Error(`enforce_public_rate_limit: ${limited.error.message}`);

@@ -17,7 +17,8 @@
  */
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { clientIp, emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import { emailSchema, localizedUrl } from '../_shared/accounts.ts';
+import { clientAddress } from '../_shared/client-ip.ts';
 import { CODE_CHALLENGE_RE, signToken } from '../_shared/tokens.ts';
 import { findProfileByEmail, isSuspended } from '../_shared/users.ts';
 import { enqueueEmail } from '../_shared/email/enqueue.ts';
@@ -38,7 +39,7 @@ export function createRequestPasswordResetHandler(deps: AccountDeps): (req: Requ
   return withErrors('request-password-reset', async (req) => {
     if (req.method !== 'POST') throw new HttpError(405, 'method_not_allowed', 'Use POST');
     const body = await readBody(req, Body);
-    if (!(await deps.captcha(body.captcha_token, clientIp(req)))) {
+    if (!(await deps.captcha(body.captcha_token, clientAddress(req.headers)))) {
       throw new HttpError(400, 'captcha_failed', 'Captcha verification failed');
     }
     const profile = await findProfileByEmail(deps.admin, body.email);

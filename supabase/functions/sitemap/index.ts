@@ -1,14 +1,17 @@
 /**
  * `sitemap` Edge Function: serves /sitemap.xml, /index-sitemap.xml, /en-sitemap.xml,
  * /de-sitemap.xml and /robots.txt for the production host (see handler.ts for the rewrite).
- * Env: SUPABASE_URL and SUPABASE_ANON_KEY (provided by Supabase), SITE_URL (project secret).
+ * Env: SUPABASE_URL and the publishable (or anon) key (provided by Supabase), SITE_URL (project
+ * secret, required: without it every request answers 500).
  */
 import { handleSitemapRequest } from './handler.ts';
+import { requireEnv, siteUrl } from '../_shared/env.ts';
+import { publicKey } from '../_shared/keys.ts';
 
 Deno.serve((request: Request) =>
   handleSitemapRequest(request, {
-    supabaseUrl: Deno.env.get('SUPABASE_URL') ?? 'http://127.0.0.1:54321',
-    anonKey: Deno.env.get('SUPABASE_ANON_KEY') ?? '',
-    siteUrl: Deno.env.get('SITE_URL') ?? 'http://127.0.0.1:5173',
+    supabaseUrl: requireEnv('SUPABASE_URL'),
+    anonKey: publicKey(),
+    siteUrl: siteUrl(),
   }),
 );

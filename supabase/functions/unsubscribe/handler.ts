@@ -14,7 +14,7 @@
 import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
-import { clientIp } from '../_shared/accounts.ts';
+import { clientIpKey } from '../_shared/client-ip.ts';
 import { UNSUBSCRIBE_KINDS, UNSUBSCRIBE_NAMES, verifyUnsubscribeToken } from '../_shared/email/unsubscribe.ts';
 
 /** Dependencies of `unsubscribe`. */
@@ -45,7 +45,7 @@ export function createUnsubscribeHandler(deps: UnsubscribeDeps): (req: Request) 
     }
 
     const limited = await deps.admin.rpc('enforce_public_rate_limit', {
-      p_bucket: 'unsubscribe:ip', p_key: clientIp(req) ?? 'unknown', p_limit: UNSUBSCRIBES_PER_IP_AND_HOUR, p_window_seconds: 3600,
+      p_bucket: 'unsubscribe:ip', p_key: clientIpKey(req.headers), p_limit: UNSUBSCRIBES_PER_IP_AND_HOUR, p_window_seconds: 3600,
     });
     if (limited.error?.code === 'PT429') throw new HttpError(429, 'rate_limited', 'Too many requests from this network address; please try again later.');
     if (limited.error) throw new Error(`enforce_public_rate_limit: ${limited.error.message}`);

@@ -22,6 +22,11 @@ export class AuthApiError extends Error {
     public errorCode: string,
     message: string,
     public extra: Record<string, unknown> = {},
+    /**
+     * `noErrorCodeHeader`: GoTrue sets `x-sb-error-code` only for errors that carry their own code;
+     * errors without one (hook refusals) answer `unknown` in the body and send no header.
+     */
+    public options: { noErrorCodeHeader?: boolean } = {},
   ) {
     super(message);
   }
@@ -68,7 +73,7 @@ export function sendAuthError(req: IncomingMessage, res: ServerResponse, err: un
     return;
   }
   const e = err instanceof AuthApiError ? err : internalError('Internal Server Error');
-  headers['x-sb-error-code'] = e.errorCode;
+  if (!e.options.noErrorCodeHeader) headers['x-sb-error-code'] = e.errorCode;
   // The rest of an oversized body is not read: make sure the client does not reuse the socket.
   if (e.status === 413) headers.connection = 'close';
   const body = v2024

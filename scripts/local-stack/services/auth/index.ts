@@ -52,7 +52,6 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
  * GoTrue's error shape (unexpected ones as 500 unexpected_failure, logged).
  */
 export function createAuthHandler(deps: AuthDeps): (req: IncomingMessage, res: ServerResponse, subpath: string) => Promise<void> {
-  deps.accountLimiter ??= new WindowLimiter(deps.settings.rateLimits.accountWindowSeconds * 1000);
   return async (req, res, subpath) => {
     const ctx = makeCtx(deps, req, res, subpath);
     try {

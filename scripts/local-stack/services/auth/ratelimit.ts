@@ -3,6 +3,8 @@
  * and /verify (budgets per 5 minutes by default, see settings.ts).
  */
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
+import type { AuthSettings } from './settings.ts';
 
 /** Counts hits per key in fixed windows; `now` is injectable for tests. */
 export class WindowLimiter {
@@ -62,16 +64,55 @@ export class IntervalGate {
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
+/** The first comma-separated value of a header, trimmed (Go's strings.SplitN(v, ",", 2)[0]). */
+function firstValue(value: string | string[] | undefined): string {
+  const v = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return (v.split(',')[0] ?? '').trim();
+}
+
+/** `ip` in canonical form (as Go's net.ParseIP(..).String()), or null when it is no address. */
+function parseIp(ip: string): string | null {
+  const v = ip.replace(/^\[|\]$/g, '');
+  if (isIP(v) === 0) return null;
+  return v.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1').toLowerCase();
+}
+
 /**
- * The client IP as GoTrue sees it behind Supabase's gateway: the first `X-Forwarded-For`
- * entry when the direct peer is the (loopback) gateway, else the socket's address.
+ * The `Sb-Forwarded-For` address when the setting is on and the header's first value is an
+ * address (supabase/auth `internal/sbff/sbff.go`), else null.
  */
-export function clientIp(req: IncomingMessage): string {
-  const peer = req.socket.remoteAddress ?? '';
+function sbForwardedFor(req: IncomingMessage, settings: AuthSettings): string | null {
+  if (!settings.sbForwardedForEnabled) return null;
+  return parseIp(firstValue(req.headers['sb-forwarded-for']));
+}
+
+/**
+ * The client address as GoTrue records it (audit log, sessions): `Sb-Forwarded-For` (when
+ * enabled), else the first valid `X-Forwarded-For` entry, else the socket address
+ * (supabase/auth `internal/utilities/request.go` GetIPAddress).
+ */
+export function clientIp(req: IncomingMessage, settings: AuthSettings): string {
+  const sbff = sbForwardedFor(req, settings);
+  if (sbff) return sbff;
   const xff = req.headers['x-forwarded-for'];
-  const forwarded = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-  if (forwarded && LOOPBACK.test(peer)) return forwarded;
-  return peer;
+  for (const entry of (Array.isArray(xff) ? xff.join(',') : (xff ?? '')).split(',')) {
+    const ip = parseIp(entry.trim());
+    if (ip) return ip;
+  }
+  return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+}
+
+/**
+ * The key of GoTrue's per-IP rate limits: `Sb-Forwarded-For` (when enabled), else the first
+ * value of the configured rate-limit header (`settings.rateLimitHeader`, GoTrue's
+ * GOTRUE_RATE_LIMIT_HEADER); null when that header is unset or empty, and then no per-IP limit
+ * applies, as in GoTrue (supabase/auth `internal/api/middleware.go` performRateLimiting).
+ */
+export function rateLimitKey(req: IncomingMessage, settings: AuthSettings): string | null {
+  const sbff = sbForwardedFor(req, settings);
+  if (sbff) return sbff;
+  if (!settings.rateLimitHeader) return null;
+  return firstValue(req.headers[settings.rateLimitHeader.toLowerCase()]) || null;
 }
 
 /** True for 127.0.0.0/8 and ::1. */

@@ -10,7 +10,7 @@ import { JwtError, verifyJwt } from '../../jwt.ts';
 import type { JwtClaims } from '../../db.ts';
 import type { Mailer } from '../../types.ts';
 import { AuthApiError, badRequest, forbidden } from './errors.ts';
-import { clientIp, type IntervalGate, type WindowLimiter } from './ratelimit.ts';
+import { clientIp, rateLimitKey, type IntervalGate, type WindowLimiter } from './ratelimit.ts';
 import type { AuthSettings } from './settings.ts';
 import { findUserById, type UserRow } from './store.ts';
 import { findSession } from './tokens.ts';
@@ -22,11 +22,6 @@ export interface AuthDeps {
   /** Clock (injectable for tests). */
   now: () => Date;
   limiter: WindowLimiter;
-  /**
-   * Password sign-in attempts per account (issue 12 finding 9; window
-   * settings.rateLimits.accountWindowSeconds). Optional: createAuthHandler makes one when absent.
-   */
-  accountLimiter?: WindowLimiter;
   /** Per-address mail interval for addresses without an account (see IntervalGate). */
   unknownAddressGate: IntervalGate;
   log: (scope: string, message: string, extra?: unknown) => void;
@@ -39,7 +34,10 @@ export interface Ctx {
   method: string;
   subpath: string;
   query: URLSearchParams;
+  /** The client address as GoTrue records it (utilities.GetIPAddress). */
   ip: string;
+  /** The per-IP rate-limit key (performRateLimiting), or null: no per-IP limit applies. */
+  rateLimitKey: string | null;
   userAgent: string;
   now: Date;
 }
@@ -54,7 +52,8 @@ export function makeCtx(deps: AuthDeps, req: IncomingMessage, res: ServerRespons
     method: (req.method ?? 'GET').toUpperCase(),
     subpath: subpath.replace(/\/+$/, '') || '/',
     query: url.searchParams,
-    ip: clientIp(req),
+    ip: clientIp(req, deps.settings),
+    rateLimitKey: rateLimitKey(req, deps.settings),
     userAgent: String(req.headers['user-agent'] ?? ''),
     now: deps.now(),
   };
@@ -218,28 +217,18 @@ export async function requireAdmin(ctx: Ctx): Promise<JwtClaims> {
 }
 
 /**
- * Counts a password sign-in attempt for `email` before the password is checked (parallel guesses
- * cannot overshoot) and refuses past settings.rateLimits.signInsPerAccount per window with 429
- * over_request_rate_limit, known and unknown addresses alike. `success` resets the count.
- */
-export function accountAttempt(ctx: Ctx, email: string): { success: () => void } {
-  const key = `signin:${email.trim().toLowerCase()}`;
-  const limiter = ctx.deps.accountLimiter!;
-  if (!limiter.hit(key, ctx.deps.settings.rateLimits.signInsPerAccount)) {
-    throw new AuthApiError(429, 'over_request_rate_limit', 'Too many sign-in attempts for this account. Please try again later.');
-  }
-  return { success: () => limiter.reset(key) };
-}
-
-/**
- * Applies a per-client-IP budget (see settings.rateLimits); loopback clients get the budget
- * times `loopbackFactor`. Throws 429 over_request_rate_limit when used up.
+ * Applies a per-client-IP budget (see settings.rateLimits) keyed as GoTrue keys it
+ * (`ctx.rateLimitKey`; no key, no limit: supabase/auth `internal/api/middleware.go`
+ * performRateLimiting); loopback keys get the budget times `loopbackFactor`. Throws 429
+ * over_request_rate_limit when used up.
  */
 export function rateLimit(ctx: Ctx, bucket: 'signInSignUps' | 'tokenRefresh' | 'tokenVerifications'): void {
+  const key = ctx.rateLimitKey;
+  if (key === null) return;
   const rl = ctx.deps.settings.rateLimits;
-  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(ctx.ip);
+  const loopback = /^(127\.|::1$|::ffff:127\.)/.test(key);
   const limit = rl[bucket] * (loopback ? rl.loopbackFactor : 1);
-  if (!ctx.deps.limiter.hit(`${bucket}:${ctx.ip}`, limit)) {
+  if (!ctx.deps.limiter.hit(`${bucket}:${key}`, limit)) {
     throw new AuthApiError(429, 'over_request_rate_limit', 'Request rate limit reached');
   }
 }

@@ -19,7 +19,7 @@ import {
   validatePkceParams,
 } from './flows.ts';
 import { beforeUserCreated } from './hooks.ts';
-import { accountAttempt, decodeBody, isUuid, rateLimit, referrer, requireAuthentication, str, type Ctx } from './request.ts';
+import { decodeBody, isUuid, rateLimit, referrer, requireAuthentication, str, type Ctx } from './request.ts';
 import {
   audit,
   clearOneTimeTokens,
@@ -199,12 +199,10 @@ async function passwordGrant(ctx: Ctx): Promise<void> {
   if (email === '' && phone === '') throw validationFailed('missing email or phone');
   if (phone !== '') throw unprocessable('phone_provider_disabled', 'Phone logins are disabled');
   const invalid = () => badRequest('invalid_credentials', 'Invalid login credentials');
-  const attempt = accountAttempt(ctx, email);
   const user = await findUserByEmail(ctx.deps.pool, email);
   if (!user || !user.encrypted_password) throw invalid();
   if (isBanned(user, ctx.now)) throw badRequest('user_banned', 'User is banned');
   if (!(await passwordMatches(ctx.deps.pool, password, user.encrypted_password))) throw invalid();
-  attempt.success();
   if (!user.email_confirmed_at) throw badRequest('email_not_confirmed', 'Email not confirmed');
   const token = await transaction(ctx.deps.pool, async (db) => {
     await audit(db, user, 'login', ctx.ip, { provider: 'email' }, ctx.now);

@@ -40,12 +40,11 @@ export interface RateLimitSettings {
   tokenVerifications: number;
   loopbackFactor: number;
   /**
-   * Password sign-in attempts per account (e-mail address) per `accountWindowSeconds`, counted
-   * before the password is checked so parallel guesses cannot overshoot; a successful sign-in
-   * starts the count afresh (issue 12 finding 9). Applies to every client IP alike.
+   * E-mails Auth sends per hour, project-wide (`[auth.rate_limit] email_sent`, GoTrue's
+   * GOTRUE_RATE_LIMIT_EMAIL_SENT; checked before every Auth mail, supabase/auth
+   * `internal/api/mail.go` sendEmail: 429 over_email_send_rate_limit). 0 refuses every mail.
    */
-  signInsPerAccount: number;
-  accountWindowSeconds: number;
+  emailSentPerHour: number;
 }
 
 export interface AuthSettings {
@@ -74,6 +73,19 @@ export interface AuthSettings {
   refreshTokenReuseIntervalSeconds: number;
   flowStateExpirySeconds: number;
   rateLimits: RateLimitSettings;
+  /**
+   * The request header whose first value keys the per-IP limits (GoTrue's
+   * GOTRUE_RATE_LIMIT_HEADER; `AUTH_RATE_LIMIT_HEADER`, default `CF-Connecting-IP`, which the
+   * local gateway sets as Cloudflare does in front of hosted projects). Empty: no per-IP limit.
+   */
+  rateLimitHeader: string;
+  /**
+   * Whether `Sb-Forwarded-For` sets the client address (GoTrue's
+   * GOTRUE_SECURITY_SB_FORWARDED_FOR_ENABLED; hosted: Authentication > Rate Limits > IP address
+   * forwarding, which the deploy script turns on; `AUTH_SB_FORWARDED_FOR_ENABLED`, default true).
+   * The gateway passes the header on only with a secret key.
+   */
+  sbForwardedForEnabled: boolean;
   smtpSender: string;
   externalProviders: string[];
   /** Maximum accepted request body in bytes (bigger bodies get 413). */
@@ -156,9 +168,10 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
       tokenRefresh: num(env.AUTH_RATE_LIMIT_TOKEN_REFRESH, tomlNum(rate.token_refresh) ?? 150),
       tokenVerifications: num(env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS, tomlNum(rate.token_verifications) ?? 30),
       loopbackFactor: num(env.AUTH_RATE_LIMIT_LOOPBACK_FACTOR, 100),
-      signInsPerAccount: num(env.AUTH_RATE_LIMIT_SIGN_INS_PER_ACCOUNT, 10),
-      accountWindowSeconds: num(env.AUTH_RATE_LIMIT_ACCOUNT_WINDOW, 900),
+      emailSentPerHour: num(env.AUTH_RATE_LIMIT_EMAIL_SENT, tomlNum(rate.email_sent) ?? 2),
     },
+    rateLimitHeader: env.AUTH_RATE_LIMIT_HEADER ?? 'CF-Connecting-IP',
+    sbForwardedForEnabled: bool(env.AUTH_SB_FORWARDED_FOR_ENABLED, true),
     smtpSender: env.AUTH_SMTP_SENDER ?? 'Teamwerk <noreply@teamwerk.local>',
     // Every provider of config.toml gets the local provider page, whether or not real
     // credentials are configured: the page stands in for the provider offline.

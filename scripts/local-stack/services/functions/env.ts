@@ -1,6 +1,8 @@
 /**
  * The environment the local stack gives its Edge Functions: what hosted Supabase provides
- * (SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL) plus the
+ * (SUPABASE_URL, SUPABASE_ANON_KEY, SUPABASE_SERVICE_ROLE_KEY, SUPABASE_DB_URL, and the opaque keys
+ * as JSON maps `SUPABASE_PUBLISHABLE_KEYS` / `SUPABASE_SECRET_KEYS` `{ "default": "sb_…" }`, as
+ * supabase/cli `internal/functions/serve/templates/main.ts` passes them) plus the
  * project's secrets with this stack's values (issue 12 §3: generated per data folder, see
  * secrets.ts): TOKEN_SECRET, the Stripe sandbox (key, webhook secret, address), the mailbox as
  * Resend, SITE_URL. `supabase/functions/.env` overrides them (applied by the runner).
@@ -14,6 +16,8 @@ export function functionsEnv(config: StackConfig): Record<string, string> {
     SUPABASE_URL: config.apiUrl,
     SUPABASE_ANON_KEY: config.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: config.publishableKey }),
+    SUPABASE_SECRET_KEYS: JSON.stringify({ default: config.secretKey }),
     SUPABASE_DB_URL: config.dbUrl,
     TOKEN_SECRET: config.tokenSecret,
     STRIPE_SECRET_KEY: config.stripeSecretKey,

@@ -308,7 +308,7 @@ async function proxy(
   for (const [key, value] of Object.entries(req.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(key)) headers[key] = value;
   }
-  headers['x-forwarded-for'] = req.socket.remoteAddress ?? '127.0.0.1';
+  // X-Forwarded-For, CF-Connecting-IP and X-Real-IP were set by the gateway (gateway.ts setClientAddress)
   headers['x-forwarded-proto'] = 'http';
   if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
 

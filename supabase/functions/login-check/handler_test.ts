@@ -1,0 +1,95 @@
+/**
+ * Parity test of login-check against the answers real GoTrue sends (issue 29 §1).
+ *
+ * A stand-in for hosted Auth answers the password grant exactly as GoTrue answers a refusal of
+ * the custom access token hook: HTTP <http_code> with code `unknown` (supabase/auth
+ * `internal/hooks/hookserrors/hookserrors.go` check → `apierrors.HTTPError` without an error code;
+ * `internal/api/errors.go` handleResponseErrorHTTP writes `{code: "unknown", message}` for API
+ * version 2024-01-01 and `{code: <status>, error_code: "unknown", msg}` before it, without
+ * `x-sb-error-code`). login-check reads the answer through supabase-js (password-grant.ts), like in
+ * production, and the account state from the stack's database.
+ */
+import { assertEquals } from '../_shared/assert.ts';
+import { answer, createConfirmedUser, post, withDb } from '../_shared/testing.ts';
+import { accountBaseDepsFromEnv } from '../_shared/account-deps.ts';
+import { createLoginCheckHandler, LOGIN_MESSAGES } from './handler.ts';
+import { createPasswordSignIn } from './password-grant.ts';
+
+interface Seen {
+  apikey: string | null;
+  sbForwardedFor: string | null;
+}
+
+/** A GoTrue stand-in that refuses `refusals[email]` with that status in the chosen body shape. */
+function fakeAuth(refusals: Map<string, number>, shape: 'api-2024' | 'legacy', seen: Seen[]) {
+  return Deno.serve({ port: 0, hostname: '127.0.0.1', onListen: () => undefined }, async (req) => {
+    const body = (await req.json()) as { email: string };
+    seen.push({ apikey: req.headers.get('apikey'), sbForwardedFor: req.headers.get('sb-forwarded-for') });
+    const status = refusals.get(body.email);
+    if (!status) {
+      return Response.json({ code: 'invalid_credentials', message: 'Invalid login credentials' }, { status: 400, headers: { 'x-sb-error-code': 'invalid_credentials', 'x-supabase-api-version': '2024-01-01' } });
+    }
+    const message = status === 403 ? 'Your account has been suspended. Please contact support.' : 'Please set a new password (legacy account).';
+    return shape === 'api-2024'
+      ? Response.json({ code: 'unknown', message }, { status, headers: { 'x-supabase-api-version': '2024-01-01' } })
+      : Response.json({ code: status, error_code: 'unknown', msg: message }, { status });
+  });
+}
+
+Deno.test({
+  name: 'login-check: hook refusals as real GoTrue sends them',
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const suspended = await createConfirmedUser('lc-suspended');
+    const legacy = await createConfirmedUser('lc-legacy');
+    await withDb(async (db) => {
+      await db.query(`insert into public.account_suspensions (user_id) values ($1)`, [suspended.id]);
+      await db.query(`update public.profiles set user_role = 'old_user' where id = $1`, [legacy.id]);
+    });
+    const refusals = new Map([[suspended.email, 403], [legacy.email, 409]]);
+    const base = accountBaseDepsFromEnv();
+
+    for (const shape of ['api-2024', 'legacy'] as const) {
+      await t.step(`${shape} error body: suspended → 403 suspended, old_user → 409 password_update_required, in both languages`, async () => {
+        const seen: Seen[] = [];
+        const server = fakeAuth(refusals, shape, seen);
+        try {
+          const handler = createLoginCheckHandler({
+            ...base,
+            signIn: createPasswordSignIn(`http://127.0.0.1:${server.addr.port}`, 'sb_secret_parity'),
+            revoke: () => Promise.resolve(),
+            queueDelayMs: 0,
+          });
+          const s = await answer(await handler(post({ email: suspended.email, password: 'right-password', locale: 'de' })));
+          assertEquals([s.status, s.body.error.code, s.body.error.message], [403, 'suspended', LOGIN_MESSAGES.suspended.de]);
+          const l = await answer(await handler(post({ email: legacy.email, password: 'right-password', locale: 'en' })));
+          assertEquals([l.status, l.body.error.code, l.body.error.message], [409, 'password_update_required', LOGIN_MESSAGES.password_update_required.en]);
+          const wrong = await answer(await handler(post({ email: 'nobody@test.teamwerk.de', password: 'wrong' })));
+          assertEquals([wrong.status, wrong.body.error.code], [400, 'invalid_credentials']);
+        } finally {
+          await server.shutdown();
+        }
+      });
+    }
+
+    await t.step('the browser address goes to Auth as Sb-Forwarded-For with a secret key only, read by the one client-IP rule', async () => {
+      const seen: Seen[] = [];
+      const server = fakeAuth(refusals, 'api-2024', seen);
+      try {
+        const url = `http://127.0.0.1:${server.addr.port}`;
+        const spoofed = { 'cf-connecting-ip': '203.0.113.7', 'x-forwarded-for': '10.9.9.9, 198.51.100.1' };
+        const withSecret = createLoginCheckHandler({ ...base, signIn: createPasswordSignIn(url, 'sb_secret_parity'), revoke: () => Promise.resolve(), queueDelayMs: 0 });
+        await withSecret(post({ email: 'nobody@test.teamwerk.de', password: 'x' }, spoofed));
+        const withLegacy = createLoginCheckHandler({ ...base, signIn: createPasswordSignIn(url, 'eyJlegacy.service.role'), revoke: () => Promise.resolve(), queueDelayMs: 0 });
+        await withLegacy(post({ email: 'nobody@test.teamwerk.de', password: 'x' }, spoofed));
+        assertEquals(seen, [
+          { apikey: 'sb_secret_parity', sbForwardedFor: '203.0.113.7' },
+          { apikey: 'eyJlegacy.service.role', sbForwardedFor: null },
+        ]);
+      } finally {
+        await server.shutdown();
+      }
+    });
+  },
+});
