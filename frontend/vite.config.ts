@@ -27,8 +27,16 @@ function anonKeyFor(env: Record<string, string | undefined>): string {
   );
 }
 
-export default defineConfig(({ mode }) => {
+export default defineConfig(({ command, mode }) => {
   const env = { ...loadEnv(mode, here, ['VITE_', 'SITE_URL']), ...process.env };
+  // issue 29: a build is for a hosted project unless it says otherwise; it never falls back to the
+  // local stack quietly (the deploy script passes VITE_SUPABASE_URL and the publishable key)
+  if (command === 'build' && !env.VITE_SUPABASE_URL && mode !== 'local') {
+    throw new Error(
+      'VITE_SUPABASE_URL is not set: a production build needs VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY (the project\'s ' +
+        'publishable or anon key; `npm run deploy` sets both). Build for the local stack with `vite build --mode local`.',
+    );
+  }
   const offset = Number.parseInt(env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
   const port = 5173 + offset;
   const supabaseUrl = env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;

@@ -39,25 +39,19 @@ function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT
 }
 
 /**
- * Findings of `supabase db advisors` that are accepted on purpose, as `<lint name>:<schema>.<name>`.
- * function_search_path_mutable: the matching engine's per-candidate scoring functions are plain
- * SQL without SET so that the planner inlines them into the ranking query (issue 19: with SET they
- * run as calls and match_people's p95 goes from 43 to 175 ms on the benchmark). Every name in them
- * is schema-qualified (pg_catalog functions and operators, public tables and types), they are not
- * executable by API roles (schema private), and their callers are SECURITY DEFINER functions with
- * `search_path = ''`, whose setting the inlined body runs under.
+ * Findings of `supabase db advisors` accepted on purpose (`<lint name>:<schema>.<name>`), each with
+ * its reason in `supabase/advisors-allowlist.json`. Errors: throws when an entry has no reason.
  */
-const ACCEPTED_ADVISOR_FINDINGS = new Set([
-  'function_search_path_mutable:private.match_direction',
-  'function_search_path_mutable:private.match_w',
-  'function_search_path_mutable:private.role_fit',
-  'function_search_path_mutable:private.match_responsiveness',
-]);
+function acceptedAdvisorFindings(): Set<string> {
+  const file = JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'supabase/advisors-allowlist.json'), 'utf8')) as { accepted: { finding: string; reason: string }[] };
+  for (const entry of file.accepted) if (!entry.reason?.trim()) throw new Error(`advisors-allowlist.json: ${entry.finding} has no reason`);
+  return new Set(file.accepted.map((e) => e.finding));
+}
 
 /**
  * The db:advisors step: runs the Supabase CLI's database advisors (security and performance, level
  * warn and above) against the fresh stack and fails on every finding not in
- * ACCEPTED_ADVISOR_FINDINGS (printed in full). Errors: rejects when the CLI fails or prints no JSON.
+ * supabase/advisors-allowlist.json (printed in full); an ERROR-level finding is never accepted. Errors: rejects when the CLI fails or prints no JSON.
  */
 async function advisors(): Promise<void> {
   const result = spawnSync(supabaseCliBinary(), ['db', 'advisors', `--remote=${config.dbUrl}`, '--type', 'all', '--level', 'warn', '--fail-on', 'none'], {
@@ -67,9 +61,10 @@ async function advisors(): Promise<void> {
   });
   if (result.status !== 0) throw new Error(`supabase db advisors exited with ${result.status}: ${result.stderr}`);
   const start = result.stdout.indexOf('[');
-  const findings = (start < 0 ? [] : JSON.parse(result.stdout.slice(start))) as { name: string; detail: string; metadata?: { schema?: string; name?: string } }[];
+  const findings = (start < 0 ? [] : JSON.parse(result.stdout.slice(start))) as { name: string; level?: string; detail: string; metadata?: { schema?: string; name?: string } }[];
   if (start < 0 && result.stdout.trim() && !/no issues/i.test(result.stdout)) throw new Error(`unexpected advisors output: ${result.stdout}`);
-  const open = findings.filter((f) => !ACCEPTED_ADVISOR_FINDINGS.has(`${f.name}:${f.metadata?.schema}.${f.metadata?.name}`));
+  const accepted = acceptedAdvisorFindings();
+  const open = findings.filter((f) => f.level === 'ERROR' || !accepted.has(`${f.name}:${f.metadata?.schema}.${f.metadata?.name}`));
   console.log(`advisors: ${findings.length} finding(s), ${findings.length - open.length} accepted on purpose`);
   if (open.length) {
     console.log(JSON.stringify(open, null, 2));
@@ -120,6 +115,8 @@ const steps: Step[] = [
     },
   },
   { name: 'lint', run: () => sh('npx', ['eslint', '.']) },
+  // issue 29: the production deploy validates every input and prints every step without network
+  { name: 'deploy:dry-run', run: () => sh('npm', ['run', '--silent', 'deploy', '--', '--dry-run', '--env-file', 'supabase/deploy.env.example']) },
   { name: 'lint:frontend', run: () => (hasScript('frontend', 'lint') ? sh('npm', ['run', 'lint', '-w', 'frontend']) : Promise.resolve()) },
   { name: 'unit:frontend', run: () => (hasScript('frontend', 'test') ? sh('npm', ['run', 'test', '-w', 'frontend']) : Promise.resolve()) },
   {

@@ -152,16 +152,18 @@ function matches(price: Stripe.Price, row: PriceRow): boolean {
 
 /**
  * Makes Stripe's products/prices match `public.prices` and stores the price ids.
- * Input: the stack config (DB URL and sandbox address) and options (another Stripe client for a
- * real test account, dry run). Output: per product and price what was done; `unchanged` is true
+ * Input: the stack config (DB URL and sandbox address; null when options give both a Stripe client
+ * and a database URL, as the deploy script does) and options (another Stripe client for a real
+ * account, dry run). Output: per product and price what was done; `unchanged` is true
  * on a rerun. Runs under a Postgres advisory lock so concurrent runs do not create duplicates.
  * Errors: Stripe errors (e.g. StripeAuthenticationError for a wrong key) and database errors
  * are thrown unchanged; rows already processed keep their stored ids.
  */
-export async function syncPrices(config: StackConfig, options: SyncPricesOptions = {}): Promise<SyncPricesResult> {
-  const stripe = options.stripe ?? sandboxStripe(config);
+export async function syncPrices(config: StackConfig | null, options: SyncPricesOptions = {}): Promise<SyncPricesResult> {
+  if (!config && (!options.stripe || !options.dbUrl)) throw new Error('syncPrices without a stack config needs options.stripe and options.dbUrl');
+  const stripe = options.stripe ?? sandboxStripe(config!);
   const log = options.log ?? (() => undefined);
-  const db = new pg.Client({ connectionString: options.dbUrl ?? config.dbUrl });
+  const db = new pg.Client({ connectionString: options.dbUrl ?? config!.dbUrl });
   await db.connect();
   try {
     await db.query(`select pg_advisory_lock(hashtext('teamwerk.sync_prices'))`);

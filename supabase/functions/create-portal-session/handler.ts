@@ -33,6 +33,12 @@ export interface PortalDeps {
   stripe: Stripe;
   /** SPA origin without trailing slash. */
   siteUrl: string;
+  /**
+   * The portal configuration (`bpc_…`) that allows exactly the product's plan changes (set by the
+   * deploy script as STRIPE_PORTAL_CONFIGURATION, scripts/deploy/stripe-setup.ts); null: the
+   * account's default configuration.
+   */
+  portalConfiguration?: string | null;
 }
 
 /** Builds the request handler of `create-portal-session` over its dependencies. */
@@ -60,7 +66,12 @@ export function createPortalSessionHandler(deps: PortalDeps): (req: Request) => 
     const customerId = (profile.data as { stripe_customer_id: string | null } | null)?.stripe_customer_id;
     if (!customerId) throw new HttpError(404, 'no_customer', NO_CUSTOMER);
     try {
-      const session = await deps.stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl, locale: body.locale });
+      const session = await deps.stripe.billingPortal.sessions.create({
+        customer: customerId,
+        return_url: returnUrl,
+        locale: body.locale,
+        ...(deps.portalConfiguration ? { configuration: deps.portalConfiguration } : {}),
+      });
       return json({ url: session.url });
     } catch (err) {
       if (isStripeMissing(err)) throw new HttpError(404, 'no_customer', NO_CUSTOMER);

@@ -5,7 +5,13 @@
 import { createPortalSessionHandler } from './handler.ts';
 import { adminClient, resolveCaller } from '../_shared/supabase.ts';
 import { createStripe } from '../_shared/stripe.ts';
-import { siteUrl } from '../_shared/env.ts';
+import { env, siteUrl } from '../_shared/env.ts';
 import { withSecrets } from '../_shared/secrets.ts';
 
-Deno.serve(withSecrets(['STRIPE_SECRET_KEY'], () => createPortalSessionHandler({ resolveCaller, admin: adminClient(), stripe: createStripe(), siteUrl: siteUrl() })));
+Deno.serve(withSecrets(['STRIPE_SECRET_KEY'], () => createPortalSessionHandler({
+  resolveCaller,
+  admin: adminClient(),
+  stripe: createStripe(),
+  siteUrl: siteUrl(),
+  portalConfiguration: env('STRIPE_PORTAL_CONFIGURATION') || null,
+})));

@@ -34,22 +34,10 @@ import { HttpError, json, withErrors } from '../_shared/http.ts';
 import { cryptoProvider, type Stripe } from '../_shared/stripe.ts';
 import { isStripeMissing, isStripeUnavailable, syncSubscription } from '../_shared/billing-sync.ts';
 import { syncTicketCheckout, TICKET_KIND } from '../_shared/tickets.ts';
+import { HANDLED_EVENTS, TICKET_EVENTS } from './events.ts';
 
 /** Signature tolerance in seconds (spec §7). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
-
-/** Event types that change subscription state (issue 7). */
-export const HANDLED_EVENTS = new Set([
-  'checkout.session.completed',
-  'customer.subscription.created',
-  'customer.subscription.updated',
-  'customer.subscription.deleted',
-  'invoice.paid',
-  'invoice.payment_failed',
-]);
-
-/** Event types that change ticket state (issue 16). */
-export const TICKET_EVENTS = new Set(['checkout.session.completed', 'checkout.session.expired', 'charge.refunded']);
 
 /** A ticket change an event names: the checkout session, or the payment intent of a refund. */
 type TicketTarget = { sessionId: string } | { paymentIntentId: string };
