@@ -22,7 +22,7 @@ import {
 import { accountDepsFromEnv, type AccountDeps } from '../_shared/account-deps.ts';
 import { createRequestPasswordResetHandler } from '../request-password-reset/handler.ts';
 import { createCompletePasswordResetHandler } from './handler.ts';
-import { createLoginCheckHandler, LOGIN_MESSAGES, type LoginCheckDeps, type PasswordSignIn } from '../login-check/handler.ts';
+import { createLoginCheckHandler, databaseLoginAttempts, LOGIN_MESSAGES, type LoginCheckDeps, type PasswordSignIn } from '../login-check/handler.ts';
 import { base64url, pkceChallenge } from '../_shared/tokens.ts';
 import { captchaVerifierFromEnv } from '../_shared/accounts.ts';
 
@@ -211,7 +211,7 @@ Deno.test({
       await withDb(async (db) => {
         await db.query(`insert into public.account_suspensions (user_id) values ($1)`, [user.id]);
       });
-      const handler = createLoginCheckHandler({ ...deps, signIn, revoke: (t) => { revoked.push(t); return Promise.resolve(); }, queueDelayMs: 0 } as LoginCheckDeps);
+      const handler = createLoginCheckHandler({ ...deps, signIn, attempts: databaseLoginAttempts(deps.admin), revoke: (t) => { revoked.push(t); return Promise.resolve(); }, queueDelayMs: 0 } as LoginCheckDeps);
       const res = await answer(await handler(post({ email: user.email, password: 'x' })));
       assertEquals([res.status, revoked], [403, ['tok']]);
     });

@@ -21,7 +21,10 @@
  *   token_type, user } }` — the SPA calls `supabase.auth.setSession(session)`. The e-mail queue is
  *   processed 2 s later (spec §4).
  * `message` in every error is in `locale`; `code` is the contract.
- * Other errors: 400 `validation_failed`, 405, 429 `over_request_rate_limit` (Auth's limits), 500.
+ * - 429 `over_request_rate_limit` — more than ATTEMPTS_PER_ACCOUNT attempts for the address in
+ *   15 minutes (counted before the password check, known and unknown addresses alike), or Auth's
+ *   per-IP limit.
+ * Other errors: 400 `validation_failed`, 405, 500.
  */
 import { z } from 'npm:zod@^4';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
@@ -42,7 +45,47 @@ export const LOGIN_MESSAGES = {
   email_not_confirmed: { de: 'E-Mail ist nicht bestätigt. Prüfen Sie Ihre E-Mail.', en: 'Email is not confirmed. Please check your email.' },
   password_update_required: { de: 'Bitte legen Sie ein neues Passwort fest.', en: 'Please set a new password.' },
   invalid_credentials: { de: 'Ungültige Anmeldedaten.', en: 'Invalid login credentials' },
+  over_request_rate_limit: {
+    de: 'Zu viele Anmeldeversuche für dieses Konto. Bitte versuchen Sie es in 15 Minuten erneut.',
+    en: 'Too many sign-in attempts for this account. Please try again in 15 minutes.',
+  },
 } as const;
+
+/** Password attempts per account (e-mail address) and window (issue 12 finding 9, issue 29 §2). */
+export const ATTEMPTS_PER_ACCOUNT = 10;
+/** The window of ATTEMPTS_PER_ACCOUNT, in seconds (15 minutes). */
+export const ATTEMPT_WINDOW_SECONDS = 900;
+
+/**
+ * The product's per-account password limit (hosted Auth has none): a counter in the database
+ * (`rpc/enforce_public_rate_limit`, bucket `login:account`, the address hashed there) counted
+ * BEFORE Auth checks the password, so parallel guesses cannot overshoot; a proven password (a
+ * session, or a refusal Auth gives only after the password matched) clears it
+ * (`rpc/clear_public_rate_limit`). Unknown addresses are counted alike (no enumeration).
+ */
+export interface LoginAttempts {
+  /** Counts an attempt for `email`; false when the account used its attempts of the window. */
+  hit: (email: string) => Promise<boolean>;
+  /** Starts the count of `email` afresh. Never throws. */
+  clear: (email: string) => Promise<void>;
+}
+
+/** LoginAttempts over the database (service-role client). Errors of `hit`: throws on a database error. */
+export function databaseLoginAttempts(admin: AccountBaseDeps['admin']): LoginAttempts {
+  const bucket = 'login:account';
+  return {
+    async hit(email) {
+      const res = await admin.rpc('enforce_public_rate_limit', { p_bucket: bucket, p_key: email.trim().toLowerCase(), p_limit: ATTEMPTS_PER_ACCOUNT, p_window_seconds: ATTEMPT_WINDOW_SECONDS });
+      if (res.error?.code === 'PT429') return false;
+      if (res.error) throw new Error(`enforce_public_rate_limit: ${res.error.message}`);
+      return true;
+    },
+    async clear(email) {
+      const res = await admin.rpc('clear_public_rate_limit', { p_bucket: bucket, p_key: email.trim().toLowerCase() });
+      if (res.error) console.error(JSON.stringify({ fn: 'login-check', clear: res.error.message }));
+    },
+  };
+}
 
 /** Session fields the SPA needs for `setSession`. */
 export interface LoginSession {
@@ -66,6 +109,8 @@ export interface LoginCheckDeps extends AccountBaseDeps {
    * address is passed on so Auth's per-IP sign-in limit counts the browser, not this function.
    */
   signIn: (email: string, password: string, clientAddress: string | null) => Promise<PasswordSignIn>;
+  /** The per-account attempt counter (databaseLoginAttempts). */
+  attempts: LoginAttempts;
   /** Revokes a session created only to check the password. Never throws. */
   revoke: (accessToken: string) => Promise<void>;
   /** Milliseconds before the post-login queue run (spec §4: 2 s). */
@@ -82,6 +127,9 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       return new HttpError(status, code, LOGIN_MESSAGES[code][locale]);
     };
 
+    if (!(await deps.attempts.hit(email))) {
+      throw new HttpError(429, 'over_request_rate_limit', LOGIN_MESSAGES.over_request_rate_limit[locale]);
+    }
     const signIn = await deps.signIn(email, password, clientAddress(req.headers));
     if (!signIn.ok) {
       // The password matched when Auth refuses afterwards: its custom access token hook (a hook
@@ -90,6 +138,7 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       // account's state may then be told, in the order of spec §4, from the database.
       const hookRefused = signIn.code === 'unknown' && signIn.status >= 400 && signIn.status < 500;
       if (hookRefused || signIn.code === 'email_not_confirmed') {
+        await deps.attempts.clear(email);
         const profile = await findProfileByEmail(deps.admin, email);
         if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended');
         if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required');
@@ -106,6 +155,7 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
     const profile = await findProfileByEmail(deps.admin, email);
     if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended', signIn.session);
     if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required', signIn.session);
+    await deps.attempts.clear(email);
     const delay = deps.queueDelayMs ?? 2000;
     background(new Promise((resolve) => setTimeout(resolve, delay)).then(() => deps.kickQueue()));
     return json({ status: 'ok', session: signIn.session });

@@ -10,9 +10,9 @@
  * production, and the account state from the stack's database.
  */
 import { assertEquals } from '../_shared/assert.ts';
-import { answer, createConfirmedUser, post, withDb } from '../_shared/testing.ts';
+import { answer, createConfirmedUser, invoke, post, STRONG_PASSWORD, uniqueEmail, withDb } from '../_shared/testing.ts';
 import { accountBaseDepsFromEnv } from '../_shared/account-deps.ts';
-import { createLoginCheckHandler, LOGIN_MESSAGES } from './handler.ts';
+import { ATTEMPTS_PER_ACCOUNT, createLoginCheckHandler, databaseLoginAttempts, LOGIN_MESSAGES } from './handler.ts';
 import { createPasswordSignIn } from './password-grant.ts';
 
 interface Seen {
@@ -58,6 +58,7 @@ Deno.test({
           const handler = createLoginCheckHandler({
             ...base,
             signIn: createPasswordSignIn(`http://127.0.0.1:${server.addr.port}`, 'sb_secret_parity'),
+            attempts: databaseLoginAttempts(base.admin),
             revoke: () => Promise.resolve(),
             queueDelayMs: 0,
           });
@@ -79,9 +80,9 @@ Deno.test({
       try {
         const url = `http://127.0.0.1:${server.addr.port}`;
         const spoofed = { 'cf-connecting-ip': '203.0.113.7', 'x-forwarded-for': '10.9.9.9, 198.51.100.1' };
-        const withSecret = createLoginCheckHandler({ ...base, signIn: createPasswordSignIn(url, 'sb_secret_parity'), revoke: () => Promise.resolve(), queueDelayMs: 0 });
+        const withSecret = createLoginCheckHandler({ ...base, signIn: createPasswordSignIn(url, 'sb_secret_parity'), attempts: databaseLoginAttempts(base.admin), revoke: () => Promise.resolve(), queueDelayMs: 0 });
         await withSecret(post({ email: 'nobody@test.teamwerk.de', password: 'x' }, spoofed));
-        const withLegacy = createLoginCheckHandler({ ...base, signIn: createPasswordSignIn(url, 'eyJlegacy.service.role'), revoke: () => Promise.resolve(), queueDelayMs: 0 });
+        const withLegacy = createLoginCheckHandler({ ...base, signIn: createPasswordSignIn(url, 'eyJlegacy.service.role'), attempts: databaseLoginAttempts(base.admin), revoke: () => Promise.resolve(), queueDelayMs: 0 });
         await withLegacy(post({ email: 'nobody@test.teamwerk.de', password: 'x' }, spoofed));
         assertEquals(seen, [
           { apikey: 'sb_secret_parity', sbForwardedFor: '203.0.113.7' },
@@ -89,6 +90,40 @@ Deno.test({
         ]);
       } finally {
         await server.shutdown();
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: 'login-check: the per-account attempt limit is the product\'s (issue 29 §2; hosted Auth has none)',
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await t.step('100 parallel guesses through the deployed function: 10 reach Auth, the rest 429; the right password waits too', async () => {
+      const user = await createConfirmedUser('lc-limit');
+      const guesses = await Promise.all(Array.from({ length: 100 }, (_, i) => invoke('login-check', { email: user.email, password: `Wrong-guess-${i}` })));
+      const codes = guesses.map((g) => g.body.error?.code);
+      assertEquals(codes.filter((c) => c === 'invalid_credentials').length, ATTEMPTS_PER_ACCOUNT);
+      assertEquals(codes.filter((c) => c === 'over_request_rate_limit').length, 100 - ATTEMPTS_PER_ACCOUNT);
+      assertEquals(guesses.find((g) => g.body.error?.code === 'over_request_rate_limit')!.status, 429);
+      const right = await invoke('login-check', { email: user.email, password: STRONG_PASSWORD, locale: 'de' });
+      assertEquals([right.status, right.body.error?.message], [429, LOGIN_MESSAGES.over_request_rate_limit.de]);
+      // other accounts are not affected; unknown addresses are counted the same way
+      const other = await createConfirmedUser('lc-limit-other');
+      assertEquals((await invoke('login-check', { email: other.email, password: STRONG_PASSWORD })).status, 200);
+      const ghost = uniqueEmail('lc-ghost');
+      const ghostCodes = (await Promise.all(Array.from({ length: ATTEMPTS_PER_ACCOUNT + 1 }, () => invoke('login-check', { email: ghost, password: 'x' })))).map((g) => g.body.error?.code);
+      assertEquals(ghostCodes.filter((c) => c === 'over_request_rate_limit').length, 1);
+    });
+
+    await t.step('a successful sign-in starts the count afresh', async () => {
+      const user = await createConfirmedUser('lc-reset');
+      for (let round = 0; round < 2; round++) {
+        for (let i = 0; i < ATTEMPTS_PER_ACCOUNT - 1; i++) {
+          assertEquals((await invoke('login-check', { email: user.email, password: 'Wrong-guess' })).body.error?.code, 'invalid_credentials');
+        }
+        assertEquals((await invoke('login-check', { email: user.email, password: STRONG_PASSWORD })).status, 200);
       }
     });
   },

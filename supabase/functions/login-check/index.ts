@@ -1,5 +1,5 @@
 /** `login-check` Edge Function (public): see handler.ts for the contract. */
-import { createLoginCheckHandler } from './handler.ts';
+import { createLoginCheckHandler, databaseLoginAttempts } from './handler.ts';
 import { createPasswordSignIn } from './password-grant.ts';
 import { accountBaseDepsFromEnv } from '../_shared/account-deps.ts';
 import { requireEnv } from '../_shared/env.ts';
@@ -11,6 +11,7 @@ Deno.serve(
   createLoginCheckHandler({
     ...base,
     signIn: createPasswordSignIn(requireEnv('SUPABASE_URL'), serviceKey()),
+    attempts: databaseLoginAttempts(base.admin),
     async revoke(accessToken) {
       await base.admin.auth.admin.signOut(accessToken).catch(() => undefined);
     },
