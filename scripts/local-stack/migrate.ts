@@ -85,26 +85,35 @@ export async function applySeed(config: StackConfig): Promise<boolean> {
   return true;
 }
 
-/** Description of the vault secret the stack keeps in step with its generated key. */
-const VAULT_KEY_DESCRIPTION =
-  'The local stack’s generated service_role key of this data folder (scripts/local-stack/secrets.ts), stored at every start. Set the real key in production.';
+/**
+ * The Vault secrets the pg_cron jobs that call Edge Functions read (the operations schema):
+ * `project_url` (this stack's API gateway) and `service_role_key` (its generated secret key).
+ * The local stand-in for what a deploy sets with `[db.vault]` (scripts/deploy/production-config.ts).
+ */
+export function vaultSecrets(config: StackConfig): Record<string, { value: string; description: string }> {
+  return {
+    project_url: { value: config.apiUrl, description: 'The local stack\u2019s API gateway (scripts/local-stack/migrate.ts), stored at every start.' },
+    service_role_key: {
+      value: config.secretKey,
+      description: 'The local stack\u2019s generated secret key of this data folder (scripts/local-stack/secrets.ts), stored at every start.',
+    },
+  };
+}
 
 /**
- * Stores this stack's service_role key as the vault secret `service_role_key`, which the pg_cron
- * job of migration 20261121009200 sends to process-email-queue (as Supabase recommends for
- * scheduled functions). Runs at every start after the migrations, so a data folder whose secrets
- * were (re)generated calls its functions with the key the gateway accepts. Idempotent.
+ * Stores this stack's Vault secrets (vaultSecrets) at every start after the migrations, so a data
+ * folder whose secrets were (re)generated, or a stack on other ports, calls its own functions with
+ * a key the gateway accepts. Idempotent.
  */
 export async function storeVaultSecrets(config: StackConfig): Promise<void> {
   const client = new pg.Client({ connectionString: config.dbUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ id: string; secret: string }>(`select id, secret from vault.secrets where name = 'service_role_key'`);
-    const row = rows[0];
-    if (!row) {
-      await client.query(`select vault.create_secret($1, 'service_role_key', $2)`, [config.serviceRoleKey, VAULT_KEY_DESCRIPTION]);
-    } else if (row.secret !== config.serviceRoleKey) {
-      await client.query(`select vault.update_secret($1, $2, null, $3)`, [row.id, config.serviceRoleKey, VAULT_KEY_DESCRIPTION]);
+    for (const [name, { value, description }] of Object.entries(vaultSecrets(config))) {
+      const { rows } = await client.query<{ id: string; secret: string }>(`select id, decrypted_secret as secret from vault.decrypted_secrets where name = $1`, [name]);
+      const row = rows[0];
+      if (!row) await client.query(`select vault.create_secret($1, $2, $3)`, [value, name, description]);
+      else if (row.secret !== value) await client.query(`select vault.update_secret($1, $2, null, $3)`, [row.id, value, description]);
     }
   } finally {
     await client.end();

@@ -28,7 +28,8 @@ function header(headers: HeaderSource, name: string): string {
 
 function parse(value: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   const v = value.trim().replace(/^\[(.*)\]$/, '$1');
-  if (!ipaddr.isValid(v)) return null;
+  // zone ids (fe80::1%eth0) and prefixes are no client addresses
+  if (v.includes('%') || v.includes('/') || !ipaddr.isValid(v)) return null;
   // ipaddr.js accepts shorthand IPv4 such as "1" or "0x7f.1"; only dotted quads count
   if (!v.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(v)) return null;
   const ip = ipaddr.parse(v);

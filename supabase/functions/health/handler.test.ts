@@ -102,3 +102,14 @@ Deno.test('health answers a CORS preflight without a body, GET and POST, nothing
   assert.equal((await handleHealth(new Request('http://localhost/health', { method: 'POST' }), deps)).status, 200);
   assert.equal((await handleHealth(new Request('http://localhost/health', { method: 'DELETE' }), deps)).status, 405);
 });
+
+Deno.test('a missing Vault secret of the function-calling cron jobs is stuck: 503, named for the service role (issue 29 §4)', async () => {
+  const missing = report({ cron_secrets: { project_url: true, service_role_key: false } });
+  const anonymous = await handleHealth(get(), { report: () => Promise.resolve(missing), isServiceRole: service, now: () => NOW });
+  assert.equal(anonymous.status, 503);
+  assert.equal((await anonymous.json()).checks.cron.ok, false);
+  const detailed = await (await handleHealth(get('Bearer service-key'), { report: () => Promise.resolve(missing), isServiceRole: service, now: () => NOW })).json();
+  assert.deepEqual(detailed.checks.cron.missing_secrets, ['service_role_key']);
+  const present = await handleHealth(get(), { report: () => Promise.resolve(report({ cron_secrets: { project_url: true, service_role_key: true } })), now: () => NOW });
+  assert.equal(present.status, 200);
+});

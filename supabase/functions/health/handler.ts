@@ -12,7 +12,9 @@
  *     reclaimed it);
  *   - cron: no active job missed two of its scheduled runs in a row (counted from its last
  *     successful run, or from the database start when it never ran), with 120 s of grace for a
- *     run in progress. `last_success_at` is the newest successful run of any job.
+ *     run in progress, and the Vault secrets the jobs that call functions need (`project_url`,
+ *     `service_role_key`) exist (without them those jobs fail at once; issue 29 §4).
+ *     `last_success_at` is the newest successful run of any job.
  *   Anyone (monitors, the stack's status) gets the statuses; only the service role (its key as
  *   bearer) also gets the numbers and the per-job details, which name internal jobs.
  * OPTIONS → 204 with CORS headers. Never throws. Deployed with `verify_jwt = false`.
@@ -26,10 +28,12 @@ export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
 };
 
-/** The answer of `rpc/health_report` (supabase/migrations/20261126000000_operations.sql). */
+/** The answer of `rpc/health_report` (the operations schema). */
 export interface HealthReport {
   checked_at: string;
   database_started_at: string;
+  /** Which of the Vault secrets of the function-calling cron jobs exist (name → present). */
+  cron_secrets?: Record<string, boolean>;
   queue: { pending: number; oldest_due_seconds: number; processing_expired: number; failed_24h: number };
   cron: { job: string | null; schedule: string; active: boolean; last_success_at: string | null; last_failure_at: string | null; last_status: string | null }[];
 }
@@ -125,7 +129,8 @@ export async function handleHealth(request: Request, deps: HealthDeps): Promise<
   const latency = Math.round(performance.now() - started);
   const queueOk = report.queue.oldest_due_seconds <= maxAge && report.queue.processing_expired === 0;
   const jobs = judgeCron(report, now);
-  const cronOk = jobs.every((j) => j.ok);
+  const missingSecrets = Object.entries(report.cron_secrets ?? {}).filter(([, present]) => !present).map(([name]) => name);
+  const cronOk = jobs.every((j) => j.ok) && missingSecrets.length === 0;
   const lastSuccess = jobs.map((j) => j.last_success_at).filter((t): t is string => t !== null).sort().at(-1) ?? null;
   const checks = {
     database: { ok: true, ...(details ? { latency_ms: latency } : {}) },
@@ -133,6 +138,7 @@ export async function handleHealth(request: Request, deps: HealthDeps): Promise<
     cron: {
       ok: cronOk,
       last_success_at: lastSuccess,
+      ...(missingSecrets.length ? { missing_secrets: missingSecrets } : {}),
       ...(details ? { jobs } : { stuck_jobs: jobs.filter((j) => !j.ok).length }),
     },
   };
