@@ -35,6 +35,7 @@ export interface UploadDeps {
   randomToken?: () => string;
 }
 
+// deno-lint-ignore no-control-regex -- control characters are what the pattern refuses
 const SEGMENT = /^[^/\\\u0000-\u001f]{1,200}$/;
 
 /** `path` split into folder and file name. Errors: 400 for an empty, absolute or dot-segment path. */
