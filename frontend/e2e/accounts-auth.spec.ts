@@ -153,22 +153,66 @@ test('legacy old_user: login → reset link → new password → signed in as fr
   await expect(page.getByTestId('password-update-error')).toHaveText('Dieser Link wurde bereits verwendet. Bitte fordern Sie einen neuen an.');
 });
 
-test('OAuth through the local provider page returns signed in to /user; cancel shows the failure', async ({ page }) => {
+test('OAuth through the development sign-in page returns signed in to /user; unverified and cancel show the failure', async ({ page }) => {
   const email = uniqueEmail('oauth');
   await page.goto('/login');
   await page.getByRole('button', { name: 'Sign in with Google' }).click();
-  await expect(page.getByRole('heading', { name: /Sign in with Google/ })).toBeVisible();
+  // the stack's stand-in for Google says what it is; "verified" is the tester's explicit choice
+  await expect(page).toHaveTitle('Development sign-in page — not Google');
+  await expect(page.getByRole('heading', { name: 'Development sign-in page — not Google' })).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('Development sign-in page — not Google');
+  const verified = page.getByRole('checkbox', { name: 'Google reports this address as verified' });
+  await expect(verified).not.toBeChecked();
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Name').fill('Olli Auth');
+  await verified.check();
   await page.getByRole('button', { name: 'Continue' }).click();
   // signed in and sent to /user, which a free account leaves for /subscription-required (spec §6 guard)
   await expect(page).toHaveURL(/\/subscription-required$/);
   expect(await page.evaluate(() => Object.keys(localStorage).some((k) => k.endsWith('-auth-token')))).toBe(true);
 
+  // an address the provider does not vouch for: Auth mails a confirmation and refuses (GoTrue 422
+  // provider_email_needs_verification), the page shows the OAuth failure
   await page.evaluate(() => localStorage.clear());
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Sign in with LinkedIn' }).click();
+  await expect(page.getByRole('heading', { name: 'Development sign-in page — not LinkedIn' })).toBeVisible();
+  await page.getByLabel('E-mail').fill(uniqueEmail('oauth-unverified'));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('.notify-error').first()).toHaveText('OAuth login failed');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => Object.keys(localStorage).some((k) => k.endsWith('-auth-token')))).toBe(false);
+
   await page.goto('/de/login');
   await page.getByRole('button', { name: 'Mit LinkedIn anmelden' }).click();
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page.locator('.notify-error').first()).toHaveText('OAuth-Anmeldung fehlgeschlagen');
   await expect(page).toHaveURL(/\/de\/login$/);
+});
+
+test('the login page offers only the OAuth providers Auth reports enabled; the landing page does not ask', async ({ page }) => {
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/auth/v1/settings')) asked.push(new URL(page.url()).pathname);
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(asked).toEqual([]);
+
+  // the stack enables Google and LinkedIn (config.toml): both buttons
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: 'Sign in with Google' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with LinkedIn' })).toBeVisible();
+  expect(asked.length).toBeGreaterThan(0);
+
+  // Auth's real answer with Google switched off: no Google button
+  await page.route('**/auth/v1/settings', async (route) => {
+    const response = await route.fetch();
+    const settings = (await response.json()) as { external: Record<string, boolean> };
+    await route.fulfill({ response, json: { ...settings, external: { ...settings.external, google: false } } });
+  });
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Sign in with LinkedIn' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in with Google' })).toHaveCount(0);
 });

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonClient, config, nodeClientOptions, serviceClient, superuserDb, uniqueEmail } from '../../test-support/clients.ts';
 import type { OutgoingMail } from '../types.ts';
 import { createAuthHandler, projectAuthSettings } from '../services/auth/index.ts';
-import { IntervalGate, WindowLimiter } from '../services/auth/ratelimit.ts';
+import { IntervalLimiter, WindowLimiter } from '../services/auth/ratelimit.ts';
 import { authSettings, type AuthSettings } from '../services/auth/settings.ts';
 
 const AUTH_URL = `${config.apiUrl}/auth/v1`;
@@ -119,9 +119,10 @@ async function signupUrl(): Promise<string> {
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const settings = { ...projectAuthSettings(config), externalUrl: `${url}/auth/v1`, beforeUserCreatedHook: null };
   handler = createAuthHandler({
     pool,
-    settings: { ...projectAuthSettings(config), externalUrl: `${url}/auth/v1`, beforeUserCreatedHook: null },
+    settings,
     mailer: {
       deliver: async (m) => {
         const res = await fetch(`${config.mailboxUrl}/emails`, {
@@ -134,7 +135,7 @@ async function signupUrl(): Promise<string> {
     },
     now: () => new Date(),
     limiter: new WindowLimiter(300_000),
-    unknownAddressGate: new IntervalGate(),
+    emailLimiter: new IntervalLimiter(settings.rateLimits.emailSentPerHour, 3600_000),
     log: () => undefined,
   });
   selfSignup = { url, server, pool };
@@ -156,11 +157,61 @@ async function storedUsers(emails: string[]): Promise<number> {
   return Number((await db.query<{ n: string }>('select count(*) as n from auth.users where email = any($1)', [emails])).rows[0]!.n);
 }
 
+interface MountedAuth {
+  url: string;
+  sent: OutgoingMail[];
+  server: http.Server;
+  client: () => SupabaseClient;
+}
+const mountedAuth: MountedAuth[] = [];
+let mountedPool: pg.Pool | null = null;
+
+/**
+ * The stack's Auth handler in-process over the stack's Postgres with the project's settings and
+ * these overrides (confirmations on, no before_user_created hook unless given), its own
+ * limiters (`emailSentPerHour` e-mails per hour) and a log of the mails it sends. Closed after
+ * the file.
+ */
+async function mountAuth(overrides: Partial<AuthSettings> & { emailSentPerHour: number }): Promise<MountedAuth> {
+  mountedPool ??= new pg.Pool({ connectionString: config.dbUrl, max: 4 });
+  const pool = mountedPool;
+  const sent: OutgoingMail[] = [];
+  let handler: ((req: http.IncomingMessage, res: http.ServerResponse, subpath: string) => Promise<void>) | null = null;
+  const server = http.createServer((req, res) => void handler!(req, res, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/auth\/v1/, '') || '/'));
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const base = projectAuthSettings(config);
+  const { emailSentPerHour, ...rest } = overrides;
+  const settings: AuthSettings = {
+    ...base,
+    externalUrl: `${url}/auth/v1`,
+    beforeUserCreatedHook: null,
+    enableConfirmations: true,
+    ...rest,
+    rateLimits: { ...base.rateLimits, emailSentPerHour },
+  };
+  handler = createAuthHandler({
+    pool,
+    settings,
+    mailer: { deliver: async (m) => (sent.push(m), { id: randomUUID() }) },
+    now: () => new Date(),
+    limiter: new WindowLimiter(300_000),
+    emailLimiter: new IntervalLimiter(emailSentPerHour, 3600_000),
+    log: (scope, message) => console.error(scope, message),
+  });
+  const m = { url, sent, server, client: () => createClient(url, config.anonKey, nodeClientOptions) };
+  mountedAuth.push(m);
+  return m;
+}
+
 beforeAll(async () => {
   db = await superuserDb();
 });
 
 afterAll(async () => {
+  for (const m of mountedAuth) await new Promise((r) => m.server.close(r));
+  await mountedPool?.end();
   await db.end();
   if (selfSignup) {
     await new Promise((r) => selfSignup!.server.close(r));
@@ -756,76 +807,213 @@ describe('admin API', () => {
   });
 });
 
-describe('OAuth through the local provider page', () => {
-  async function runProvider(url: string, decision: 'continue' | 'cancel', email: string, name: string): Promise<string> {
+describe('OAuth providers as config.toml enables them (GoTrue external.go, settings.go, linking.go)', () => {
+  /** The provider flow through the development page: returns the final redirect after /callback. */
+  async function runProvider(url: string, answer: { decision?: 'continue' | 'cancel'; email?: string; name?: string; verified?: boolean }): Promise<string> {
     const toPage = await location(url);
     expect(toPage.status).toBe(302);
     expect(toPage.location).toContain('/auth/v1/local-oauth?');
     const page = await fetch(toPage.location);
-    const html = await page.text();
     expect(page.status).toBe(200);
-    expect(html).toContain('Continue');
-    expect(html).toContain('Cancel');
     const state = new URL(toPage.location).searchParams.get('state')!;
-    const answer = await location(`${AUTH_URL}/local-oauth`, {
+    const form: Record<string, string> = { state, email: answer.email ?? '', name: answer.name ?? '', decision: answer.decision ?? 'continue' };
+    if (answer.verified) form.email_verified = 'true';
+    const posted = await location(`${AUTH_URL}/local-oauth`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ state, email, name, decision }).toString(),
+      body: new URLSearchParams(form).toString(),
     });
-    expect(answer.location).toContain('/auth/v1/callback?');
-    const back = await location(answer.location);
+    expect(posted.location).toContain('/auth/v1/callback?');
+    const back = await location(posted.location);
     expect(back.status).toBe(302);
     return back.location;
   }
 
-  it('signs in with Google (implicit): creates the user and identity, tokens in the fragment', async () => {
-    const email = uniqueEmail('google');
-    const { data } = await anonClient().auth.signInWithOAuth({
-      provider: 'google',
-      options: { redirectTo: 'http://127.0.0.1:5173/auth/callback', skipBrowserRedirect: true },
+  async function oauthUrl(provider: 'google' | 'linkedin_oidc', client: SupabaseClient = anonClient(), redirectTo = 'http://127.0.0.1:5173/auth/callback'): Promise<string> {
+    const { data, error } = await client.auth.signInWithOAuth({ provider, options: { redirectTo, skipBrowserRedirect: true } });
+    expect(error).toBeNull();
+    return data.url!;
+  }
+
+  async function userRow(email: string) {
+    return (await db.query<{ id: string; email_confirmed_at: Date | null; encrypted_password: string | null; raw_user_meta_data: Record<string, unknown>; raw_app_meta_data: Record<string, unknown> }>(
+      'select id, email_confirmed_at, encrypted_password, raw_user_meta_data, raw_app_meta_data from auth.users where email = $1', [email])).rows[0];
+  }
+
+  async function identitiesOf(userId: string): Promise<string[]> {
+    return (await db.query<{ provider: string }>('select provider from auth.identities where user_id = $1 order by created_at', [userId])).rows.map((r) => r.provider);
+  }
+
+  it('enables exactly the providers of config.toml: /settings, /authorize for disabled (400 provider is not enabled) and unknown ones', async () => {
+    const settings = await raw('GET', '/settings');
+    const enabled = Object.entries(settings.json.external as Record<string, boolean>).filter(([, on]) => on).map(([name]) => name).sort();
+    expect(enabled).toEqual(['email', 'google', 'linkedin_oidc']);
+    const disabled = await raw('GET', '/authorize?provider=github', { apikey: null, headers: { 'X-Supabase-Api-Version': '2024-01-01' } });
+    expect([disabled.status, disabled.json]).toEqual([400, { code: 'validation_failed', message: 'Unsupported provider: provider is not enabled' }]);
+    const deprecated = await raw('GET', '/authorize?provider=linkedin', { apikey: null });
+    expect(deprecated.json).toMatchObject({ code: 400, error_code: 'validation_failed', msg: 'Unsupported provider: provider is not enabled' });
+    const unknown = await raw('GET', '/authorize?provider=MySpace', { apikey: null });
+    expect([unknown.status, unknown.json]).toEqual([400, { code: 400, error_code: 'validation_failed', msg: 'Unsupported provider: Provider myspace could not be found' }]);
+    const missing = await raw('GET', '/authorize', { apikey: null });
+    expect(missing.json).toMatchObject({ msg: 'Unsupported provider: Provider  could not be found' });
+    const viaClient = await anonClient().auth.signInWithOAuth({ provider: 'github', options: { skipBrowserRedirect: true } });
+    // supabase-js only builds the URL; the browser would land on the 400 above
+    expect((await location(viaClient.data.url!)).status).toBe(400);
+    const google = await location(`${AUTH_URL}/authorize?provider=Google`);
+    expect(google.status).toBe(302);
+    expect(new URL(google.location).pathname).toBe('/auth/v1/local-oauth');
+  });
+
+  it('refuses an enabled provider whose credentials are set (the stack reaches no real provider); /settings follows the config', async () => {
+    const m = await mountAuth({
+      emailSentPerHour: 30,
+      externalProviders: { google: { enabled: true, hasCredentials: true }, github: { enabled: true, hasCredentials: false }, apple: { enabled: false, hasCredentials: false } },
     });
-    const final = await runProvider(data.url!, 'continue', email, 'Gustav Google');
+    const real = await fetch(`${m.url}/auth/v1/authorize?provider=google`, { redirect: 'manual' });
+    expect([real.status, ((await real.json()) as { error_code: string }).error_code]).toEqual([501, 'local_stack_unsupported']);
+    expect((await fetch(`${m.url}/auth/v1/authorize?provider=github`, { redirect: 'manual' })).status).toBe(302);
+    expect((await fetch(`${m.url}/auth/v1/authorize?provider=apple`, { redirect: 'manual' })).status).toBe(400);
+    const settings = (await (await fetch(`${m.url}/auth/v1/settings`)).json()) as { external: Record<string, boolean> };
+    expect(Object.entries(settings.external).filter(([, on]) => on).map(([name]) => name).sort()).toEqual(['email', 'github', 'google']);
+  });
+
+  it('serves a development page marked as such, with "verified" unchecked and no accounts offered', async () => {
+    await createConfirmedUser(uniqueEmail('listed'));
+    const page = await fetch((await location(await oauthUrl('google'))).location);
+    const html = await page.text();
+    expect(html).toContain('<title>Development sign-in page — not Google</title>');
+    expect(html).toContain('<h1>Development sign-in page — not Google</h1>');
+    expect(html).toMatch(/<div class="banner" role="note"[^>]*>Development sign-in page — not Google\./);
+    const checkbox = /<input id="email_verified"[^>]*>/.exec(html)?.[0];
+    expect(checkbox).toBe('<input id="email_verified" name="email_verified" type="checkbox" value="true">');
+    expect(html).toContain('Google reports this address as verified');
+    expect(html).not.toContain('@test.teamwerk.local');
+    expect(html).not.toContain('<datalist');
+    const linkedin = await (await fetch((await location(await oauthUrl('linkedin_oidc'))).location)).text();
+    expect(linkedin).toContain('<h1>Development sign-in page — not LinkedIn</h1>');
+  });
+
+  it('a new verified address creates a confirmed account and signs in (implicit flow)', async () => {
+    const email = uniqueEmail('google');
+    const final = await runProvider(await oauthUrl('google'), { email, name: 'Gustav Google', verified: true });
     expect(final.startsWith('http://127.0.0.1:5173/auth/callback#')).toBe(true);
     const frag = fragmentParams(final);
     expect(frag.get('provider_token')).toBeTruthy();
     const { data: me } = await anonClient().auth.getUser(frag.get('access_token')!);
     expect(me.user?.email).toBe(email);
+    expect(me.user?.email_confirmed_at).toBeTruthy();
     expect(me.user?.app_metadata).toMatchObject({ provider: 'google', providers: ['google'] });
     expect(me.user?.user_metadata).toMatchObject({ full_name: 'Gustav Google', email_verified: true });
-    expect(me.user?.identities?.map((i) => i.provider)).toEqual(['google']);
+    expect(me.user?.identities?.map((i) => [i.provider, i.identity_data?.email_verified])).toEqual([['google', true]]);
     expect(decodeJwt(frag.get('access_token')!).amr).toEqual([expect.objectContaining({ method: 'oauth' })]);
+    // the same identity signs in again (account exists)
+    const again = fragmentParams(await runProvider(await oauthUrl('google'), { email, name: 'Gustav G.', verified: true }));
+    expect(decodeJwt(again.get('access_token')!).sub).toBe(me.user?.id);
   });
 
-  it('links LinkedIn to an existing e-mail user with PKCE (?code=, exchangeCodeForSession)', async () => {
+  it('a new unverified address creates an unconfirmed account, mails a confirmation and answers 422 provider_email_needs_verification', async () => {
+    const email = uniqueEmail('unverified');
+    const final = new URL(await runProvider(await oauthUrl('google'), { email, name: 'Una Verified' }));
+    expect(final.origin + final.pathname).toBe('http://127.0.0.1:5173/auth/callback');
+    expect(Object.fromEntries(final.searchParams)).toEqual({
+      error: 'access_denied',
+      error_code: 'provider_email_needs_verification',
+      error_description: 'Unverified email with google. A confirmation email has been sent to your google email',
+    });
+    expect(fragmentParams(final.toString()).get('error_code')).toBe('provider_email_needs_verification');
+    const row = (await userRow(email))!;
+    expect(row.email_confirmed_at).toBeNull();
+    expect(await identitiesOf(row.id)).toEqual(['google']);
+    const mail = await latestMail(email, 'Confirm your email address');
+    expect(linkOf(mail)).toContain('type=signup');
+  });
+
+  it('a verified address links to the one existing account with it (PKCE)', async () => {
     const u = await createConfirmedUser();
     const client = pkceClient();
-    const { data } = await client.auth.signInWithOAuth({
-      provider: 'linkedin_oidc',
-      options: { redirectTo: 'http://127.0.0.1:5173/auth/callback', skipBrowserRedirect: true },
-    });
-    expect(data.url).toContain('code_challenge=');
-    const final = new URL(await runProvider(data.url!, 'continue', u.email, 'Lina Linked'));
-    const code = final.searchParams.get('code')!;
-    const exchanged = await client.auth.exchangeCodeForSession(code);
+    const url = await oauthUrl('linkedin_oidc', client);
+    expect(url).toContain('code_challenge=');
+    const final = new URL(await runProvider(url, { email: u.email, name: 'Lina Linked', verified: true }));
+    const exchanged = await client.auth.exchangeCodeForSession(final.searchParams.get('code')!);
     expect(exchanged.error).toBeNull();
     expect(exchanged.data.user?.id).toBe(u.id);
-    expect(exchanged.data.user?.identities?.map((i) => i.provider).sort()).toEqual(['email', 'linkedin_oidc']);
-    expect(exchanged.data.user?.app_metadata.providers).toEqual(expect.arrayContaining(['email', 'linkedin_oidc']));
+    expect(exchanged.data.user?.identities?.map((i) => i.provider)).toEqual(['email', 'linkedin_oidc']);
+    expect(exchanged.data.user?.app_metadata).toMatchObject({ provider: 'email', providers: ['email', 'linkedin_oidc'] });
+    // the password still works: a confirmed account keeps it
+    expect((await anonClient().auth.signInWithPassword({ email: u.email, password: u.password })).error).toBeNull();
   });
 
-  it('redirects with error=access_denied when the tester cancels; unknown providers are 400', async () => {
-    const { data } = await anonClient().auth.signInWithOAuth({
-      provider: 'google',
-      options: { redirectTo: 'http://127.0.0.1:5173/login', skipBrowserRedirect: true },
-    });
-    const final = new URL(await runProvider(data.url!, 'cancel', '', ''));
-    expect(final.origin + final.pathname).toBe('http://127.0.0.1:5173/login');
-    expect(final.searchParams.get('error')).toBe('access_denied');
-    expect(final.searchParams.get('error_description')).toBeTruthy();
-    expect(fragmentParams(final.toString()).get('error')).toBe('access_denied');
-    const unknown = await raw('GET', '/authorize?provider=myspace', { apikey: null });
-    expect(unknown.status).toBe(400);
-    expect(unknown.json).toMatchObject({ error_code: 'validation_failed' });
+  it('an unverified address of an existing account never reaches it: a new account without e-mail, 422', async () => {
+    const u = await createConfirmedUser();
+    const before = (await mailsTo(u.email)).length;
+    const final = new URL(await runProvider(await oauthUrl('linkedin_oidc'), { email: u.email, name: 'Mallory' }));
+    expect(final.searchParams.get('error_code')).toBe('provider_email_needs_verification');
+    expect(final.searchParams.get('error_description')).toBe('Unverified email with linkedin_oidc. Verify the email with linkedin_oidc in order to sign in');
+    expect(await identitiesOf(u.id)).toEqual(['email']);
+    expect((await mailsTo(u.email)).length).toBe(before);
+    // the identity went to a new account with no e-mail address (GoTrue blanks a taken candidate address)
+    const other = await db.query<{ email: string | null; email_confirmed_at: Date | null }>(
+      `select u.email, u.email_confirmed_at from auth.identities i join auth.users u on u.id = i.user_id where i.provider = 'linkedin_oidc' and i.email = $1`, [u.email]);
+    expect(other.rows).toEqual([{ email: null, email_confirmed_at: null }]);
+    // the demo admin is not reachable with an unverified address either
+    const admin = new URL(await runProvider(await oauthUrl('google'), { email: 'admin@teamwerk.test', name: 'Not Admin' }));
+    expect(admin.searchParams.get('error_code')).toBe('provider_email_needs_verification');
+  });
+
+  it('an unconfirmed account linked with a verified address loses its password and other identities, then is confirmed', async () => {
+    const email = uniqueEmail('preclaimed');
+    const created = await admin.auth.admin.createUser({ email, password: PASSWORD, user_metadata: { planted: 'by someone else' } });
+    expect(created.error).toBeNull();
+    const id = created.data.user!.id;
+    expect(await identitiesOf(id)).toEqual(['email']);
+    const frag = fragmentParams(await runProvider(await oauthUrl('google'), { email, name: 'Real Owner', verified: true }));
+    expect(decodeJwt(frag.get('access_token')!).sub).toBe(id);
+    const row = (await userRow(email))!;
+    expect(row.email_confirmed_at).not.toBeNull();
+    expect(row.encrypted_password).toBeNull();
+    expect(await identitiesOf(id)).toEqual(['google']);
+    expect(row.raw_app_meta_data).toMatchObject({ provider: 'google', providers: ['google'] });
+    expect(row.raw_user_meta_data.planted).toBeUndefined();
+    expect(row.raw_user_meta_data).toMatchObject({ full_name: 'Real Owner', email_verified: true });
+    expect((await anonClient().auth.signInWithPassword({ email, password: PASSWORD })).error?.code).toBe('invalid_credentials');
+  });
+
+  it('an unconfirmed account signing in unverified loses its other identities and password, gets a confirmation mail and 422', async () => {
+    const email = uniqueEmail('halfway');
+    const first = new URL(await runProvider(await oauthUrl('google'), { email, name: 'Half Way' }));
+    expect(first.searchParams.get('error_code')).toBe('provider_email_needs_verification');
+    const id = (await userRow(email))!.id;
+    // something else got into the unconfirmed account meanwhile: a password and another identity
+    await admin.auth.admin.updateUserById(id, { password: PASSWORD });
+    await db.query(`insert into auth.identities (id, provider_id, user_id, identity_data, provider, created_at, updated_at)
+      values (gen_random_uuid(), $1::text, $1::uuid, jsonb_build_object('sub', $1::text, 'email', $2::text), 'email', now(), now())`, [id, email]);
+    expect(await identitiesOf(id)).toEqual(['google', 'email']);
+    await new Promise((r) => setTimeout(r, 1100)); // max_frequency of the confirmation mail
+    const second = new URL(await runProvider(await oauthUrl('google'), { email, name: 'Half Way' }));
+    expect(second.searchParams.get('error_description')).toBe('Unverified email with google. A confirmation email has been sent to your google email');
+    const row = (await userRow(email))!;
+    expect([row.email_confirmed_at, row.encrypted_password]).toEqual([null, null]);
+    expect(await identitiesOf(id)).toEqual(['google']);
+    expect((await mailsTo(email)).filter((m) => m.subject === 'Confirm your email address').length).toBe(2);
+    // the provider verifies the address later: the same account is confirmed and signed in
+    const third = fragmentParams(await runProvider(await oauthUrl('google'), { email, name: 'Half Way', verified: true }));
+    expect(decodeJwt(third.get('access_token')!).sub).toBe(id);
+    expect((await userRow(email))!.email_confirmed_at).not.toBeNull();
+  });
+
+  it('refuses banned accounts (403 user_banned as access_denied) and passes a cancel on as access_denied', async () => {
+    const email = uniqueEmail('banned');
+    const frag = fragmentParams(await runProvider(await oauthUrl('google'), { email, name: 'Ban Me', verified: true }));
+    const id = String(decodeJwt(frag.get('access_token')!).sub);
+    expect((await admin.auth.admin.updateUserById(id, { ban_duration: '1h' })).error).toBeNull();
+    const banned = new URL(await runProvider(await oauthUrl('google'), { email, name: 'Ban Me', verified: true }));
+    expect(Object.fromEntries(banned.searchParams)).toEqual({ error: 'access_denied', error_code: 'user_banned', error_description: 'User is banned' });
+
+    const cancelled = new URL(await runProvider(await oauthUrl('google', anonClient(), 'http://127.0.0.1:5173/login'), { decision: 'cancel' }));
+    expect(cancelled.origin + cancelled.pathname).toBe('http://127.0.0.1:5173/login');
+    expect(cancelled.searchParams.get('error')).toBe('access_denied');
+    expect(cancelled.searchParams.get('error_description')).toBeTruthy();
+    expect(fragmentParams(cancelled.toString()).get('error')).toBe('access_denied');
   });
 });
 
@@ -1010,13 +1198,14 @@ describe('Auth hook errors answer as GoTrue (supabase/auth internal/hooks/hookse
     const server = http.createServer((req, res) => void handler!(req, res, new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/auth\/v1/, '') || '/'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const settings = { ...projectAuthSettings(config), externalUrl: `${url}/auth/v1`, customAccessTokenHook: 'parity_hooks.access_token' };
     handler = createAuthHandler({
       pool,
-      settings: { ...projectAuthSettings(config), externalUrl: `${url}/auth/v1`, customAccessTokenHook: 'parity_hooks.access_token' },
+      settings,
       mailer: { deliver: () => Promise.resolve({ id: 'none' }) },
       now: () => new Date(),
       limiter: new WindowLimiter(300_000),
-      unknownAddressGate: new IntervalGate(),
+      emailLimiter: new IntervalLimiter(settings.rateLimits.emailSentPerHour, 3600_000),
       log: () => undefined,
     });
     mounted = { url, server, pool };
@@ -1073,7 +1262,12 @@ describe('settings', () => {
         enable_anonymous_sign_ins: true,
         rate_limit: { sign_in_sign_ups: 5 },
         email: { enable_confirmations: false, double_confirm_changes: false, max_frequency: '1m0s', otp_expiry: 600 },
-        external: { notion: { enabled: false } },
+        external: {
+          notion: { enabled: false, client_id: 'x', secret: 'y' },
+          google: { enabled: true, client_id: 'env(TEAMWERK_TEST_UNSET_ID)', secret: 'env(TEAMWERK_TEST_UNSET_SECRET)' },
+          github: { enabled: true, client_id: 'literal-id', secret: 'literal-secret' },
+          linkedin: { enabled: true, client_id: 'x', secret: 'y' },
+        },
       },
     };
     const s = authSettings(config, {}, toml);
@@ -1087,7 +1281,21 @@ describe('settings', () => {
       otpExpirySeconds: 600,
       rateLimits: { signInSignUps: 5, tokenRefresh: 150 },
     });
-    expect(s.externalProviders).toEqual(expect.arrayContaining(['google', 'linkedin_oidc', 'notion']));
+    // enabled only as config.toml says (linkedin is dropped by the CLI as deprecated); credentials
+    // are real when set and not an unset env()
+    expect(s.externalProviders).toEqual({
+      notion: { enabled: false, hasCredentials: true },
+      google: { enabled: true, hasCredentials: false },
+      github: { enabled: true, hasCredentials: true },
+      linkedin: { enabled: false, hasCredentials: true },
+    });
+    expect(authSettings(config, { TEAMWERK_TEST_UNSET_ID: 'id', TEAMWERK_TEST_UNSET_SECRET: 'secret' }, toml).externalProviders.google).toEqual({ enabled: true, hasCredentials: true });
+    expect(authSettings(config, {}).externalProviders).toEqual({});
+    expect(projectAuthSettings(config, {}).externalProviders).toEqual({
+      google: { enabled: true, hasCredentials: false },
+      linkedin_oidc: { enabled: true, hasCredentials: false },
+    });
+    expect(projectAuthSettings(config, {}).rateLimits.emailSentPerHour).toBe(30);
     const env = authSettings(config, { AUTH_ENABLE_CONFIRMATIONS: 'true', AUTH_EMAIL_MAX_FREQUENCY: '0', AUTH_RATE_LIMIT_SIGN_IN_SIGN_UPS: '1000' }, toml);
     expect(env).toMatchObject({ enableConfirmations: true, emailMaxFrequencySeconds: 0, rateLimits: { signInSignUps: 1000 } });
     expect(authSettings(config, { GOTRUE_MAILER_AUTOCONFIRM: 'true' }).enableConfirmations).toBe(false);
@@ -1117,14 +1325,20 @@ describe('in-process handler with other settings', () => {
       mailer: { deliver: async (m) => (sent.push(m), { id: randomUUID() }) },
       now: () => new Date(),
       limiter: new WindowLimiter(60_000),
-      unknownAddressGate: new IntervalGate(),
+      emailLimiter: new IntervalLimiter(settings.rateLimits.emailSentPerHour, 3600_000),
       log: (scope, message) => console.error(scope, message),
     });
   }
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: config.dbUrl, max: 4 });
-    await start({ enableConfirmations: false, emailMaxFrequencySeconds: 60, enableAnonymousSignIns: true, enableManualLinking: true });
+    await start({
+      enableConfirmations: false,
+      emailMaxFrequencySeconds: 60,
+      enableAnonymousSignIns: true,
+      enableManualLinking: true,
+      externalProviders: { google: { enabled: true, hasCredentials: false } },
+    });
   });
 
   afterAll(async () => {
@@ -1211,20 +1425,104 @@ describe('in-process handler with other settings', () => {
     expect(last.error?.status).toBe(422);
     expect(last.error?.code).toBe('single_identity_not_deletable');
   });
+});
 
-  it('limits recovery mails per address (over_email_send_rate_limit)', async () => {
+describe('Auth e-mail limits: max_frequency per user and kind, email_sent per hour (GoTrue internal/api/mail.go)', () => {
+  const to = (m: MountedAuth, address: string) => m.sent.filter((x) => x.to.includes(address));
+
+  it('the interval limiter restarts its count in whole hours counted from its start, not per request', () => {
+    const t0 = Date.parse('2026-01-01T10:00:00Z');
+    const limiter = new IntervalLimiter(2, 3600_000, t0);
+    expect([limiter.allow(t0), limiter.allow(t0 + 1000), limiter.allow(t0 + 2000)]).toEqual([true, true, false]);
+    expect(limiter.allow(t0 + 3599_999)).toBe(false);
+    // the window that starts at t0 + 1 h: a fresh count, whenever in it the next mail comes
+    expect([limiter.allow(t0 + 3600_000 + 59 * 60_000), limiter.allow(t0 + 3600_000 + 59 * 60_000 + 1), limiter.allow(t0 + 7199_999)]).toEqual([true, true, false]);
+    expect(limiter.allow(t0 + 3 * 3600_000 + 5)).toBe(true);
+    const none = new IntervalLimiter(0, 3600_000, t0);
+    expect(none.allow(t0)).toBe(false);
+  });
+
+  it('max_frequency applies per user and kind on magic link, recovery, resend, e-mail change; not on invites', async () => {
+    const m = await mountAuth({ emailSentPerHour: 1000, emailMaxFrequencySeconds: 60 });
+    const client = m.client();
     const u = await createConfirmedUser();
-    const client = createClient(url, config.anonKey, nodeClientOptions);
-    expect((await client.auth.resetPasswordForEmail(u.email)).error).toBeNull();
-    const second = await client.auth.resetPasswordForEmail(u.email);
-    expect(second.error?.status).toBe(429);
-    expect(second.error?.code).toBe('over_email_send_rate_limit');
-    expect(sent.filter((m) => m.to.includes(u.email)).length).toBe(1);
-    // An address without an account answers the same way, so the limit reveals nothing.
+    const frequency = { status: 429, code: 'over_email_send_rate_limit' };
+    // magic link and recovery share recovery_sent_at, as in GoTrue
+    expect((await client.auth.signInWithOtp({ email: u.email, options: { shouldCreateUser: false } })).error).toBeNull();
+    const otp = await client.auth.signInWithOtp({ email: u.email, options: { shouldCreateUser: false } });
+    expect({ status: otp.error?.status, code: otp.error?.code }).toEqual(frequency);
+    expect(otp.error?.message).toMatch(/^For security purposes, you can only request this after \d+ seconds\.$/);
+    expect((await client.auth.resetPasswordForEmail(u.email)).error?.code).toBe('over_email_send_rate_limit');
+    expect(to(m, u.email).length).toBe(1);
+    // an e-mail change is its own kind
+    await client.auth.signInWithPassword({ email: u.email, password: PASSWORD });
+    const newEmail = uniqueEmail('freq-new');
+    expect((await client.auth.updateUser({ email: newEmail })).error).toBeNull();
+    expect((await client.auth.updateUser({ email: uniqueEmail('freq-other') })).error?.code).toBe('over_email_send_rate_limit');
+    expect((await client.auth.resend({ type: 'email_change', email: u.email })).error?.code).toBe('over_email_send_rate_limit');
+    // sign-up confirmation: resend within the interval
+    const fresh = uniqueEmail('freq-signup');
+    expect((await m.client().auth.signUp({ email: fresh, password: PASSWORD })).error).toBeNull();
+    expect((await m.client().auth.resend({ type: 'signup', email: fresh })).error?.code).toBe('over_email_send_rate_limit');
+    expect(to(m, fresh).length).toBe(1);
+    // invites have no interval (GoTrue's sendInvite)
+    const service = createClient(m.url, config.serviceRoleKey, nodeClientOptions);
+    const invitee = uniqueEmail('freq-invite');
+    expect((await service.auth.admin.inviteUserByEmail(invitee)).error).toBeNull();
+    expect((await service.auth.admin.inviteUserByEmail(invitee)).error).toBeNull();
+    expect(to(m, invitee).length).toBe(2);
+  });
+
+  it('recovery for an address without an account answers 200 every time and sends nothing (GoTrue recover.go)', async () => {
+    const m = await mountAuth({ emailSentPerHour: 1000, emailMaxFrequencySeconds: 60 });
     const ghost = uniqueEmail('ghost');
-    expect((await client.auth.resetPasswordForEmail(ghost)).error).toBeNull();
-    expect((await client.auth.resetPasswordForEmail(ghost)).error?.code).toBe('over_email_send_rate_limit');
-    expect(sent.filter((m) => m.to.includes(ghost))).toEqual([]);
-    expect(sent.at(-1)?.text).toContain(`${url}/auth/v1/verify?token=`);
+    for (let i = 0; i < 3; i++) expect((await m.client().auth.resetPasswordForEmail(ghost)).error).toBeNull();
+    expect(m.sent).toEqual([]);
+  });
+
+  it('email_sent is one budget for every Auth mail of the project: 429 "email rate limit exceeded" once used up', async () => {
+    const m = await mountAuth({ emailSentPerHour: 4, emailMaxFrequencySeconds: 0 });
+    const [a, b] = [await createConfirmedUser(), await createConfirmedUser()];
+    const signedIn = m.client();
+    await signedIn.auth.signInWithPassword({ email: b.email, password: PASSWORD });
+    const stranger = uniqueEmail('stranger');
+    // four sends from four paths (an e-mail change to both addresses is one send)
+    expect((await m.client().auth.signInWithOtp({ email: a.email, options: { shouldCreateUser: false } })).error).toBeNull();
+    expect((await m.client().auth.resetPasswordForEmail(b.email)).error).toBeNull();
+    expect((await signedIn.auth.updateUser({ email: stranger })).error).toBeNull();
+    expect((await m.client().auth.signUp({ email: uniqueEmail('budget'), password: PASSWORD })).error).toBeNull();
+    expect(m.sent.length).toBe(5);
+    const over = await m.client().auth.signInWithOtp({ email: a.email, options: { shouldCreateUser: false } });
+    expect([over.error?.status, over.error?.code, over.error?.message]).toEqual([429, 'over_email_send_rate_limit', 'email rate limit exceeded']);
+    const raw429 = await fetch(`${m.url}/auth/v1/resend`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'email_change', email: b.email }),
+    });
+    expect([raw429.status, await raw429.json()]).toEqual([429, { code: 429, error_code: 'over_email_send_rate_limit', msg: 'email rate limit exceeded' }]);
+    const service = createClient(m.url, config.serviceRoleKey, nodeClientOptions);
+    expect((await service.auth.admin.inviteUserByEmail(uniqueEmail('late-invite'))).error?.code).toBe('over_email_send_rate_limit');
+    expect((await m.client().auth.resetPasswordForEmail(a.email)).error?.code).toBe('over_email_send_rate_limit');
+    expect(m.sent.length).toBe(5);
+    expect(to(m, stranger).length).toBe(1);
+    // nothing was stored for the refused mails: the magic link of the first send still signs in
+    const link = linkOf(to(m, a.email).at(-1)!);
+    expect(link).toContain('type=magiclink');
+    expect(fragmentParams((await location(link)).location).get('access_token')).toBeTruthy();
+  });
+
+  it('email_sent = 0 refuses every Auth mail; with confirmations off the hourly budget is not applied (GoTrue)', async () => {
+    const zero = await mountAuth({ emailSentPerHour: 0, emailMaxFrequencySeconds: 0 });
+    const u = await createConfirmedUser();
+    expect((await zero.client().auth.resetPasswordForEmail(u.email)).error?.code).toBe('over_email_send_rate_limit');
+    expect(zero.sent).toEqual([]);
+    const autoconfirm = await mountAuth({ emailSentPerHour: 1, emailMaxFrequencySeconds: 0, enableConfirmations: false });
+    for (let i = 0; i < 3; i++) expect((await autoconfirm.client().auth.resetPasswordForEmail(u.email)).error).toBeNull();
+    expect(to(autoconfirm, u.email).length).toBe(3);
+  });
+
+  it('the stack applies config.toml: email_sent and max_frequency of [auth.rate_limit] / [auth.email]', () => {
+    const s = projectAuthSettings(config, {});
+    expect({ perHour: s.rateLimits.emailSentPerHour, frequency: s.emailMaxFrequencySeconds }).toEqual({ perHour: 30, frequency: 1 });
   });
 });

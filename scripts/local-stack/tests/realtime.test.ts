@@ -657,7 +657,7 @@ describe('postgres_changes', () => {
     await db.query(`alter table public.${table} enable row level security`);
     await db.query(`create policy own_rows on public.${table} for select to authenticated using (owner = auth.uid())`);
     await db.query(`grant select on public.${table} to anon, authenticated`);
-    // deletes carry the whole old row, so the policy can be checked for them (issue 12 finding 13)
+    // deletes carry the whole old row; with RLS the payload still holds only the primary key
     await db.query(`alter table public.${table} replica identity full`);
     await db.query(`alter publication supabase_realtime add table public.${table}`);
   });
@@ -666,7 +666,7 @@ describe('postgres_changes', () => {
     await db.query(`drop table if exists public.${table}`);
   });
 
-  it('streams INSERT/UPDATE/DELETE to subscribers allowed by RLS, with the binding ids of the join reply', async () => {
+  it('streams INSERT/UPDATE to subscribers allowed by RLS and DELETE to all (primary key only), with the binding ids of the join reply', async () => {
     const alice = await userClient();
     const bob = await userClient();
     const all = new Inbox<Record<string, unknown>>();
@@ -707,15 +707,18 @@ describe('postgres_changes', () => {
     await inserts.count(1);
     expect(inserts.items[0]).toMatchObject({ eventType: 'INSERT', new: { id } });
 
-    // bob's RLS hides alice's row: no INSERT, UPDATE, and (stricter than hosted Realtime, issue 12
-    // finding 13) no DELETE either: the policy is checked on the old row. A later row of bob's
-    // own arrives, so the silence before it is not a timing accident.
+    // bob's RLS hides alice's row: no INSERT, no UPDATE; the DELETE reaches him as it reaches every
+    // subscriber of hosted Realtime, with the primary key only. A later row of bob's own arrives,
+    // so the silence before it is not a timing accident.
     await db.query(`insert into public.${table} (owner, body) values ($1, 'Bobs Notiz')`, [bob.sub]);
-    await bobInbox.until((xs) => xs.length > 0);
-    expect(bobInbox.items.map((m) => [m.eventType, (m.new as { owner?: string }).owner])).toEqual([['INSERT', bob.sub]]);
+    await bobInbox.until((xs) => xs.length > 1);
+    expect(bobInbox.items.map((m) => [m.eventType, m.new, m.old])).toEqual([
+      ['DELETE', {}, { id }],
+      ['INSERT', expect.objectContaining({ owner: bob.sub }), {}],
+    ]);
   });
 
-  it('sends no DELETE of an RLS table without a full replica identity, and nothing to a role that may not read the table', async () => {
+  it('sends the DELETE of an RLS table without a full replica identity with its primary key, and nothing to a role that may not read the table', async () => {
     const narrow = `rt_test_narrow_${randomUUID().slice(0, 8)}`;
     await db.query(`create table public.${narrow} (id bigint generated always as identity primary key, owner uuid not null, secret text)`);
     await db.query(`alter table public.${narrow} enable row level security`);
@@ -742,12 +745,55 @@ describe('postgres_changes', () => {
       expect(inbox.items[0]!.new).toEqual({ id: Number(rows[0]!.id), owner: alice.sub });
       await db.query(`delete from public.${narrow} where id = $1`, [rows[0]!.id]);
       await db.query(`insert into public.${narrow} (owner, secret) values ($1, 'zwei')`, [alice.sub]);
-      await inbox.until((xs) => xs.length > 1);
-      expect(inbox.items.map((m) => m.eventType)).toEqual(['INSERT', 'INSERT']);
+      await inbox.until((xs) => xs.length > 2);
+      expect(inbox.items.map((m) => m.eventType)).toEqual(['INSERT', 'DELETE', 'INSERT']);
+      expect(inbox.items[1]!.old).toEqual({ id: Number(rows[0]!.id) });
       expect(anonInbox.items).toEqual([]);
     } finally {
       await db.query(`alter publication supabase_realtime drop table public.${narrow}`).catch(() => undefined);
       await db.query(`drop table if exists public.${narrow}`);
+    }
+  });
+
+  it('delivers a DELETE of an RLS table to every subscriber with the primary key only, as hosted Realtime (apply_rls.sql)', async () => {
+    // a scratch table with RLS in the publication: each user may only see their own rows
+    const scratch = `rt_test_delete_${randomUUID().slice(0, 8)}`;
+    await db.query(`create table public.${scratch} (id bigint generated always as identity primary key, owner uuid not null, title text not null)`);
+    await db.query(`alter table public.${scratch} enable row level security`);
+    await db.query(`create policy own_rows on public.${scratch} for select to authenticated using (owner = auth.uid())`);
+    await db.query(`grant select on public.${scratch} to authenticated`);
+    await db.query(`alter publication supabase_realtime add table public.${scratch}`);
+    try {
+      const [alice, bob] = [await userClient(), await userClient()];
+      const inboxes = { alice: new Inbox<Record<string, unknown>>(), bob: new Inbox<Record<string, unknown>>(), bobFiltered: new Inbox<Record<string, unknown>>() };
+      await subscribe(alice.client.channel(topicName('pg-del-a')).on('postgres_changes', { event: '*', schema: 'public', table: scratch }, inboxes.alice.push));
+      await subscribe(
+        bob.client
+          .channel(topicName('pg-del-b'))
+          .on('postgres_changes', { event: 'DELETE', schema: 'public', table: scratch }, inboxes.bob.push)
+          // a filter on a column the old tuple lacks (default replica identity): no match
+          .on('postgres_changes', { event: 'DELETE', schema: 'public', table: scratch, filter: `owner=eq.${alice.sub}` }, inboxes.bobFiltered.push),
+      );
+      const { rows } = await db.query<{ id: string }>(`insert into public.${scratch} (owner, title) values ($1, 'Alices Geheimnis') returning id`, [alice.sub]);
+      const id = Number(rows[0]!.id);
+      await inboxes.alice.count(1);
+      await db.query(`delete from public.${scratch} where id = $1`, [id]);
+      const [, aliceDelete] = await inboxes.alice.count(2);
+      const [bobDelete] = await inboxes.bob.count(1);
+      for (const event of [aliceDelete!, bobDelete!]) {
+        expect(event).toMatchObject({ schema: 'public', table: scratch, eventType: 'DELETE', new: {}, old: { id }, errors: null });
+        expect(event.old).toEqual({ id });
+      }
+      // a later DELETE reaches bob's unfiltered binding again; the owner filter matched none of them
+      await db.query(`insert into public.${scratch} (owner, title) values ($1, 'Bobs'), ($2, 'Noch eins')`, [bob.sub, alice.sub]);
+      await db.query(`delete from public.${scratch} where owner = $1`, [bob.sub]);
+      await inboxes.bob.count(2);
+      await sleep(300);
+      expect(inboxes.bobFiltered.items).toEqual([]);
+      expect(JSON.stringify(inboxes.bob.items)).not.toContain('Geheimnis');
+    } finally {
+      await db.query(`alter publication supabase_realtime drop table public.${scratch}`).catch(() => undefined);
+      await db.query(`drop table if exists public.${scratch}`);
     }
   });
 

@@ -386,6 +386,15 @@ describe('objects', () => {
     expect(await ranged.text()).toBe('document');
   });
 
+  it('serves stored HTML as text/plain, keeping text/html in the metadata (storage-api renderer.ts normalizeContentType)', async () => {
+    const f = admin.storage.from(b);
+    expect((await f.upload('info/page.html', new Blob(['<script>alert(1)</script>'], { type: 'text/html' }))).error).toBeNull();
+    const res = await fetch(`${STORAGE_URL}/object/${b}/info/page.html`, { headers: { apikey: config.anonKey, authorization: `Bearer ${config.serviceRoleKey}` } });
+    expect([res.status, res.headers.get('content-type'), await res.text()]).toEqual([200, 'text/plain', '<script>alert(1)</script>']);
+    expect((await f.info('info/page.html')).data?.contentType).toBe('text/html');
+    await f.remove(['info/page.html']);
+  });
+
   it('lists a folder level with prefix, limit, offset, sortBy and search', async () => {
     const f = admin.storage.from(b);
     for (const name of ['list/b.txt', 'list/a.txt', 'list/C.txt', 'list/sub/deep.txt', 'list/sub2/x.txt']) {
@@ -738,6 +747,19 @@ describe('bad input', () => {
     const webp = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
     expect((await admin.storage.from(b).upload('ok.webp', new Blob([webp], { type: 'image/webp' }))).error).toBeNull();
     await admin.storage.from(b).remove(['ok.webp']);
+  });
+
+  it('takes an empty-folder placeholder of 0 bytes of any type, and refuses one with bytes (413, storage-api uploader.ts)', async () => {
+    const before = await snapshot(b);
+    const full = await admin.storage.from(b).upload('folder/.emptyFolderPlaceholder', new Blob(['<html>'], { type: 'text/html' }));
+    expect(full.error).toMatchObject({ status: 400, statusCode: '413', message: 'The object exceeded the maximum allowed size' });
+    const fullRaw = await raw('POST', `/object/${b}/folder2/.emptyFolderPlaceholder`, { body: 'x', headers: { 'content-type': 'application/json' } });
+    expect(fullRaw.body).toMatchObject({ statusCode: '413' });
+    expect(await snapshot(b)).toEqual(before);
+    const empty = await admin.storage.from(b).upload('folder/.emptyFolderPlaceholder', new Blob([], { type: 'application/json' }));
+    expect(empty.error).toBeNull();
+    expect(await objectRow(b, 'folder/.emptyFolderPlaceholder')).toMatchObject({ metadata: expect.objectContaining({ size: 0, mimetype: 'application/json' }) });
+    await admin.storage.from(b).remove(['folder/.emptyFolderPlaceholder']);
   });
 
   it('refuses invalid keys and path traversal with InvalidKey, touching nothing outside the bucket', async () => {

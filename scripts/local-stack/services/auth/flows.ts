@@ -110,13 +110,33 @@ export function validatePkceParams(method: string, challenge: string): void {
   }
 }
 
-/** GoTrue's 429 over_email_send_rate_limit when the last mail went out under the interval. */
+/**
+ * GoTrue's per-user, per-kind interval (`[auth.email] max_frequency`, GOTRUE_SMTP_MAX_FREQUENCY;
+ * supabase/auth `internal/api/mail.go` validateSentWithinFrequencyLimit): 429
+ * over_email_send_rate_limit when the last mail of this kind (its `*_sent_at` column) went out
+ * less than the interval ago. Applied to confirmation, recovery, magic-link and e-mail-change
+ * mails; GoTrue's sendInvite has no such check.
+ */
 export function checkSendFrequency(deps: AuthDeps, sentAt: Date | null, now: Date): void {
   const freqMs = deps.settings.emailMaxFrequencySeconds * 1000;
   if (sentAt && sentAt.getTime() + freqMs > now.getTime()) {
     const wait = Math.max(1, Math.ceil((sentAt.getTime() + freqMs - now.getTime()) / 1000));
     throw tooManyRequests('over_email_send_rate_limit', `For security purposes, you can only request this after ${wait} seconds.`);
   }
+}
+
+/**
+ * GoTrue's project-wide e-mail budget, checked once per Auth mail send (supabase/auth
+ * `internal/api/mail.go` sendEmail; an e-mail change with mails to both addresses is one send):
+ * `[auth.rate_limit] email_sent = 0` refuses every mail; otherwise, unless mails are
+ * autoconfirmed (`[auth.email] enable_confirmations = false`), one event of
+ * `deps.emailLimiter` (`email_sent` per hour) is used. Errors: 429 over_email_send_rate_limit
+ * "email rate limit exceeded" (GoTrue's EmailRateLimitExceeded text).
+ */
+export function checkEmailBudget(deps: AuthDeps, now: Date): void {
+  const exceeded = () => tooManyRequests('over_email_send_rate_limit', 'email rate limit exceeded');
+  if (deps.settings.rateLimits.emailSentPerHour === 0) throw exceeded();
+  if (deps.settings.enableConfirmations && !deps.emailLimiter.allow(now.getTime())) throw exceeded();
 }
 
 /** Inserts a PKCE flow state (GoTrue's generateFlowState); returns its auth code. */
@@ -195,9 +215,10 @@ export async function createEmailUser(
 /**
  * GoTrue's User.Confirm (+ signupVerify's identity update): sets email_confirmed_at, clears
  * the confirmation token and all one-time tokens, marks email_verified in user_metadata and
- * in the matching identities.
+ * (unless `options.identities` is false: User.Confirm alone, as the OAuth callback calls it) in
+ * the identities whose e-mail is the user's.
  */
-export async function confirmUser(db: Queryable, user: UserRow, now: Date): Promise<UserRow> {
+export async function confirmUser(db: Queryable, user: UserRow, now: Date, options: { identities?: boolean } = {}): Promise<UserRow> {
   const updated = await updateUser(
     db,
     user.id,
@@ -209,6 +230,7 @@ export async function confirmUser(db: Queryable, user: UserRow, now: Date): Prom
     now,
   );
   await clearOneTimeTokens(db, user.id);
+  if (options.identities === false) return updated;
   for (const identity of await loadIdentities(db, user.id)) {
     if (identity.email && user.email && identity.email === user.email.toLowerCase()) {
       await mergeIdentityData(db, identity.id, { email_verified: true }, now);
@@ -217,11 +239,16 @@ export async function confirmUser(db: Queryable, user: UserRow, now: Date): Prom
   return updated;
 }
 
-/** Recomputes app_metadata.providers from the identities (User.UpdateAppMetaDataProviders). */
+/**
+ * Recomputes app_metadata from the identities, oldest first, as GoTrue's
+ * User.UpdateAppMetaDataProviders (supabase/auth `internal/models/user.go`): `providers` is the
+ * distinct list, `provider` its first entry. A user without identities (rows seed SQL inserted)
+ * is left as is.
+ */
 export async function updateAppMetadataProviders(db: Queryable, user: UserRow, now: Date): Promise<UserRow> {
   const providers = [...new Set((await loadIdentities(db, user.id)).map((i) => i.provider))];
   if (providers.length === 0) return user;
-  return updateUser(db, user.id, { raw_app_meta_data: mergeMetadata(user.raw_app_meta_data, { providers }) }, now);
+  return updateUser(db, user.id, { raw_app_meta_data: mergeMetadata(user.raw_app_meta_data, { provider: providers[0], providers }) }, now);
 }
 
 interface SendParams {
@@ -252,10 +279,14 @@ async function deliver(deps: AuthDeps, kind: MailKind, to: string, token: string
   }
 }
 
-/** GoTrue's sendConfirmation (signup mail) or invite mail; honours the send frequency. */
+/**
+ * GoTrue's sendConfirmation (signup mail: max_frequency on confirmation_sent_at, then the e-mail
+ * budget) or sendInvite (invite mail: only the e-mail budget).
+ */
 export async function sendConfirmation(p: SendParams & { kind?: 'signup' | 'invite' }): Promise<UserRow> {
   const kind = p.kind ?? 'signup';
-  checkSendFrequency(p.deps, p.user.confirmation_sent_at, p.now);
+  if (kind === 'signup') checkSendFrequency(p.deps, p.user.confirmation_sent_at, p.now);
+  checkEmailBudget(p.deps, p.now);
   const email = p.user.email ?? '';
   const otp = generateOtp(p.deps.settings.otpLength);
   const token = flowToken(tokenHash(email, otp), p.pkce);
@@ -267,9 +298,10 @@ export async function sendConfirmation(p: SendParams & { kind?: 'signup' | 'invi
   return user;
 }
 
-/** GoTrue's sendPasswordRecovery / sendMagicLink (both use recovery_token). */
+/** GoTrue's sendPasswordRecovery / sendMagicLink (both use recovery_token and recovery_sent_at's interval, then the e-mail budget). */
 export async function sendRecovery(p: SendParams & { kind: 'recovery' | 'magiclink' }): Promise<UserRow> {
   checkSendFrequency(p.deps, p.user.recovery_sent_at, p.now);
+  checkEmailBudget(p.deps, p.now);
   const email = p.user.email ?? '';
   const otp = generateOtp(p.deps.settings.otpLength);
   const token = flowToken(tokenHash(email, otp), p.pkce);
@@ -281,10 +313,12 @@ export async function sendRecovery(p: SendParams & { kind: 'recovery' | 'magicli
 
 /**
  * GoTrue's sendEmailChange: token for the new address (and, with secure e-mail change, one
- * for the current address), email_change_confirm_status reset to 0, mails to both.
+ * for the current address), email_change_confirm_status reset to 0, mails to both; the interval
+ * on email_change_sent_at, then one event of the e-mail budget for both mails.
  */
 export async function sendEmailChange(p: SendParams & { newEmail: string }): Promise<UserRow> {
   checkSendFrequency(p.deps, p.user.email_change_sent_at, p.now);
+  checkEmailBudget(p.deps, p.now);
   const current = p.user.email ?? '';
   const otpNew = generateOtp(p.deps.settings.otpLength);
   const tokenNew = flowToken(tokenHash(p.newEmail, otpNew), p.pkce);

@@ -18,7 +18,7 @@ import { sendJson } from '../../http.ts';
 import { adminRoutes } from './admin.ts';
 import { AuthApiError, OAuthStyleError, sendAuthError } from './errors.ts';
 import { authorize, callback, linkIdentity, localProviderDecision, localProviderPage, unlinkIdentity } from './oauth.ts';
-import { IntervalGate, WindowLimiter } from './ratelimit.ts';
+import { IntervalLimiter, WindowLimiter } from './ratelimit.ts';
 import { makeCtx, type AuthDeps, type Ctx } from './request.ts';
 import { getUser, health, logout, otp, recover, resend, settingsRoute, signup, token, updateUserRoute } from './routes.ts';
 import { authSettings, type AuthSettings } from './settings.ts';
@@ -117,7 +117,7 @@ export async function createAuthService(ctx: StackContext, overrides: Partial<Au
     settings,
     now: () => new Date(),
     limiter: new WindowLimiter(settings.rateLimits.windowSeconds * 1000),
-    unknownAddressGate: new IntervalGate(),
+    emailLimiter: new IntervalLimiter(settings.rateLimits.emailSentPerHour, 3600_000),
     log: ctx.log,
   };
   const handle = createAuthHandler(deps);

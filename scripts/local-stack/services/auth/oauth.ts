@@ -1,36 +1,35 @@
 /**
- * OAuth sign-in through a local provider page, so "Sign in with Google/LinkedIn" works
- * offline with GoTrue's real protocol:
+ * OAuth sign-in with the providers config.toml enables (`[auth.external.<name>] enabled`), with
+ * GoTrue's protocol and rules:
  *   GET /authorize?provider=…&redirect_to=…[&code_challenge=…&code_challenge_method=…]
- *     → 302 to /local-oauth?state=… (or `{url}` with skip_http_redirect=true)
- *   GET /local-oauth?state=… → HTML page: e-mail + name, "Continue" / "Cancel"
- *   POST /local-oauth → 302 to /callback?code=…&state=… (or ?error=access_denied…)
- *   GET /callback → creates/links the user and identity, then 302 to redirect_to with the
- *     session in the fragment (implicit) or `?code=` (PKCE); errors as GoTrue's
- *     redirectErrors: `error`, `error_description` (and `error_code`) in query and fragment.
- * State and provider code are HS256 JWTs signed with the stack's JWT secret.
+ *     → 400 validation_failed "Unsupported provider: …" for unknown or disabled providers
+ *       (supabase/auth `internal/api/external.go` GetExternalProviderRedirectURL + Provider,
+ *       `internal/conf/configuration.go` OAuthProviderConfiguration.ValidateOAuth);
+ *     → 302 to the development sign-in page /local-oauth?state=… (or `{url}` with
+ *       skip_http_redirect=true) when the provider has no real credentials (its `env(…)` unset);
+ *       with real credentials the stack refuses (501): it cannot reach the real provider.
+ *   GET /local-oauth?state=… → the development sign-in page, marked as such ("Development
+ *     sign-in page — not Google"): e-mail, name and "the provider reports this address as
+ *     verified" (unchecked), Continue / Cancel. It reports exactly what is typed, nothing else.
+ *   POST /local-oauth → 302 to /callback?code=…&state=… (or ?error=access_denied…), as a provider
+ *   GET /callback → GoTrue's account linking (linking.ts) or, for linkIdentity, the identity
+ *     joins the signed-in user; then 302 to redirect_to with the session in the fragment
+ *     (implicit) or `?code=` (PKCE); errors as GoTrue's redirectErrors: `error`,
+ *     `error_description` and `error_code` in query and fragment.
+ * State and provider code are HS256 JWTs signed with the stack's JWT secret (GoTrue stores a
+ * flow state and uses its id as the state).
  */
 import crypto from 'node:crypto';
 import { escapeHtml, sendHtml, sendJson } from '../../http.ts';
 import { JwtError, signJwt, verifyJwt } from '../../jwt.ts';
-import { AuthApiError, OAuthStyleError, badRequest, forbidden, unprocessable, validationFailed } from './errors.ts';
-import { createFlowState, validatePkceParams } from './flows.ts';
+import { AuthApiError, OAuthStyleError, badRequest, unprocessable, validationFailed } from './errors.ts';
+import { createFlowState, updateAppMetadataProviders, validatePkceParams } from './flows.ts';
+import { createAccountFromExternalIdentity, type ExternalUserData } from './linking.ts';
 import { decodeBody, isUuid, referrer, requireAuthentication, str, type Ctx } from './request.ts';
+import { KNOWN_PROVIDERS, type AuthSettings } from './settings.ts';
 import { sessionRedirect } from './verify.ts';
-import {
-  audit,
-  findUserByEmail,
-  insertIdentity,
-  insertUser,
-  loadIdentities,
-  mergeMetadata,
-  transaction,
-  updateUser,
-  type IdentityRow,
-  type UserRow,
-} from './store.ts';
-import { isBanned, issueSession } from './tokens.ts';
-import { beforeUserCreated } from './hooks.ts';
+import { audit, insertIdentity, loadIdentities, mergeMetadata, transaction, updateUser, type IdentityRow, type Queryable, type UserRow } from './store.ts';
+import { issueSession } from './tokens.ts';
 
 const PROVIDER_LABELS: Record<string, string> = {
   google: 'Google',
@@ -68,16 +67,38 @@ async function readState(ctx: Ctx, raw: string | null): Promise<OAuthState> {
 }
 
 /**
- * Builds the local provider URL for `provider` (GoTrue's GetExternalProviderRedirectURL):
- * validates the provider and PKCE params, stores a flow state for PKCE, signs the state.
- * `linkUserId` marks a linkIdentity flow (the identity goes to that user).
+ * The provider `raw` names, checked as GoTrue's Provider + ValidateOAuth do (name lower-cased):
+ * `custom:…` → "custom OAuth providers are disabled", unknown → "Provider <name> could not be
+ * found", not enabled in config.toml → "provider is not enabled", each as 400 validation_failed
+ * "Unsupported provider: …". An enabled provider with real credentials is refused with 501
+ * (the stack talks to no real provider). Returns the provider name.
+ */
+export function checkProvider(s: AuthSettings, raw: string): string {
+  const name = raw.toLowerCase();
+  const unsupported = (reason: string) => validationFailed(`Unsupported provider: ${reason}`);
+  if (name.startsWith('custom:')) throw unsupported('custom OAuth providers are disabled');
+  if (!KNOWN_PROVIDERS.includes(name)) throw unsupported(`Provider ${name} could not be found`);
+  const p = s.externalProviders[name];
+  if (!p?.enabled) throw unsupported('provider is not enabled');
+  if (p.hasCredentials) {
+    throw new AuthApiError(
+      501,
+      'local_stack_unsupported',
+      `The local stack cannot sign in with the real ${PROVIDER_LABELS[name] ?? name}: its client_id and secret are set. Unset them to use the development sign-in page, or run supabase start.`,
+    );
+  }
+  return name;
+}
+
+/**
+ * Builds the development sign-in page URL for `provider` (GoTrue's
+ * GetExternalProviderRedirectURL): checks the provider (checkProvider) and the PKCE params,
+ * stores a flow state for PKCE, signs the state. `linkUserId` marks a linkIdentity flow (the
+ * identity goes to that user).
  */
 async function providerRedirectUrl(ctx: Ctx, linkUserId: string | null): Promise<string> {
   const s = ctx.deps.settings;
-  const provider = ctx.query.get('provider') ?? '';
-  if (!s.externalProviders.includes(provider)) {
-    throw validationFailed(`Unsupported provider: provider ${provider || '(missing)'} could not be found`);
-  }
+  const provider = checkProvider(s, ctx.query.get('provider') ?? '');
   const challenge = ctx.query.get('code_challenge') ?? '';
   const method = ctx.query.get('code_challenge_method') ?? '';
   validatePkceParams(method, challenge);
@@ -145,34 +166,44 @@ export async function unlinkIdentity(ctx: Ctx, identityId: string): Promise<void
   sendJson(ctx.res, 200, {});
 }
 
-/** GET /local-oauth?state=… : the local provider's consent page. */
+/** The page's heading: it says what it is, so nobody takes it for the provider. */
+export function developmentPageTitle(provider: string): string {
+  return `Development sign-in page — not ${PROVIDER_LABELS[provider] ?? provider}`;
+}
+
+/**
+ * GET /local-oauth?state=… : the development sign-in page standing in for the provider. Marked
+ * as a development page (title, banner, heading); the tester types the e-mail and name the
+ * provider should report and ticks whether the provider reports the address as verified
+ * (unchecked by default). No account of the stack is listed or suggested.
+ */
 export async function localProviderPage(ctx: Ctx): Promise<void> {
   const state = await readState(ctx, ctx.query.get('state'));
   const label = PROVIDER_LABELS[state.provider] ?? state.provider;
-  const known = await ctx.deps.pool.query<{ email: string; name: string | null }>(
-    `select i.email, i.identity_data->>'full_name' as name from auth.identities i
-     where i.provider = $1 and i.email is not null order by i.last_sign_in_at desc nulls last limit 20`,
-    [state.provider],
-  );
-  const options = known.rows.map((r) => `<option value="${escapeHtml(r.email)}">${escapeHtml(r.name ?? '')}</option>`).join('');
+  const title = developmentPageTitle(state.provider);
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign in with ${escapeHtml(label)} (local test provider)</title>
-<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
-label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem}
+.banner{background:#fff3bf;border:2px solid #e67700;color:#5c3c00;padding:.75rem 1rem;border-radius:.4rem;font-weight:600}
+label{display:block;margin:.75rem 0 .25rem}input[type=email],input[type=text]{width:100%;padding:.5rem;font-size:1rem;box-sizing:border-box}
+.check{display:flex;gap:.5rem;align-items:flex-start;margin-top:1rem}.check label{margin:0}
 .actions{display:flex;gap:.5rem;margin-top:1.25rem}button{padding:.6rem 1.2rem;font-size:1rem}
 .note{color:#555;font-size:.9rem}</style></head>
-<body><main>
-<h1>Sign in with ${escapeHtml(label)}</h1>
-<p class="note">Local test provider of the Teamwerk stack: no real ${escapeHtml(label)} account is used.
-Enter the account the provider should report back.</p>
+<body>
+<div class="banner" role="note" data-testid="development-banner">${escapeHtml(title)}. This page belongs to the Teamwerk local stack, not to ${escapeHtml(label)}: no ${escapeHtml(label)} account is used or checked.</div>
+<main>
+<h1>${escapeHtml(title)}</h1>
+<p class="note">Enter the account ${escapeHtml(label)} should report back. Auth links it to an existing account only when ${escapeHtml(label)} reports the address as verified, as hosted Supabase does.</p>
 <form method="post" action="${escapeHtml(ctx.deps.settings.externalUrl)}/local-oauth">
 <input type="hidden" name="state" value="${escapeHtml(ctx.query.get('state') ?? '')}">
 <label for="email">E-mail</label>
-<input id="email" name="email" type="email" list="known-accounts" autocomplete="email">
-<datalist id="known-accounts">${options}</datalist>
+<input id="email" name="email" type="email" autocomplete="off" required>
 <label for="name">Name</label>
-<input id="name" name="name" type="text" autocomplete="name">
+<input id="name" name="name" type="text" autocomplete="off">
+<div class="check"><input id="email_verified" name="email_verified" type="checkbox" value="true">
+<label for="email_verified">${escapeHtml(label)} reports this address as verified</label></div>
 <div class="actions">
 <button type="submit" name="decision" value="continue">Continue</button>
 <button type="submit" name="decision" value="cancel" formnovalidate>Cancel</button>
@@ -182,9 +213,14 @@ Enter the account the provider should report back.</p>
   sendHtml(ctx.res, 200, html);
 }
 
-/** POST /local-oauth (form): the provider's answer, redirected to /callback like a real provider. */
+/**
+ * POST /local-oauth (form: state, email, name, email_verified=true when ticked, decision): the
+ * provider's answer, redirected to /callback like a real provider (a code carrying exactly
+ * what was typed), or `error=access_denied` for Cancel, `error=invalid_request` without a valid
+ * e-mail address.
+ */
 export async function localProviderDecision(ctx: Ctx): Promise<void> {
-  const body = await decodeBody(ctx, 'LocalOAuthForm', { state: 'string', email: 'string', name: 'string', decision: 'string' });
+  const body = await decodeBody(ctx, 'LocalOAuthForm', { state: 'string', email: 'string', name: 'string', email_verified: 'string', decision: 'string' });
   const rawState = str(body, 'state');
   const state = await readState(ctx, rawState);
   const callback = new URL(`${ctx.deps.settings.externalUrl}/callback`);
@@ -199,7 +235,7 @@ export async function localProviderDecision(ctx: Ctx): Promise<void> {
       callback.searchParams.set('error_description', 'A valid e-mail address is required');
     } else {
       const code = await signJwt(
-        { typ: 'local_oauth_code', provider: state.provider, email, name: str(body, 'name').trim() },
+        { typ: 'local_oauth_code', provider: state.provider, email, name: str(body, 'name').trim(), email_verified: str(body, 'email_verified') === 'true' },
         ctx.deps.settings.jwtSecret,
         300,
       );
@@ -217,7 +253,9 @@ function errorRedirect(ctx: Ctx, base: string, err: unknown): void {
     u.searchParams.set('error', err.error);
     u.searchParams.set('error_description', err.description);
   } else if (err instanceof AuthApiError) {
-    const name = err.errorCode === 'user_banned' || err.errorCode === 'signup_disabled' ? 'access_denied' : (oauthMap[err.status] ?? 'server_error');
+    // GoTrue's getErrorQueryString (internal/api/external.go)
+    const denied = ['signup_disabled', 'user_banned', 'provider_email_needs_verification'].includes(err.errorCode);
+    const name = denied ? 'access_denied' : (oauthMap[err.status] ?? 'server_error');
     u.searchParams.set('error', name);
     u.searchParams.set('error_description', err.message);
     u.searchParams.set('error_code', err.errorCode);
@@ -244,7 +282,28 @@ function providerSubject(provider: string, email: string): string {
   return BigInt(`0x${digest.subarray(0, 9).toString('hex')}`).toString().padStart(21, '1').slice(0, 21);
 }
 
-/** GET|POST /callback?code=…&state=… or ?error=…&state=… */
+/**
+ * GoTrue's linkIdentityToUser (supabase/auth `internal/api/identity.go`): the identity joins the
+ * signed-in user; 422 identity_already_exists when it belongs to someone already.
+ */
+async function linkIdentityToUser(db: Queryable, ctx: Ctx, userId: string, provider: string, data: ExternalUserData): Promise<UserRow> {
+  const existing = (await db.query<IdentityRow>('select * from auth.identities where provider = $1 and provider_id = $2', [provider, data.subject])).rows[0];
+  if (existing) {
+    throw unprocessable('identity_already_exists', existing.user_id === userId ? 'Identity is already linked' : 'Identity is already linked to another user');
+  }
+  const user = (await db.query<UserRow>('select * from auth.users where id = $1 for update', [userId])).rows[0];
+  if (!user) throw unprocessable('user_not_found', 'Linking target user not found');
+  const identity = await insertIdentity(db, user.id, provider, data.subject, data.identityData, ctx.now);
+  await audit(db, user, 'identity_linked', ctx.ip, { identity_id: identity.id, provider, provider_id: identity.provider_id }, ctx.now);
+  return updateAppMetadataProviders(db, user, ctx.now);
+}
+
+/**
+ * GET|POST /callback?code=…&state=… or ?error=…&state=…: the provider's answer. The identity
+ * data is what the development page reported (`email_verified` as ticked); the accounts follow
+ * GoTrue's linking rules (linking.ts). A deferred 422 provider_email_needs_verification is
+ * answered after its writes (new user, removed identities, confirmation mail) committed.
+ */
 export async function callback(ctx: Ctx): Promise<void> {
   const s = ctx.deps.settings;
   let params = ctx.query;
@@ -276,60 +335,32 @@ export async function callback(ctx: Ctx): Promise<void> {
     }
     const provider = state.provider;
     const email = String(claims.email ?? '');
+    const verified = claims.email_verified === true;
     const name = String(claims.name ?? '') || email.split('@')[0]!;
     const sub = providerSubject(provider, email);
-    const identityData: Record<string, unknown> = {
-      iss: `${s.externalUrl}/local-oauth/${provider}`,
-      sub,
-      name,
-      full_name: name,
-      email,
-      email_verified: true,
-      phone_verified: false,
-      provider_id: sub,
+    const data: ExternalUserData = {
+      emails: [{ email, verified, primary: true }],
+      subject: sub,
+      identityData: {
+        iss: `${s.externalUrl}/local-oauth/${provider}`,
+        sub,
+        name,
+        full_name: name,
+        email,
+        email_verified: verified,
+        phone_verified: false,
+        provider_id: sub,
+      },
     };
-    const location = await transaction(ctx.deps.pool, async (db) => {
-      const existing = (await db.query<IdentityRow>('select * from auth.identities where provider = $1 and provider_id = $2', [provider, sub])).rows[0];
-      let user: UserRow | null;
+    const outcome = await transaction(ctx.deps.pool, async (db) => {
+      let user: UserRow;
       if (state.link_user_id) {
-        // linkIdentity (GoTrue's linkIdentityToUser): the identity joins the signed-in user.
-        if (existing) {
-          throw unprocessable('identity_already_exists', existing.user_id === state.link_user_id ? 'Identity is already linked' : 'Identity is already linked to another user');
-        }
-        user = (await db.query<UserRow>('select * from auth.users where id = $1 for update', [state.link_user_id])).rows[0] ?? null;
-        if (!user) throw forbidden('user_not_found', 'User not found');
-        await insertIdentity(db, user.id, provider, sub, identityData, ctx.now);
-        await audit(db, user, 'identity_linked', ctx.ip, { provider }, ctx.now);
-      } else if (existing) {
-        user = (await db.query<UserRow>('select * from auth.users where id = $1 for update', [existing.user_id])).rows[0] ?? null;
-        await db.query('update auth.identities set identity_data = $2, last_sign_in_at = $3, updated_at = $3 where id = $1', [existing.id, JSON.stringify(identityData), ctx.now]);
+        user = await linkIdentityToUser(db, ctx, state.link_user_id, provider, data);
       } else {
-        user = await findUserByEmail(db, email, true);
-        if (!user) {
-          if (s.disableSignup) throw new AuthApiError(422, 'signup_disabled', 'Signups not allowed for this instance');
-          await beforeUserCreated(db, s, { email, app_metadata: { provider, providers: [provider] }, user_metadata: identityData });
-          user = await insertUser(db, { email, encryptedPassword: '', appMetadata: { provider, providers: [provider] }, userMetadata: identityData }, ctx.now);
-          await audit(db, user, 'user_signedup', ctx.ip, { provider }, ctx.now);
-        }
-        await insertIdentity(db, user.id, provider, sub, identityData, ctx.now);
-        await audit(db, user, 'identity_linked', ctx.ip, { provider }, ctx.now);
+        const result = await createAccountFromExternalIdentity(db, ctx, provider, data);
+        if (result.deferredError) return { error: result.deferredError };
+        user = result.user;
       }
-      if (!user) throw forbidden('user_not_found', 'User not found');
-      if (isBanned(user, ctx.now)) throw forbidden('user_banned', 'User is banned');
-      const providers = [...new Set((await loadIdentities(db, user.id)).map((i) => i.provider))];
-      const appMetadata = mergeMetadata(user.raw_app_meta_data, { provider: (user.raw_app_meta_data?.provider as string | undefined) ?? provider, providers });
-      user = state.link_user_id
-        ? await updateUser(db, user.id, { raw_app_meta_data: appMetadata }, ctx.now)
-        : await updateUser(
-            db,
-            user.id,
-            {
-              raw_app_meta_data: appMetadata,
-              raw_user_meta_data: mergeMetadata(user.raw_user_meta_data, identityData),
-              email_confirmed_at: user.email_confirmed_at ?? ctx.now,
-            },
-            ctx.now,
-          );
       const providerToken = `local-${provider}-${crypto.randomBytes(16).toString('hex')}`;
       if (state.flow_state_id) {
         const r = await db.query<{ auth_code: string }>(
@@ -339,17 +370,16 @@ export async function callback(ctx: Ctx): Promise<void> {
         );
         const authCode = r.rows[0]?.auth_code;
         if (!authCode) throw new AuthApiError(404, 'flow_state_not_found', 'invalid flow state, no valid flow state found');
-        await audit(db, user, 'login', ctx.ip, { provider }, ctx.now);
         const u = new URL(base);
         u.searchParams.set('code', authCode);
-        return u.toString();
+        return { location: u.toString() };
       }
-      await audit(db, user, 'login', ctx.ip, { provider }, ctx.now);
       const session = await issueSession(db, s, user, 'oauth', ctx);
       session.provider_token = providerToken;
-      return sessionRedirect(base, session, {});
+      return { location: sessionRedirect(base, session, {}) };
     });
-    ctx.res.writeHead(302, { location, 'content-length': '0' });
+    if ('error' in outcome) throw outcome.error;
+    ctx.res.writeHead(302, { location: outcome.location, 'content-length': '0' });
     ctx.res.end();
   } catch (err) {
     if (err instanceof AuthApiError || err instanceof OAuthStyleError) {

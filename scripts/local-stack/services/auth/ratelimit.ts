@@ -1,6 +1,7 @@
 /**
- * Per-client-IP fixed-window rate limiting, like GoTrue's limiters on /token, /signup, /otp
- * and /verify (budgets per 5 minutes by default, see settings.ts).
+ * Rate limiting as GoTrue does it: per-client-IP fixed windows on /token, /signup, /otp and
+ * /verify (budgets per 5 minutes by default, see settings.ts), the project-wide budget of Auth
+ * e-mails per hour (IntervalLimiter), and the client address / rate-limit key of a request.
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
@@ -43,22 +44,37 @@ export class WindowLimiter {
 }
 
 /**
- * Remembers when a key was last let through; used to give unknown e-mail addresses the same
- * per-address mail interval as known ones, so /recover's answers do not reveal which
- * addresses have accounts.
+ * A project-wide budget of `events` per interval, as GoTrue's IntervalLimiter (supabase/auth
+ * `internal/ratelimit/interval.go`), which a plain number such as GOTRUE_RATE_LIMIT_EMAIL_SENT=30
+ * selects (`internal/conf/rate.go` Rate.Decode: "30" is 30 events per hour, interval type): the
+ * count restarts when a whole interval has passed since the last restart, which is counted in
+ * whole intervals from when the limiter was made (so the windows stay aligned to that moment);
+ * within a window the first `events` calls pass, the rest do not.
  */
-export class IntervalGate {
-  private last = new Map<string, number>();
+export class IntervalLimiter {
+  private last: number;
+  private count = 0;
 
-  /** Returns the ms to wait when `key` passed less than `intervalMs` ago, else records it and returns 0. */
-  wait(key: string, intervalMs: number, now: number): number {
-    const prev = this.last.get(key);
-    if (prev !== undefined && now - prev < intervalMs) return intervalMs - (now - prev);
-    this.last.set(key, now);
-    if (this.last.size > 10_000) {
-      for (const [k, t] of this.last) if (now - t >= intervalMs) this.last.delete(k);
+  constructor(
+    private readonly events: number,
+    private readonly intervalMs: number,
+    now: number = Date.now(),
+  ) {
+    this.last = now;
+  }
+
+  /** Counts one event at `now` (ms); true when it is within the budget of its window. */
+  allow(now: number = Date.now()): boolean {
+    const intervals = Math.floor((now - this.last) / this.intervalMs);
+    if (intervals > 0) {
+      this.last += intervals * this.intervalMs;
+      this.count = 0;
     }
-    return 0;
+    if (this.count < this.events) {
+      this.count += 1;
+      return true;
+    }
+    return false;
   }
 }
 

@@ -10,7 +10,7 @@ import { JwtError, verifyJwt } from '../../jwt.ts';
 import type { JwtClaims } from '../../db.ts';
 import type { Mailer } from '../../types.ts';
 import { AuthApiError, badRequest, forbidden } from './errors.ts';
-import { clientIp, rateLimitKey, type IntervalGate, type WindowLimiter } from './ratelimit.ts';
+import { clientIp, rateLimitKey, type IntervalLimiter, type WindowLimiter } from './ratelimit.ts';
 import type { AuthSettings } from './settings.ts';
 import { findUserById, type UserRow } from './store.ts';
 import { findSession } from './tokens.ts';
@@ -22,8 +22,11 @@ export interface AuthDeps {
   /** Clock (injectable for tests). */
   now: () => Date;
   limiter: WindowLimiter;
-  /** Per-address mail interval for addresses without an account (see IntervalGate). */
-  unknownAddressGate: IntervalGate;
+  /**
+   * The project-wide budget of Auth e-mails (`settings.rateLimits.emailSentPerHour` per hour;
+   * GoTrue's `limiterOpts.Email`), shared by every mail path. See flows.ts checkEmailBudget.
+   */
+  emailLimiter: IntervalLimiter;
   log: (scope: string, message: string, extra?: unknown) => void;
 }
 

@@ -4,7 +4,7 @@
  */
 import crypto from 'node:crypto';
 import { sendJson } from '../../http.ts';
-import { badRequest, forbidden, notFound, tooManyRequests, unprocessable, validationFailed } from './errors.ts';
+import { badRequest, forbidden, notFound, unprocessable, validationFailed } from './errors.ts';
 import {
   checkPasswordStrength,
   confirmUser,
@@ -41,16 +41,21 @@ export function health(ctx: Ctx): void {
   sendJson(ctx.res, 200, { version: 'v2-local', name: 'GoTrue', description: 'GoTrue is a user registration and authentication API' });
 }
 
-/** GET /settings (GoTrue's Settings shape; enabled providers from settings). */
+/**
+ * GET /settings in GoTrue's Settings shape (supabase/auth `internal/api/settings.go`): `external`
+ * reports exactly the providers config.toml enables (`[auth.external.<name>] enabled`), e-mail
+ * on, phone off, anonymous sign-ins as configured.
+ */
 export function settingsRoute(ctx: Ctx): void {
   const s = ctx.deps.settings;
-  const known = [
+  const listed = [
     'anonymous_users', 'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'snapchat', 'figma', 'fly', 'github', 'gitlab',
     'google', 'keycloak', 'kakao', 'linkedin', 'linkedin_oidc', 'notion', 'spotify', 'slack', 'slack_oidc', 'workos',
     'twitch', 'twitter', 'email', 'phone', 'zoom',
   ];
   const external: Record<string, boolean> = {};
-  for (const p of known) external[p] = p === 'email' || s.externalProviders.includes(p);
+  for (const p of listed) external[p] = s.externalProviders[p]?.enabled === true;
+  external.email = true;
   external.anonymous_users = s.enableAnonymousSignIns;
   sendJson(ctx.res, 200, {
     external,
@@ -423,7 +428,11 @@ export async function logout(ctx: Ctx): Promise<void> {
   ctx.res.end();
 }
 
-/** POST /recover {email, code_challenge, code_challenge_method} → 200 {} whether or not the address exists. */
+/**
+ * POST /recover {email, code_challenge, code_challenge_method} → 200 {} whether or not the
+ * address exists; for an account, the recovery mail (max_frequency and e-mail budget apply:
+ * 429 over_email_send_rate_limit).
+ */
 export async function recover(ctx: Ctx): Promise<void> {
   const body = await decodeBody(ctx, 'RecoverParams', {
     email: 'string',
@@ -439,14 +448,10 @@ export async function recover(ctx: Ctx): Promise<void> {
   const redirectTo = referrer(ctx.deps.settings, ctx.query.get('redirect_to'));
   await transaction(ctx.deps.pool, async (db) => {
     const user = await findUserByEmail(db, email, true);
-    if (!user) {
-      // Same interval as for accounts (recovery_sent_at), so a 429 does not reveal accounts.
-      const waitMs = ctx.deps.unknownAddressGate.wait(`recover:${email}`, ctx.deps.settings.emailMaxFrequencySeconds * 1000, ctx.now.getTime());
-      if (waitMs > 0) {
-        throw tooManyRequests('over_email_send_rate_limit', `For security purposes, you can only request this after ${Math.max(1, Math.ceil(waitMs / 1000))} seconds.`);
-      }
-      return;
-    }
+    // GoTrue answers 200 at once for an address without an account: no interval, no mail
+    // (supabase/auth `internal/api/recover.go` Recover), so repeated requests within
+    // max_frequency answer 429 only for existing accounts, as on hosted.
+    if (!user) return;
     if (flow.pkce) {
       await createFlowState(db, { providerType: 'recovery', authMethod: 'recovery', challenge: flow.challenge, challengeMethod: flow.method, userId: user.id, now: ctx.now });
     }

@@ -27,9 +27,11 @@
  *   `AUTH_RATE_LIMIT_LOOPBACK_FACTOR` (default 100) multiplies the budgets for loopback
  *   clients, so a local test suite signing in hundreds of times from 127.0.0.1 is not
  *   throttled while the limits stay real (and testable with `X-Forwarded-For`).
+ * - `AUTH_RATE_LIMIT_EMAIL_SENT` (default: config.toml `[auth.rate_limit] email_sent`, else 30,
+ *   GoTrue's GOTRUE_RATE_LIMIT_EMAIL_SENT default): Auth e-mails per hour, project-wide.
  * - `AUTH_SMTP_SENDER` (default `Teamwerk <noreply@teamwerk.local>`): From of auth mails.
- * - `AUTH_EXTERNAL_PROVIDERS` (default `google,linkedin_oidc,github,apple,azure,facebook`):
- *   OAuth providers served by the local provider page.
+ *
+ * OAuth providers come only from config.toml `[auth.external.<name>]` (see externalProviders).
  */
 import type { StackConfig } from '../../config.ts';
 
@@ -45,6 +47,64 @@ export interface RateLimitSettings {
    * `internal/api/mail.go` sendEmail: 429 over_email_send_rate_limit). 0 refuses every mail.
    */
   emailSentPerHour: number;
+}
+
+/**
+ * One `[auth.external.<name>]` table of config.toml as GoTrue sees it (the CLI passes
+ * GOTRUE_EXTERNAL_<NAME>_ENABLED / _CLIENT_ID / _SECRET, supabase/cli
+ * `apps/cli-go/internal/start/start.go` appendGotrueExternalProviderEnv).
+ */
+export interface ExternalProviderSettings {
+  /** `enabled`: only enabled providers work (GoTrue's OAuthProviderConfiguration.ValidateOAuth). */
+  enabled: boolean;
+  /**
+   * Whether `client_id` and `secret` resolve to real values: set, and not an `env(NAME)` whose
+   * variable is unset (the CLI then keeps the literal `env(NAME)` and only warns, supabase/cli
+   * `apps/cli-go/pkg/config/config.go` assertEnvLoaded). Without real credentials the stack
+   * serves its development sign-in page for the provider; with them it refuses, as it cannot
+   * reach the real provider.
+   */
+  hasCredentials: boolean;
+}
+
+/**
+ * Providers GoTrue knows (supabase/auth `internal/api/external.go` Provider); any other name is
+ * "Provider <name> could not be found". `linkedin` and `slack` are dropped by the CLI's config
+ * validation (deprecated, supabase/cli `apps/cli-go/pkg/config/config.go` external.validate), so
+ * they stay disabled whatever config.toml says.
+ */
+export const KNOWN_PROVIDERS: readonly string[] = [
+  'apple', 'azure', 'bitbucket', 'discord', 'facebook', 'figma', 'fly', 'github', 'gitlab', 'google', 'kakao', 'keycloak',
+  'linkedin', 'linkedin_oidc', 'notion', 'snapchat', 'spotify', 'slack', 'slack_oidc', 'twitch', 'twitter', 'x',
+  'vercel_marketplace', 'workos', 'zoom',
+];
+
+const DEPRECATED_PROVIDERS = new Set(['linkedin', 'slack']);
+
+/** The value of a config.toml string after the CLI's `env(NAME)` substitution (supabase/cli `pkg/config/decode_hooks.go` LoadEnvHook). */
+function resolveEnv(value: unknown, env: NodeJS.ProcessEnv): string {
+  if (typeof value !== 'string') return '';
+  const m = /^env\((.*)\)$/.exec(value);
+  if (!m) return value;
+  const v = env[m[1]!];
+  return v !== undefined && v !== '' ? v : value;
+}
+
+/** A resolved value that is real: non-empty and not a leftover `env(NAME)` reference. */
+const isReal = (v: string): boolean => v !== '' && !/^env\(.*\)$/.test(v);
+
+/**
+ * The `[auth.external.*]` tables of config.toml as ExternalProviderSettings, keyed by provider
+ * name (lower case). Providers not listed are disabled. Pure apart from reading `env`.
+ */
+export function externalProviders(external: Record<string, unknown>, env: NodeJS.ProcessEnv): Record<string, ExternalProviderSettings> {
+  const out: Record<string, ExternalProviderSettings> = {};
+  for (const [name, raw] of Object.entries(external)) {
+    const t = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+    const enabled = t.enabled === true && !DEPRECATED_PROVIDERS.has(name);
+    out[name.toLowerCase()] = { enabled, hasCredentials: isReal(resolveEnv(t.client_id, env)) && isReal(resolveEnv(t.secret, env)) };
+  }
+  return out;
 }
 
 export interface AuthSettings {
@@ -87,7 +147,8 @@ export interface AuthSettings {
    */
   sbForwardedForEnabled: boolean;
   smtpSender: string;
-  externalProviders: string[];
+  /** `[auth.external.<name>]` of config.toml, by provider name; absent = disabled. */
+  externalProviders: Record<string, ExternalProviderSettings>;
   /** Maximum accepted request body in bytes (bigger bodies get 413). */
   bodyLimitBytes: number;
 }
@@ -130,7 +191,6 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
   const auth = table(toml.auth);
   const email = table(auth.email);
   const rate = table(auth.rate_limit);
-  const external = Object.keys(table(auth.external));
   const autoconfirm = bool(env.GOTRUE_MAILER_AUTOCONFIRM, false);
   const confirmationsDefault = env.GOTRUE_MAILER_AUTOCONFIRM !== undefined ? !autoconfirm : (tomlBool(email.enable_confirmations) ?? true);
   const signupEnabled = tomlBool(auth.enable_signup) ?? true;
@@ -140,10 +200,6 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     const m = /^pg-functions:\/\/[a-z_]+\/([a-z_][a-z0-9_]*)\/([a-z_][a-z0-9_]*)$/.exec(uri);
     return m ? `${m[1]}.${m[2]}` : null;
   };
-  const providers = (env.AUTH_EXTERNAL_PROVIDERS ?? 'google,linkedin_oidc,github,apple,azure,facebook')
-    .split(',')
-    .map((x) => x.trim())
-    .filter(Boolean);
   return {
     externalUrl: `${config.apiUrl}/auth/v1`,
     siteUrl: config.siteUrl,
@@ -168,14 +224,12 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
       tokenRefresh: num(env.AUTH_RATE_LIMIT_TOKEN_REFRESH, tomlNum(rate.token_refresh) ?? 150),
       tokenVerifications: num(env.AUTH_RATE_LIMIT_TOKEN_VERIFICATIONS, tomlNum(rate.token_verifications) ?? 30),
       loopbackFactor: num(env.AUTH_RATE_LIMIT_LOOPBACK_FACTOR, 100),
-      emailSentPerHour: num(env.AUTH_RATE_LIMIT_EMAIL_SENT, tomlNum(rate.email_sent) ?? 2),
+      emailSentPerHour: num(env.AUTH_RATE_LIMIT_EMAIL_SENT, tomlNum(rate.email_sent) ?? 30),
     },
     rateLimitHeader: env.AUTH_RATE_LIMIT_HEADER ?? 'CF-Connecting-IP',
     sbForwardedForEnabled: bool(env.AUTH_SB_FORWARDED_FOR_ENABLED, true),
     smtpSender: env.AUTH_SMTP_SENDER ?? 'Teamwerk <noreply@teamwerk.local>',
-    // Every provider of config.toml gets the local provider page, whether or not real
-    // credentials are configured: the page stands in for the provider offline.
-    externalProviders: [...new Set([...providers, ...external])],
+    externalProviders: externalProviders(table(auth.external), env),
     bodyLimitBytes: 256 * 1024,
   };
 }

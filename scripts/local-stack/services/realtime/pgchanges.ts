@@ -2,20 +2,25 @@
  * postgres_changes: the bindings a channel asks for in `phx_join`
  * (`config.postgres_changes: [{event, schema, table, filter, select}]`), their validation against
  * the `supabase_realtime` publication and the tables' columns, and delivery of row changes to
- * the matching channels. Semantics follow Realtime's `realtime.apply_rls`:
+ * the matching channels. Semantics follow Realtime's `realtime.apply_rls` (supabase/realtime
+ * `priv/repo/tenant_schema/realtime/functions/apply_rls.sql`, filters as
+ * `is_visible_through_filters.sql`):
  * - a role that may not select a table's primary key cannot subscribe to it: the join answers
- *   the generic "Unable to subscribe to changes with given parameters." (issue 12 finding 13);
+ *   the generic "Unable to subscribe to changes with given parameters." (issue 12 finding 13;
+ *   hosted accepts the subscription and sends INSERT/UPDATE as `Error 401: Unauthorized`);
  * - INSERT/UPDATE on a table with RLS enabled reach a subscriber only if it may select the row
  *   (checked as the subscriber: `select 1 from <table> where <pk> = ...`); without RLS, all;
- * - DELETE on a table with RLS reaches a subscriber only if the table's SELECT policies allow the
- *   OLD row for it (the policies are evaluated as the subscriber on the old tuple, which needs
- *   REPLICA IDENTITY FULL; with the default identity nobody gets it), and its `old_record` is cut
- *   to the primary key. Hosted Realtime does not filter deletes by RLS; ours is stricter so a
- *   delete tells nobody about rows they could not see (issue 12 finding 13);
+ * - DELETE is not checked against RLS (Realtime cannot: the row is gone): every subscriber whose
+ *   filters match the old columns gets it (a filter on a column the old tuple lacks, e.g. a
+ *   non-key column without REPLICA IDENTITY FULL, does not match), and on a table with RLS its
+ *   `old_record` holds only the primary key ("if RLS enabled, we can't secure deletes so filter
+ *   to pkey"; docs: delete events are not filterable, with RLS the old record has only the
+ *   primary key);
  * - payloads only hold columns the subscriber's role may select (and the `select` list if given);
- * - tables without primary key give `errors: ['Error 400: Bad Request, no primary key']`; records
- *   over 1 MiB `['Error 413: Payload Too Large']` (values over 64 bytes dropped). A subscriber
- *   whose role lost the right to select the primary key gets nothing (no error events).
+ * - INSERT/UPDATE of tables without primary key give `errors: ['Error 400: Bad Request, no
+ *   primary key']`; records over 1 MiB `['Error 413: Payload Too Large']` (values over 64 bytes
+ *   dropped). A subscriber whose role lost the right to select the primary key after joining
+ *   gets no INSERT/UPDATE (hosted: an `Error 401: Unauthorized` event), but DELETEs as above.
  * Payload: `{ids: [binding ids], data: {schema, table, commit_timestamp, type, columns, record,
  * old_record, errors}}`.
  */
@@ -186,8 +191,13 @@ function bindingMatches(b: PgBinding, change: RowChange): boolean {
   if (b.schema !== '*' && b.schema !== change.schema) return false;
   if (b.table !== '*' && b.table !== change.table) return false;
   if (b.filter.length === 0) return true;
-  const record = change.type === 'DELETE' ? (change.oldRecord ?? {}) : (change.record ?? {});
-  return matchesFilter(b.filter, record, change.types);
+  if (change.type === 'DELETE') {
+    // a DELETE is matched on the old tuple; a filter column it lacks does not match
+    // (is_visible_through_filters: count(col.name) = count(1))
+    const old = change.oldRecord ?? {};
+    return b.filter.every((f) => f.column in old) && matchesFilter(b.filter, old, change.types);
+  }
+  return matchesFilter(b.filter, change.record ?? {}, change.types);
 }
 
 const ident = (s: string): string => `"${s.replace(/"/g, '""')}"`;
@@ -197,8 +207,6 @@ const MAX_RECORD_BYTES = 1024 * 1024;
 interface TableInfo {
   rls: boolean;
   pk: string[];
-  /** REPLICA IDENTITY FULL: deletes carry the whole old row. */
-  fullIdentity: boolean;
 }
 
 /** Delivers row changes in commit order; see module doc. */
@@ -206,7 +214,6 @@ export class PgChangesDispatcher {
   private chain: Promise<void> = Promise.resolve();
   private readonly tables = new Map<string, { at: number; info: Promise<TableInfo> }>();
   private readonly columns = new Map<string, { at: number; cols: Promise<Set<string>> }>();
-  private readonly policies = new Map<string, { at: number; quals: Promise<{ permissive: string[]; restrictive: string[] }> }>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -232,15 +239,15 @@ export class PgChangesDispatcher {
     const hit = this.tables.get(key);
     if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
     const info = this.pool
-      .query<{ rls: boolean; pk: string[] | null; full: boolean }>(
-        `select c.relrowsecurity as rls, c.relreplident = 'f' as full,
+      .query<{ rls: boolean; pk: string[] | null }>(
+        `select c.relrowsecurity as rls,
                 (select array_agg(a.attname::text order by a.attnum) from pg_index i
                    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
                   where i.indrelid = c.oid and i.indisprimary) as pk
            from pg_class c where c.oid = (quote_ident($1) || '.' || quote_ident($2))::regclass`,
         [change.schema, change.table],
       )
-      .then((r) => ({ rls: r.rows[0]?.rls === true, pk: r.rows[0]?.pk ?? [], fullIdentity: r.rows[0]?.full === true }));
+      .then((r) => ({ rls: r.rows[0]?.rls === true, pk: r.rows[0]?.pk ?? [] }));
     this.tables.set(key, { at: Date.now(), info });
     return info;
   }
@@ -270,15 +277,15 @@ export class PgChangesDispatcher {
       const role = typeof sub.claims.role === 'string' ? sub.claims.role : 'anon';
       const ids = [...new Set(bindings.map((b) => b.id))];
       const selectable = await this.selectableColumns(role, change);
-      // the role may no longer read the table (grants changed after the join): nothing, not even an error
-      if (!info.pk.every((c) => selectable.has(c))) continue;
-      if (change.type !== 'DELETE' && info.pk.length === 0) {
-        sub.pushPostgresChange({ ids, data: { ...base, errors: ['Error 400: Bad Request, no primary key'] } });
-        continue;
+      if (change.type !== 'DELETE') {
+        // the role may no longer read the table (grants changed after the join): no INSERT/UPDATE
+        if (!info.pk.every((c) => selectable.has(c))) continue;
+        if (info.pk.length === 0) {
+          sub.pushPostgresChange({ ids, data: { ...base, errors: ['Error 400: Bad Request, no primary key'] } });
+          continue;
+        }
       }
-      if (info.rls && change.type === 'DELETE') {
-        if (!info.fullIdentity || !(await this.oldRowAllowed(change, role, sub.claims))) continue;
-      }
+      // DELETE: no RLS check (apply_rls: `if not is_rls_enabled or action = 'DELETE'`)
       if (info.rls && change.type !== 'DELETE') {
         const key = JSON.stringify(sub.claims);
         let verdict = rlsVerdicts.get(key);
@@ -324,54 +331,6 @@ export class PgChangesDispatcher {
     if (change.type === 'UPDATE') data.old_record = pick(change.oldRecord);
     if (change.type === 'DELETE') data.old_record = pick(change.oldRecord, (n) => !info.rls || info.pk.includes(n));
     return data;
-  }
-
-  /** The USING expressions of the SELECT policies that apply to `role` on the changed table. */
-  private selectQuals(role: string, change: RowChange): Promise<{ permissive: string[]; restrictive: string[] }> {
-    const key = `${role}\u0000${change.schema}.${change.table}`;
-    const hit = this.policies.get(key);
-    if (hit && Date.now() - hit.at < CACHE_MS) return hit.quals;
-    const quals = this.pool
-      .query<{ permissive: string; qual: string | null }>(
-        `select permissive, qual from pg_policies
-          where schemaname = $1 and tablename = $2 and cmd in ('SELECT', 'ALL') and ($3 = any(roles) or 'public' = any(roles))`,
-        [change.schema, change.table, role],
-      )
-      .then((r) => ({
-        permissive: r.rows.filter((x) => x.permissive === 'PERMISSIVE').map((x) => x.qual ?? 'true'),
-        restrictive: r.rows.filter((x) => x.permissive !== 'PERMISSIVE').map((x) => x.qual ?? 'true'),
-      }))
-      .catch(() => ({ permissive: [], restrictive: [] }));
-    this.policies.set(key, { at: Date.now(), quals });
-    return quals;
-  }
-
-  /**
-   * Would the table's SELECT policies have let the subscriber see the deleted row? Evaluated as
-   * the subscriber (role and claims) on the old tuple, the table's policies combined as Postgres
-   * does (any permissive and every restrictive). No permissive policy: no.
-   */
-  private async oldRowAllowed(change: RowChange, role: string, claims: JwtClaims): Promise<boolean> {
-    const { permissive, restrictive } = await this.selectQuals(role, change);
-    if (permissive.length === 0) return false;
-    const where = `(${permissive.map((q) => `(${q})`).join(' or ')})${restrictive.map((q) => ` and (${q})`).join('')}`;
-    const table = `${ident(change.schema)}.${ident(change.table)}`;
-    try {
-      return await withClaims(
-        this.pool,
-        claims,
-        async (client) => {
-          const res = await client.query(
-            `select 1 from jsonb_populate_record(null::${table}, $1::jsonb) as ${ident(change.table)} where ${where}`,
-            [JSON.stringify(change.rawRecord)],
-          );
-          return (res.rowCount ?? 0) > 0;
-        },
-        { rollback: true },
-      );
-    } catch {
-      return false;
-    }
   }
 
   /** RLS check as the subscriber: can it select the row by primary key? */

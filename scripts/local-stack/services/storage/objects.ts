@@ -16,7 +16,7 @@ import type { StagedChange } from './disk.ts';
 import { ERRORS, fromPgError, type StorageError } from './errors.ts';
 import { infoBody, sendObject, type ObjectRow } from './respond.ts';
 import { bool, int, jsonBody, str, strArray, type RouteRequest, type StorageContext } from './request.ts';
-import { drain, receiveUpload } from './upload.ts';
+import { drain, isEmptyFolderPlaceholder, receiveUpload } from './upload.ts';
 import { maxUploadSize, mustBeValidKey } from './validation.ts';
 
 /** Lifetime of signed upload URLs in seconds (storage-api's default: 2 hours). */
@@ -122,7 +122,8 @@ async function storeUpload(
     throw err;
   }
   const upload = await receiveUpload(r.req, ctx.disk, {
-    maxSize: maxUploadSize(bucketRow.file_size_limit),
+    // an empty-folder placeholder may hold no bytes (storage-api uploader.ts: maxFileSize 0)
+    maxSize: isEmptyFolderPlaceholder(key) ? 0 : maxUploadSize(bucketRow.file_size_limit),
     allowedMimeTypes: bucketRow.allowed_mime_types,
     objectName: key,
   });

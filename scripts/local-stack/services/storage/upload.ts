@@ -47,7 +47,12 @@ export async function drain(req: IncomingMessage, capBytes = 256 * 1024 * 1024):
   });
 }
 
-function isEmptyFolderPlaceholder(name: string): boolean {
+/**
+ * storage-api's isEmptyFolder (src/storage/limits.ts): a key ending in `.emptyFolderPlaceholder`
+ * marks an empty folder; its upload skips the MIME check and may hold 0 bytes (uploader.ts
+ * fileUploadFromRequest: maxFileSize stays 0).
+ */
+export function isEmptyFolderPlaceholder(name: string): boolean {
   return name.endsWith('.emptyFolderPlaceholder');
 }
 

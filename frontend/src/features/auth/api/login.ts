@@ -3,6 +3,7 @@ import type { Locale } from '@/lib/constants';
 import { supabase } from '@/lib/supabase';
 import { broadcastAuth, setFreshLoginRequired } from '../session/browser-state';
 import { FunctionCallError, invokeFunction } from './invoke';
+import type { OAuthProvider } from './providers';
 
 /** What a login attempt ended with (spec §8: login returns false in every failure case). */
 export type LoginResult =
@@ -52,7 +53,7 @@ export async function fetchOwnRole(userId: string): Promise<string | null> {
  * be refused by the navigation check before supabase-js has read the session from the fragment).
  * @returns an error message when the redirect could not start (the browser leaves the page otherwise)
  */
-export async function signInWithProvider(provider: 'google' | 'linkedin_oidc', returnPath: string): Promise<string | null> {
+export async function signInWithProvider(provider: OAuthProvider, returnPath: string): Promise<string | null> {
   const { error } = await supabase.auth.signInWithOAuth({
     provider,
     options: { redirectTo: `${window.location.origin}${returnPath}` },

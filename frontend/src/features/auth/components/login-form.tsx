@@ -1,4 +1,4 @@
-import { Alert, Button, Divider, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -117,7 +117,6 @@ export function LoginForm({ admin = false }: { admin?: boolean }) {
               <FormattedMessage id="auth.login.noAccount" />
             </LocalLink>
           </Group>
-          <Divider label={intl.formatMessage({ id: 'auth.login.or' })} labelPosition="center" />
           <OAuthButtons />
         </>
       )}
