@@ -10,7 +10,7 @@ import type { MatchProfileRow, MatchReason } from '../api/matching';
 import { describeFitReason, describeMatchReason, FIT_REASON_CODES, MATCH_REASON_CODES, reasonTone, type ReasonLabels } from '../api/reasons';
 import { toFilters } from '../api/filters';
 
-const MIGRATION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../supabase/migrations/20261128000000_matching.sql');
+const MIGRATION = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../supabase/schemas/18_matching.sql');
 
 /** Reason codes documented in the migration's comment block above a function (the engine's contract). */
 function documentedCodes(functionName: string): string[] {

@@ -1,8 +1,10 @@
 -- =============================================================================
--- pg_cron: process-email-queue every minute (spec §7, issue 6)
+-- Machine-specific values: the local default of the Vault secret project_url
 -- =============================================================================
--- As Supabase recommends (docs: "Scheduling Edge Functions"), the job reads the project URL and
--- the service role key from Vault at run time, so no secret is stored in cron.job.command:
+-- The pg_cron jobs that call Edge Functions (process-email-queue, process-ticket-refunds; see
+-- 20261121000100_reference_data.sql) read the project URL and the service role key from Vault at
+-- run time, as Supabase recommends (docs: "Scheduling Edge Functions"), so no secret is stored in
+-- cron.job.command:
 --   project_url       e.g. https://<project-ref>.supabase.co
 --   service_role_key  the project's service_role key
 -- Production sets both once with the dashboard or SQL (`select vault.create_secret('<value>',
@@ -12,17 +14,6 @@
 -- No key is written here (issue 12 §3: no secret in the source): the local stack stores its
 -- generated service_role key at every start (scripts/local-stack/migrate.ts storeVaultSecrets);
 -- with `supabase start` or a hosted project, create `service_role_key` as above.
-
-do $$
-begin
-  if exists (select 1 from pg_available_extensions where name = 'pg_cron') then
-    create extension if not exists pg_cron with schema pg_catalog;
-  end if;
-  if exists (select 1 from pg_available_extensions where name = 'pg_net') then
-    create extension if not exists pg_net with schema extensions;
-  end if;
-end;
-$$;
 
 -- LOCAL DEFAULT only (see above); hosted projects must set their own values.
 do $$
@@ -35,21 +26,3 @@ begin
   end if;
 end;
 $$;
-
--- Re-scheduling under the same name replaces the job (pg_cron >= 1.3), so this is idempotent.
-select cron.schedule(
-  'process-email-queue',
-  '* * * * *',
-  $job$
-  select net.http_post(
-    url := (select decrypted_secret from vault.decrypted_secrets where name = 'project_url') || '/functions/v1/process-email-queue',
-    headers := jsonb_build_object(
-      'Content-Type', 'application/json',
-      'Authorization', 'Bearer ' || (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key'),
-      'apikey', (select decrypted_secret from vault.decrypted_secrets where name = 'service_role_key')
-    ),
-    body := '{}'::jsonb,
-    timeout_milliseconds := 30000
-  ) as request_id;
-  $job$
-);
