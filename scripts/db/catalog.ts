@@ -11,6 +11,9 @@
  * kind, in every schema but pg_catalog/information_schema (the bootstrap's objects are on both
  * sides alike, so only what a migration changed there can differ).
  *
+ * Privileges are compared as they take effect: an object without an ACL has its owner's default
+ * ACL (acldefault), so `revoke … from public` that only spells out the default changes nothing.
+ *
  * Each entry is `key → canonical text`; two databases are equal when both maps are equal. Keys name
  * the object (`function private.search(text, integer)`, `column public.profiles.email`,
  * `policy storage.objects.teamwerk_objects_select`, …); texts hold every property that matters,
@@ -39,7 +42,7 @@ const NOT_EXTENSION_MEMBER = (classid: string, oid: string) =>
 const DATA_SKIPPED_TABLES = new Set(['cron.job_run_details', 'net.http_request_queue', 'net._http_response']);
 const DATA_SKIPPED_COLUMNS = new Set(['cron.job.database']);
 
-const sortAcl = (acl: string[] | null) => (acl ? [...acl].sort().join(' ') : 'default');
+const sortAcl = (acl: string[] | null) => (acl ? [...acl].sort().join(' ') : 'none');
 
 /**
  * Reads the catalog of the database `client` is connected to.
@@ -54,7 +57,7 @@ export async function readCatalog(client: pg.Client, options: CatalogOptions = {
   const q = async <T extends pg.QueryResultRow>(sql: string) => (await client.query<T>(sql)).rows;
 
   for (const r of await q<{ name: string; owner: string; acl: string[] | null; comment: string | null }>(`
-    select n.nspname as name, n.nspowner::regrole::text as owner, n.nspacl::text[] as acl,
+    select n.nspname as name, n.nspowner::regrole::text as owner, coalesce(n.nspacl, acldefault('n', n.nspowner))::text[] as acl,
            obj_description(n.oid, 'pg_namespace') as comment
     from pg_namespace n where ${SCHEMA_FILTER('n.nspname')}`)) {
     put(`schema ${r.name}`, { owner: r.owner, acl: sortAcl(r.acl), comment: r.comment });
@@ -72,7 +75,8 @@ export async function readCatalog(client: pg.Client, options: CatalogOptions = {
     replident: string; options: string[] | null; persistence: string; comment: string | null; viewdef: string | null;
     indexdef: string | null; replindex: boolean | null; seq: string | null; tablespace: string | null;
   }>(`
-    select n.nspname as schema, c.relname as name, c.relkind as kind, c.relowner::regrole::text as owner, c.relacl::text[] as acl,
+    select n.nspname as schema, c.relname as name, c.relkind as kind, c.relowner::regrole::text as owner,
+           coalesce(c.relacl, acldefault(case when c.relkind = 'S' then 's'::"char" else 'r'::"char" end, c.relowner))::text[] as acl,
            c.relrowsecurity as rls, c.relforcerowsecurity as force_rls, c.relreplident as replident, c.reloptions as options,
            c.relpersistence as persistence, obj_description(c.oid, 'pg_class') as comment,
            case when c.relkind in ('v', 'm') then pg_get_viewdef(c.oid) end as viewdef,
@@ -167,7 +171,8 @@ export async function readCatalog(client: pg.Client, options: CatalogOptions = {
   for (const r of await q<{ sig: string; kind: string; def: string | null; owner: string; acl: string[] | null; comment: string | null; agg: string | null }>(`
     select p.pronamespace::regnamespace::text || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')' as sig,
            p.prokind as kind, case when p.prokind <> 'a' then pg_get_functiondef(p.oid) end as def,
-           p.proowner::regrole::text as owner, p.proacl::text[] as acl, obj_description(p.oid, 'pg_proc') as comment,
+           p.proowner::regrole::text as owner, coalesce(p.proacl, acldefault('f', p.proowner))::text[] as acl,
+           obj_description(p.oid, 'pg_proc') as comment,
            (select concat_ws(' ', a.aggtransfn, a.aggfinalfn, a.aggtranstype::regtype, a.agginitval) from pg_aggregate a where a.aggfnoid = p.oid) as agg
     from pg_proc p join pg_namespace n on n.oid = p.pronamespace
     where ${SCHEMA_FILTER('n.nspname')} and ${NOT_EXTENSION_MEMBER('pg_proc', 'p.oid')}`)) {
@@ -176,7 +181,8 @@ export async function readCatalog(client: pg.Client, options: CatalogOptions = {
 
   // types: enums (labels in order), domains, ranges, base types (composite types are relations above)
   for (const r of await q<{ name: string; kind: string; owner: string; acl: string[] | null; comment: string | null; labels: string[] | null; domain: string | null; range: string | null }>(`
-    select n.nspname || '.' || t.typname as name, t.typtype as kind, t.typowner::regrole::text as owner, t.typacl::text[] as acl,
+    select n.nspname || '.' || t.typname as name, t.typtype as kind, t.typowner::regrole::text as owner,
+           coalesce(t.typacl, acldefault('T', t.typowner))::text[] as acl,
            obj_description(t.oid, 'pg_type') as comment,
            case when t.typtype = 'e' then array(select e.enumlabel::text from pg_enum e where e.enumtypid = t.oid order by e.enumsortorder) end as labels,
            case when t.typtype = 'd' then concat_ws(' ', format_type(t.typbasetype, t.typtypmod), t.typnotnull, t.typdefault) end as domain,

@@ -7,9 +7,10 @@
  *
  * Usage (the local stack of TEAMWERK_STACK_OFFSET must run; scratch databases are made in its cluster
  * and dropped afterwards):
- *   npx tsx scripts/db/compare.ts --base <git rev>        migrations of <rev> vs the working tree's
- *                                                        migrations, schema and data (the squash proof:
- *                                                        `--base 0c32f6f`)
+ *   npx tsx scripts/db/compare.ts --base <git rev> [--head <git rev>]
+ *                                                        migrations of <base> vs the working tree's (or
+ *                                                        <head>'s) migrations, schema and data; the squash
+ *                                                        proof: `--base 0c32f6f --head <squash commit>`
  *   npx tsx scripts/db/compare.ts --schemas               working tree: migrations vs supabase/schemas
  *                                                        (schema only; what supabase/tests/schema-home.test.ts checks)
  *   npx tsx scripts/db/compare.ts --save <file> [--base <rev>]   writes the catalog (with data) of a
@@ -43,7 +44,7 @@ function describe(source: Source): string {
  */
 export async function buildCatalog(source: Source, data: boolean, keep?: ScratchDb[]): Promise<Catalog> {
   if (source.kind === 'file') return new Map(Object.entries(JSON.parse(fs.readFileSync(source.file, 'utf8')) as Record<string, string>));
-  const db = await createScratchDb(config, source.kind === 'schemas' ? 'schemas' : source.rev ? 'base' : 'migrations');
+  const db = await createScratchDb(config, source.kind === 'schemas' ? 'schemas' : source.rev ? `rev_${source.rev}` : 'migrations');
   let workdir: string | undefined;
   try {
     if (source.kind === 'schemas') await applySchemaFilesTo(db);
@@ -68,6 +69,7 @@ function arg(name: string): string | undefined {
 
 async function main(): Promise<number> {
   const base = arg('--base');
+  const head = arg('--head');
   const save = arg('--save');
   const against = arg('--against');
   const keep = process.argv.includes('--keep') ? [] : undefined;
@@ -89,9 +91,9 @@ async function main(): Promise<number> {
     right = { kind: 'migrations' };
   } else if (base) {
     left = { kind: 'migrations', rev: base };
-    right = { kind: 'migrations' };
+    right = { kind: 'migrations', rev: head };
   } else {
-    console.error('usage: compare.ts --base <rev> | --schemas | --save <file> [--base <rev>] | --against <file> [--keep]');
+    console.error('usage: compare.ts --base <rev> [--head <rev>] | --schemas | --save <file> [--base <rev>] | --against <file> [--keep]');
     return 2;
   }
   const t0 = Date.now();

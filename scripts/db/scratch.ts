@@ -142,3 +142,33 @@ export function workdirAtRevision(rev: string): string {
   execFileSync('tar', ['-x', '-C', dir], { input: archive });
   return dir;
 }
+
+/**
+ * A scratch database built from `workdir/supabase/migrations` (default: the repository's).
+ * The caller drops it. Errors: rejects (after dropping it) when a migration fails.
+ */
+export async function buildFromMigrations(config: StackConfig, label = 'migrations', workdir?: string): Promise<ScratchDb> {
+  const db = await createScratchDb(config, label);
+  try {
+    await applyMigrationsTo(db, workdir);
+    return db;
+  } catch (err) {
+    await dropScratchDb(config, db);
+    throw err;
+  }
+}
+
+/**
+ * A scratch database built from the declarative schema files. The caller drops it.
+ * Errors: rejects (after dropping it) when a file fails to load.
+ */
+export async function buildFromSchemas(config: StackConfig, label = 'schemas'): Promise<ScratchDb> {
+  const db = await createScratchDb(config, label);
+  try {
+    await applySchemaFilesTo(db);
+    return db;
+  } catch (err) {
+    await dropScratchDb(config, db);
+    throw err;
+  }
+}
