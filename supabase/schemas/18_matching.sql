@@ -59,6 +59,24 @@ comment on type public.match_role is 'Roles offered and sought (issue 19): the f
 
 create type public.match_commitment as enum ('full_time', 'part_time', 'side_project', 'later');
 comment on type public.match_commitment is 'Commitment (issue 19): full-time now, part-time, side project, later (with available_from).';
+-- The reason codes of the engine's answers: the contract with the SPA, which renders every code in
+-- English and German (frontend/src/features/matching/api/reasons.ts; its unit test compares with
+-- these labels through the generated database.types.ts, supabase/tests/matching.test.ts checks that
+-- the engine answers no other code). The parameters of each code are documented at
+-- private.match_reasons and private.role_fit_reasons.
+create type public.match_reason_code as enum (
+  'offers_sought_role', 'role_not_offered', 'has_sought_skills', 'lacks_sought_skills', 'same_city', 'within_radius',
+  'both_remote', 'too_far', 'location_unknown', 'is_sought_kind', 'not_sought_kind', 'shared_industries',
+  'no_shared_industry', 'same_commitment', 'commitment_mismatch', 'stage_fits', 'stage_mismatch', 'shared_languages',
+  'no_shared_language', 'open_to_all');
+comment on type public.match_reason_code is
+  'Reason codes of a person match (private.match_reasons; reasons[].code of match_people), issue 19.';
+create type public.fit_reason_code as enum (
+  'needs_your_role', 'has_role_skills', 'lacks_role_skills', 'same_commitment', 'role_commitment_mismatch', 'same_city',
+  'within_radius', 'remote_project', 'too_far', 'location_unknown', 'in_industry', 'other_industry', 'stage_fits',
+  'stage_mismatch');
+comment on type public.fit_reason_code is
+  'Reason codes of an open-role fit (private.role_fit_reasons; reasons[].code of match_projects and project_role_candidates), issue 19.';
 
 create type private.match_hit as (user_id uuid, profile_id uuid, score integer, score_mine integer, score_theirs integer, responsiveness numeric);
 comment on type private.match_hit is 'One ranked match (private.match_rank).';
@@ -718,7 +736,7 @@ comment on function private.text_intersect(text[], text[]) is 'Elements of a tha
  * row d (to_jsonb of private.match_direction). Every reason: {code, side, criterion, points, max,
  * must, ...params}; side 'you' = the caller's wishes (x is the caller), 'they' = the match's
  * wishes (x is the match). Params use the caller's perspective where there are two sides (mine =
- * the caller's, theirs = the match's). Codes (params):
+ * the caller's, theirs = the match's). Codes (the labels of public.match_reason_code) and params:
  *   roles:      offers_sought_role {role, roles, skills} | role_not_offered {roles}
  *   skills:     has_sought_skills {skills, missing} | lacks_sought_skills {skills}
  *   location:   same_city {city} | within_radius {city, km, radius_km} | both_remote {} |
@@ -1160,7 +1178,7 @@ comment on function private.role_fit(boolean, bit, public.match_commitment, bool
 
 /*
  * Reasons of a person ↔ open role fit (d = to_jsonb of private.role_fit): {code, criterion,
- * points, max, must, ...params}. Codes (params):
+ * points, max, must, ...params}. Codes (the labels of public.fit_reason_code) and params:
  *   roles:      needs_your_role {role} (points 0, max 0: the prerequisite)
  *   skills:     has_role_skills {skills, missing} | lacks_role_skills {skills}
  *   commitment: same_commitment {commitment} | role_commitment_mismatch {person, role}
