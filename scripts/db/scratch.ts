@@ -44,6 +44,10 @@ export async function withClient<T>(url: string, fn: (client: pg.Client) => Prom
   }
 }
 
+/** Bootstraps run one at a time: they re-grant roles and re-set role options, cluster-wide rows
+ * that two concurrent runs could update at once ("tuple concurrently updated"). */
+let bootstrapQueue: Promise<unknown> = Promise.resolve();
+
 /**
  * Creates an empty database `<SCRATCH_PREFIX><label>_<random>` in the stack's cluster and applies the
  * bootstrap SQL to it. Returns its name and URL.
@@ -54,7 +58,9 @@ export async function createScratchDb(config: StackConfig, label: string): Promi
   await withClient(config.dbUrl, (c) => c.query(`create database "${name}"`));
   const scratch = { name, url: databaseUrl(config, name) };
   try {
-    await applyBootstrap({ ...config, dbUrl: scratch.url });
+    const run = bootstrapQueue.then(() => applyBootstrap({ ...config, dbUrl: scratch.url }));
+    bootstrapQueue = run.catch(() => undefined);
+    await run;
   } catch (err) {
     await dropScratchDb(config, scratch);
     throw err;

@@ -215,3 +215,32 @@ export function definedObject(statement: string): DefinedObject | null {
   }
   return null;
 }
+
+/** The table an `alter table` statement changes (schema-qualified as written), or null. */
+export function alteredTable(statement: string): string | null {
+  const m = new RegExp(String.raw`^alter table (?:only )?(?:if exists )?${NAME}`, 'i').exec(statement.replace(/\s+/g, ' ').trim());
+  return m ? normaliseName(m[1] as string) : null;
+}
+
+/** Where an object is defined: file (as given) and line. */
+export interface DefinitionSite {
+  file: string;
+  line: number;
+}
+
+/**
+ * Every object the given SQL files create, keyed `<kind> <key>` (see definedObject), with all the
+ * places that create it. Input: files as { name, sql }. Output: key → sites, in file order.
+ */
+export function definitionSites(files: { name: string; sql: string }[]): Map<string, DefinitionSite[]> {
+  const sites = new Map<string, DefinitionSite[]>();
+  for (const file of files) {
+    for (const statement of splitStatements(file.sql)) {
+      const object = definedObject(statement.text);
+      if (!object) continue;
+      const key = `${object.kind} ${object.key}`;
+      sites.set(key, [...(sites.get(key) ?? []), { file: file.name, line: statement.line }]);
+    }
+  }
+  return sites;
+}
