@@ -91,8 +91,9 @@ const VAULT_KEY_DESCRIPTION =
 
 /**
  * Stores this stack's service_role key as the vault secret `service_role_key`, which the pg_cron
- * job of migration 20261121009200 sends to process-email-queue (as Supabase recommends for
- * scheduled functions). Runs at every start after the migrations, so a data folder whose secrets
+ * jobs that call Edge Functions (process-email-queue, process-ticket-refunds; see
+ * supabase/migrations/20261121000100_reference_data.sql) send as their key (as Supabase recommends
+ * for scheduled functions). Runs at every start after the migrations, so a data folder whose secrets
  * were (re)generated calls its functions with the key the gateway accepts. Idempotent.
  */
 export async function storeVaultSecrets(config: StackConfig): Promise<void> {

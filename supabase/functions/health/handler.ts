@@ -26,7 +26,7 @@ export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
 };
 
-/** The answer of `rpc/health_report` (supabase/migrations/20261126000000_operations.sql). */
+/** The answer of `rpc/health_report` (supabase/schemas/21_operations.sql). */
 export interface HealthReport {
   checked_at: string;
   database_started_at: string;

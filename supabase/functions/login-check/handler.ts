@@ -7,7 +7,7 @@
  * The function signs in with the password grant (the same Auth call the SPA would make; the
  * browser's address goes along as X-Forwarded-For, so Auth's per-IP and per-account limits count
  * the browser). Auth checks the password first; its custom access token hook then refuses
- * suspended (403) and legacy (409) accounts (migration 20261124001500). The answers:
+ * suspended (403) and legacy (409) accounts (supabase/schemas/01_profiles.sql). The answers:
  * - 403 `suspended` — password correct, the account is suspended
  *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.');
  * - 409 `password_update_required` — password correct, a legacy `old_user` (the SPA redirects to
