@@ -26,6 +26,7 @@ import fs from 'node:fs';
 import { stackConfig } from '../local-stack/config.ts';
 import { catalogSummary, compareCatalogs, formatDifferences, readCatalog, type Catalog } from './catalog.ts';
 import { applyMigrationsTo, applySchemaFilesTo, createScratchDb, dropScratchDb, withClient, workdirAtRevision, type ScratchDb } from './scratch.ts';
+import { runIfMain } from './run.ts';
 
 const config = stackConfig();
 
@@ -111,12 +112,4 @@ async function main(): Promise<number> {
   return 1;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error((err as Error).message);
-      process.exit(2);
-    },
-  );
-}
+runIfMain(import.meta.url, main);

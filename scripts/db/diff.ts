@@ -22,6 +22,7 @@ import { ROOT_DIR, stackConfig } from '../local-stack/config.ts';
 import { compareCatalogs, formatDifferences, readCatalog } from './catalog.ts';
 import { planSchemaDiff } from './pg-delta.ts';
 import { applyMigrationsTo, buildFromMigrations, buildFromSchemas, dropScratchDb, withClient, type ScratchDb } from './scratch.ts';
+import { runIfMain } from './run.ts';
 
 const MIGRATIONS_DIR = path.join(ROOT_DIR, 'supabase/migrations');
 
@@ -94,12 +95,4 @@ async function main(): Promise<number> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error((err as Error).message);
-      process.exit(2);
-    },
-  );
-}
+runIfMain(import.meta.url, main);
