@@ -483,7 +483,7 @@ export const relations: Record<string, RelationExposure> = {
     // written only by match_people (the Basic weekly quota)
     select: signedIn(['user_id', 'shown_id', 'first_shown_at']),
   },
-  // issue 15: organisations (see the migration 20261129000000_organizations)
+  // issue 15: organisations (see supabase/schemas/05_organizations.sql)
   organizations: {
     kind: 'table',
     rows: 'public',
@@ -513,7 +513,7 @@ export const relations: Record<string, RelationExposure> = {
     personal: ['email'],
     select: signedIn(ORGANIZATION_INVITATION_READ),
   },
-  // issue 15 API access (20261129002000_api_keys): keys are created and revoked through RPCs;
+  // issue 15 API access (supabase/schemas/20_api_keys.sql): keys are created and revoked through RPCs;
   // the hash and the rate-limit state stay with the service role
   api_keys: {
     kind: 'table',
@@ -619,7 +619,7 @@ export const functions: Record<string, FunctionExposure> = {
     returns: 'jsonb',
     rows: 'public',
   },
-  // issue 14: the map (people at city level only; see the migration 20261125000100_map)
+  // issue 14: the map (people at city level only; see supabase/schemas/16_cities_map.sql)
   'map_items(west double precision, south double precision, east double precision, north double precision, zoom double precision, layers text[], category text, date_from date, date_to date, include_remote boolean, max_rows integer)': {
     execute: ['anon', 'authenticated'],
     returns: 'json',
@@ -683,12 +683,12 @@ export const functions: Record<string, FunctionExposure> = {
     returns: 'subscriptions',
     rows: 'admin',
   },
-  // issue 19: matching (see the migration 20261128000000_matching for inputs, outputs, reason codes and errors)
+  // issue 19: matching (see supabase/schemas/18_matching.sql for inputs, outputs, reason codes and errors)
   'match_people(p_profile_id uuid, p_filters jsonb, p_limit integer, p_cursor text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
   'export_matches_csv(p_profile_id uuid, p_filters jsonb, p_limit integer)': { execute: ['authenticated'], returns: 'text', rows: 'public' },
   'match_projects(p_filters jsonb, p_limit integer, p_cursor text)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
   'project_role_candidates(p_project_id bigint, p_role_id bigint, p_limit integer)': { execute: ['authenticated'], returns: 'jsonb', rows: 'public' },
-  // issue 15: organisations (errors and rules in the migration 20261129000000_organizations)
+  // issue 15: organisations (errors and rules in supabase/schemas/05_organizations.sql)
   'create_organization(p_name text, p_slug text, p_description_en text, p_description_de text, p_website text, p_industry text, p_size text, p_street text, p_postal_code text, p_city text, p_country text, p_logo_path text)': {
     execute: ['authenticated'],
     returns: 'uuid',
@@ -738,7 +738,7 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'none',
   },
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
-  // issue 15: analytics (migration 20261129001000_analytics: aggregated daily counts only, no visitor identity)
+  // issue 15: analytics (supabase/schemas/19_analytics.sql: aggregated daily counts only, no visitor identity)
   'analytics_track(p_item_type text, p_item_id text, p_metric text, p_statistics_consent boolean)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'none' },
   'analytics_report(p_item_type text, p_item_id text, p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
   'analytics_csv(p_item_type text, p_item_id text, p_organization_id uuid)': { execute: ['authenticated'], returns: 'text', rows: 'own' },

@@ -4,7 +4,7 @@ import { admin, createUser, insertEvent, token, type TestUser, useSession } from
 import { collectErrors, expectStackUp } from './support';
 
 /**
- * Editing an event from /user/events (issue 8; rules in migration 20261121017000_event_editing.sql):
+ * Editing an event from /user/events (issue 8; rules in supabase/schemas/11_events.sql):
  * the organiser fixes title, date and price in a dialog and sees them on /events/{slug} (same slug), and a
  * refusal of the database (capacity below the confirmed attendees) shows a clear message.
  */

@@ -1,6 +1,6 @@
 /**
  * DSGVO Art. 17 self-deletion (`delete_my_account(p_email)`) and admin deletion
- * (`admin_delete_user(p_user_id)`), migration 20261121011000, through the API with supabase-js:
+ * (`admin_delete_user(p_user_id)`), supabase/schemas/01_profiles.sql, through the API with supabase-js:
  * who may call them, the error shapes, and that the auth user, profile and owned rows are gone.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Database pieces of the billing functions (issue 7; migration 20261121009600): the
+ * Database pieces of the billing functions (issue 7; supabase/schemas/04_billing.sql): the
  * payment-required rule has_active_subscription() per subscription status and caller, the
  * cancellation request RPC (service_role only, mail queued with the request), and the billing
  * mails queued once per status transition. Everything runs in one transaction that is rolled back.

@@ -1,5 +1,5 @@
 /**
- * Editing events after creation (issue 8; migration 20261121017000_event_editing.sql) through the
+ * Editing events after creation (issue 8; rules in supabase/schemas/11_events.sql) through the
  * real API with supabase-js: the organiser edits, a stranger and anon are refused, the capacity
  * cannot drop below the confirmed attendees, adding seats promotes the waitlist in order,
  * finished/cancelled events are read-only, the slug is permanent, prices cannot rise with RSVPs,

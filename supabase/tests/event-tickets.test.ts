@@ -1,6 +1,6 @@
 /**
  * Paid tickets and attendee notifications in the database (issue 16; migration
- * 20261127000100_event_tickets): the attendance RPCs, the forward-only ticket ledger that the
+ * supabase/schemas/11_events.sql): the attendance RPCs, the forward-only ticket ledger that the
  * webhook writes (duplicate, late and out-of-order states), seat holds and their release, the
  * waitlist offer, the 48-hour refund rule, refunds when an event is cancelled, the notification
  * mails (each once, in the recipient's language, switchable) and who can read what. Everything

@@ -1,5 +1,5 @@
 /**
- * Fair requests (issue 19 "Fair requests (anti-ghosting)"; migration 20261128000500_fair_requests):
+ * Fair requests (issue 19 "Fair requests (anti-ghosting)"; supabase/schemas/07_contacts.sql):
  * the weekly contact-request allowance by plan (Basic 10, Premium 30; ISO week in Europe/Berlin,
  * renewing Monday 00:00), expiry after 14 days and one reminder after 7 (the cron functions called
  * with shifted times), and the 90-day response stats of a profile (shown from 5 decided requests,

@@ -4,7 +4,7 @@
  * signed-in user) against the real stack; the queue and the counters are read with a superuser
  * connection, the receipt from the mailbox's JSON API after process-email-queue ran.
  *
- * Limits (migration 20261124005000_mail_rate_limits.sql): contact form 5 messages per address
+ * Limits (supabase/schemas/14_feedback_newsletter_contact.sql): contact form 5 messages per address
  * and per account in 24 h, 20 per client IP and hour; newsletter 10 sign-ups per client IP and
  * hour, at most one confirmation mail per address in 24 h. Refusals are HTTP 429 (SQLSTATE
  * PT429). The client IP is the first X-Forwarded-For entry PostgREST passes on, which the gateway

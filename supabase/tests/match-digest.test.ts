@@ -1,6 +1,6 @@
 /**
  * The weekly "new matches" e-mail and the responsiveness tie-break (issue 19; migration
- * 20261128001000_match_digest), against the real database of the local stack:
+ * supabase/schemas/18_matching.sql), against the real database of the local stack:
  * - a Premium member gets one mail a week naming how many matches are new (never shown to them)
  *   and the best three, in their language; a second run in the same week sends nothing;
  * - once the member has seen their matches on /matches (match_people records them), nothing is

@@ -12,7 +12,9 @@
  *   is refused with PT429 weekly_match_limit) and no filters or weights, Premium filters and
  *   weights, Enterprise saved match profiles and the CSV export;
  * - projects: open roles that fit me, the team-gap finder for the owner only;
- * - row-level security of the new tables as seen through the API.
+ * - row-level security of the new tables as seen through the API;
+ * - the engine answers only the reason codes the database declares (public.match_reason_code,
+ *   public.fit_reason_code), which the SPA's unit test compares with its own lists.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -55,6 +57,9 @@ interface MatchPage {
 
 let db: pg.Client;
 const created: string[] = [];
+/** Every reason code the engine answered in this file (person matches, open-role fits). */
+const answeredMatchCodes = new Set<string>();
+const answeredFitCodes = new Set<string>();
 const tag = randomUUID().slice(0, 8);
 let seq = 0;
 
@@ -117,6 +122,7 @@ async function matchProfile(u: TestUser, fields: ProfileFields): Promise<string>
 async function matches(u: TestUser, args: Record<string, unknown> = {}): Promise<MatchPage> {
   const { data, error } = await u.client.rpc('match_people', { p_limit: 50, ...args });
   if (error) throw new Error(`${error.code} ${error.message}`);
+  for (const item of (data as MatchPage).items) for (const r of item.reasons) answeredMatchCodes.add(r.code);
   return data as MatchPage;
 }
 const ids = (page: MatchPage) => page.items.map((i) => i.user_id);
@@ -401,7 +407,9 @@ describe('projects and the team-gap finder', () => {
     await matchProfile(engineer, { ...ENGINEER, stages_sought: ['prototype', 'mvp'] });
     const projects = await engineer.client.rpc('match_projects', { p_limit: 50 });
     expect(projects.error).toBeNull();
-    const hit = (projects.data as { items: { role_id: number; score: number; reasons: Reason[] }[] }).items.find((i) => i.role_id === tech.data!.id)!;
+    const projectItems = (projects.data as { items: { role_id: number; score: number; reasons: Reason[] }[] }).items;
+    for (const item of projectItems) for (const r of item.reasons) answeredFitCodes.add(r.code);
+    const hit = projectItems.find((i) => i.role_id === tech.data!.id)!;
     expect(hit).toBeDefined();
     const p = hit.reasons.reduce((s, r) => s + Math.round(r.points * 100), 0);
     const m = hit.reasons.reduce((s, r) => s + Math.round(r.max * 100), 0);
@@ -422,6 +430,7 @@ describe('projects and the team-gap finder', () => {
     expect(techGap.candidates.length).toBeLessThanOrEqual(5);
     const one = await owner.client.rpc('project_role_candidates', { p_project_id: project!.id, p_role_id: tech.data!.id, p_limit: 50 });
     const oneRoles = (one.data as { roles: { candidates: { user_id: string; score: number; reasons: Reason[] }[] }[] }).roles;
+    for (const c of oneRoles.flatMap((r) => r.candidates)) for (const r of c.reasons) answeredFitCodes.add(r.code);
     expect(oneRoles).toHaveLength(1);
     const suggested = oneRoles[0]!.candidates.find((c) => c.user_id === engineer.id)!;
     expect(suggested.reasons).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'has_role_skills', skills: ['backend', 'react'] })]));
@@ -458,5 +467,24 @@ describe('row-level security through the API', () => {
 
     const skills = await b.client.from('skills').select('key, label_en, label_de').eq('key', 'backend');
     expect(skills.data).toEqual([{ key: 'backend', label_en: 'Backend development', label_de: 'Backend-Entwicklung' }]);
+  });
+});
+
+describe('reason codes: the contract with the SPA', () => {
+  test('the engine answers only the codes of public.match_reason_code and public.fit_reason_code', async () => {
+    // a pair of its own, so the check never runs on nothing; plus every answer of the tests above
+    const a = await makeUser('premium');
+    await matchProfile(a, FOUNDER);
+    const b = await makeUser('premium', { city: 'Hamburg' });
+    await matchProfile(b, { ...ENGINEER, languages: ['en'], must_have: [] });
+    await matches(a);
+    await matches(b);
+    const { rows } = await db.query<{ person: string[]; fit: string[] }>(
+      `select enum_range(null::public.match_reason_code)::text[] as person, enum_range(null::public.fit_reason_code)::text[] as fit`,
+    );
+    const declared = rows[0]!;
+    expect([...answeredMatchCodes].filter((c) => !declared.person.includes(c))).toEqual([]);
+    expect([...answeredFitCodes].filter((c) => !declared.fit.includes(c))).toEqual([]);
+    expect(answeredMatchCodes.size).toBeGreaterThanOrEqual(4);
   });
 });

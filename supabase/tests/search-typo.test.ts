@@ -1,5 +1,5 @@
 /**
- * search() typo paths and counts after migration 20261121016000_search_typo_speed (issue 8):
+ * search() typo paths and counts (issue 8; supabase/schemas/15_search.sql):
  * spelling correction by nearest trigram neighbour must pick what a brute-force scan of the
  * dictionary picks (highest similarity >= 0.45, ties by word); a misspelt query must return
  * exactly what the correctly spelt one returns (same hits, scores and order); the title

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * User-supplied URLs (issue 12: "profile links accept javascript: URLs"). The database decides
- * (check constraints with private.is_http_url, migration 20261124005100_safe_urls.sql); this
+ * (check constraints with private.is_http_url, supabase/schemas/00_extensions_private.sql); this
  * module mirrors the rule for form validation and for rendering, so no unchecked value ever
  * becomes an `href` or `src`: an absolute http(s) URL with a host name (or IPv6 literal), an
  * optional port, no user info ("https://bank.example@evil.example"), no whitespace or control

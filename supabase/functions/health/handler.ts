@@ -28,7 +28,7 @@ export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
 };
 
-/** The answer of `rpc/health_report` (the operations schema). */
+/** The answer of `rpc/health_report` (supabase/schemas/21_operations.sql). */
 export interface HealthReport {
   checked_at: string;
   database_started_at: string;

@@ -7,8 +7,8 @@
  * The function signs in with the password grant (the same Auth call the SPA would make; the
  * browser's address goes along as Sb-Forwarded-For, so Auth's per-IP limits count the browser,
  * see password-grant.ts). Auth checks the password first; its custom access token hook then refuses
- * suspended and legacy accounts (real GoTrue answers a hook error as HTTP <http_code> with code
- * `unknown`; the account's state is then read from the database). The answers:
+ * suspended and legacy accounts (supabase/schemas/01_profiles.sql; real GoTrue answers a hook error as
+ * HTTP <http_code> with code `unknown`; the account's state is then read from the database). The answers:
  * - 403 `suspended` — password correct, the account is suspended
  *   (de: 'Ihr Konto wurde gesperrt. Bitte kontaktieren Sie den Support.');
  * - 409 `password_update_required` — password correct, a legacy `old_user` (the SPA redirects to

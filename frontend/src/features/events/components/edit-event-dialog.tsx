@@ -8,7 +8,7 @@ import { type EventRow, type EventStatus, editEventSchema, useEventForEdit, useU
 import { type EventSaveProblem, eventSaveProblem } from '../lib/event-save-error';
 import { EventForm, eventRowToFormValues, useEventForm } from './event-form';
 
-/** Statuses whose content can still change (finished and cancelled are read-only, migration 20261121017000). */
+/** Statuses whose content can still change (finished and cancelled are read-only, supabase/schemas/11_events.sql). */
 export const EDITABLE_STATUSES: ReadonlySet<EventStatus> = new Set(['draft', 'published', 'upcoming', 'ongoing']);
 
 /**

@@ -13,7 +13,7 @@ export interface EventSaveProblem {
 /**
  * Maps an error of an event insert/update to a clear message. The codes come from the database
  * rules (events table checks, private.guard_event, private.guard_event_edit in migration
- * 20261121017000_event_editing.sql); `hint` of capacity_below_attendees is the going count.
+ * supabase/schemas/11_events.sql); `hint` of capacity_below_attendees is the going count.
  * Unknown errors map to the generic save message.
  */
 export function eventSaveProblem(error: unknown): EventSaveProblem {

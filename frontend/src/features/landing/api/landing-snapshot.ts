@@ -6,7 +6,7 @@ interface Owner {
   img: string | null;
 }
 
-/** The answer of `landing_snapshot()` (migration 20261127000200_landing). */
+/** The answer of `landing_snapshot()` (supabase/schemas/17_landing.sql). */
 export interface LandingSnapshot {
   stats: { members: number; projects: number; cities: number; upcoming_events: number };
   projects: { id: number; slug: string; title: string; summary: string; category: string | null; city: string | null; owner: Owner }[];

@@ -7,7 +7,7 @@ import { ERROR_IDS } from './message-ids';
 /**
  * Matching (issue 19, spec §6 basic / advanced / custom matching): the caller's matching profile,
  * the skill vocabulary, and the engine RPCs match_people, match_projects,
- * project_role_candidates and export_matches_csv (supabase/migrations/20261128000000_matching.sql).
+ * project_role_candidates and export_matches_csv (supabase/schemas/18_matching.sql).
  * The database owns every rule (plan gating, the Basic weekly quota, exclusions, RLS); this module
  * only calls it, types its answers and names its errors.
  */

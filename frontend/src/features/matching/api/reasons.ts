@@ -3,7 +3,8 @@ import { FIT_REASON_IDS, THEY_REASON_IDS, YOU_REASON_IDS } from './message-ids';
 
 /**
  * Turns the engine's structured reasons (issue 19; codes documented at private.match_reasons and
- * private.role_fit_reasons in supabase/migrations/20261128000000_matching.sql) into a message id
+ * private.role_fit_reasons in supabase/schemas/18_matching.sql; the codes are the database's enums
+ * match_reason_code and fit_reason_code) into a message id
  * and its values, so the UI renders them in English and German.
  */
 

@@ -11,7 +11,7 @@ const db = () => import('@/lib/supabase').then((m) => m.supabase);
 /**
  * Organisations (issue 15, spec §6 Enterprise "corporate profiles with multiple users"): reads and
  * writes of public.organizations, organization_members and organization_invitations and the RPCs
- * of migration 20261129000000_organizations.sql. The database owns every rule (Enterprise only,
+ * of supabase/schemas/05_organizations.sql. The database owns every rule (Enterprise only,
  * seats, roles, invitation expiry and single use, RLS); this module only calls it, types its
  * answers and names its errors (ORG_ERROR_IDS).
  */
@@ -124,7 +124,7 @@ const orNull = (value: string) => (value.trim() ? value.trim() : null);
 
 /**
  * Message ids of the errors the organisation RPCs and policies raise (message = code, see the
- * header of migration 20261129000000_organizations.sql), plus `generic`.
+ * header of supabase/schemas/05_organizations.sql), plus `generic`.
  */
 export const ORG_ERROR_IDS: Readonly<Record<string, string>> = {
   enterprise_required: 'org.error.enterprise_required',
@@ -484,7 +484,7 @@ export async function declineInvitation(token: string): Promise<void> {
   unwrap(await (await db()).rpc('decline_organization_invitation', { p_token: token }), 'POST');
 }
 
-/** Answer of RPC organization_billing (owners only; issue 15 seats, migration 20261130000000_seat_purchase.sql). */
+/** Answer of RPC organization_billing (owners only; issue 15 seats, supabase/schemas/05_organizations.sql). */
 export interface OrganizationBilling {
   seats: number;
   included_seats: number;

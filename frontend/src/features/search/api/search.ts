@@ -76,7 +76,7 @@ const resultSchema = z.object({
   city: z.nullable(z.string()),
   date: z.nullable(z.string()),
   premium: z.boolean(),
-  /** The listed owner's public face (issue 18; migration 20261128002000_search_owner); for a person, the person. */
+  /** The listed owner's public face (issue 18; supabase/schemas/15_search.sql); for a person, the person. */
   owner: z.optional(z.nullable(z.object({ name: z.string(), img: z.nullable(z.string()), slug: z.string() }))),
 });
 

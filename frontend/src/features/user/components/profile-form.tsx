@@ -38,7 +38,7 @@ export const SOCIAL_NETWORKS = [
 const optionalText = (max: number) => z.string().max(max, 'account.validation.tooLong');
 const link = z.union([z.literal(''), httpUrlSchema('account.validation.url')]);
 
-/** Mirrors the profiles constraints (migration 20261121000200) and update-user's SELF_FIELDS. */
+/** Mirrors the profiles constraints (supabase/schemas/01_profiles.sql) and update-user's SELF_FIELDS. */
 const schema = z.object({
   firstname: z.string().trim().min(1, 'account.validation.required').max(100, 'account.validation.tooLong'),
   lastname: z.string().trim().min(1, 'account.validation.required').max(100, 'account.validation.tooLong'),

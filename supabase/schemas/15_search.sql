@@ -1,0 +1,711 @@
+-- =============================================================================
+-- Visible users and site search (spec §3, §6; issues 8, 12, 18)
+-- =============================================================================
+-- Search index: one row per searchable thing (project, portfolio, event, person, job), kept
+-- current by triggers. It lives in `private`, so API rows (select=*) carry no tsvectors, and
+-- search() scans one table instead of joining owners: `searchable` already folds in the content
+-- status and the owner's state (confirmed, visible, not suspended).
+--
+-- Matching: German and English full-text search (unaccented stems); only when that finds nothing,
+-- the query is spelling-corrected against private.search_words (pg_trgm) and searched again, and
+-- as a last resort trigram word similarity on titles/names is used (the best 200 overall).
+-- Ranking: ts_rank_cd (or the similarity). Premium preference (spec §6): relevance x 1.25 for
+-- content of premium/enterprise members, and at equal score premium first. Only searchable rows
+-- of owners not in a block relation with the caller. Results tell a member's plan only when the
+-- member shows the premium badge (issue 12: the role is private), and carry the owner's public
+-- face (issue 18).
+--
+-- Speed (issue 8 benchmark: p95 <= 30 ms on 2 cores, profiled on the large data set of
+-- scripts/bench/db-queries.ts). A typo query such as 'Nachbarschafshilfe' runs full-text search
+-- (no hits), spelling correction and full-text search again with the corrected words, so it
+-- costs a broad search plus the failed first pass. Hence:
+-- 1. The GIN pending lists of the three search indexes are capped at the minimum (64 kB, a few
+--    pages): every lookup scans the whole unsorted list, which with the default (4 MB, emptied
+--    only by (auto)vacuum) was ~375 pages for a single word after a bulk load, paid twice by a
+--    typo query. Inserts still batch: bulk insert of 20,000 rows 1.4 s (4 MB list) -> 2.2 s
+--    (64 kB) vs 6.7 s with fastupdate = off, which is why the list is capped, not switched off.
+-- 2. The main statement keeps one materialised set of hits with the final score (the full-text
+--    branch unsorted) and one hash aggregation by (type, category, city) whose few groups give
+--    the total and the three facets; the page is a top-N sort of the hits. The fuzzy branch
+--    keeps its "best 200" sort and limit. Both branches are in one statement guarded by
+--    v_fuzzy, so the branch not taken is never executed and the plan can be cached
+--    (plan_cache_mode auto: PL/pgSQL switches to a cached generic plan after five calls in a
+--    session; PostgREST keeps its connections). Per-row overhead is avoided: boolean flags
+--    instead of `type = any (array variable)`, double precision premium factor, and the city
+--    filter calls extensions.unaccent with the pinned dictionary directly (the SQL wrapper
+--    private.unaccent is not inlined because of its SET clause). Only the title condition keeps
+--    the wrapper, as written in the trigram index. Column references that share a name with a
+--    parameter (category, city) are qualified, so the statement is unambiguous whatever the
+--    variable_conflict setting (42702 seen through PostgREST otherwise).
+-- 3. Spelling correction takes each word's nearest neighbour by trigram distance from the GiST
+--    index (`order by word <-> token, word limit 1`) and keeps it only when similarity >= 0.45
+--    (distance = 1 - similarity: highest similarity, ties by word).
+-- 4. JIT is off for search(): the custom plans of a very common word (e.g. 'Projekt', ~130,000
+--    hits on the benchmark data) pass jit_above_cost, and compiling the expressions would add
+--    its cost to a statement that runs in milliseconds per thousand hits.
+
+-- -----------------------------------------------------------------------------
+-- Tables
+-- -----------------------------------------------------------------------------
+
+-- The number of listed users (confirmed, visible, not suspended) is kept in a counter by
+-- triggers, so the count is O(1) plus the caller's own block list; counting through the view
+-- would evaluate the profiles policy for every row.
+create table private.counters (
+  name text primary key,
+  value bigint not null
+);
+comment on table private.counters is 'Maintained aggregates (listed_profiles = confirmed, visible, not suspended users).';
+alter table private.counters enable row level security;
+revoke all on private.counters from public, anon, authenticated;
+
+-- Spelling dictionary for typo tolerance: every word of titles, names and cities, unaccented
+-- and lower-cased. A misspelt query word is replaced by its most similar dictionary word
+-- (pg_trgm) before full-text search runs again. Words are never removed (a stale word only
+-- yields an empty result). GiST trigram index for nearest-neighbour lookups.
+create table private.search_words (
+  word text primary key check (word ~ '^[a-z0-9]{3,40}$')
+);
+
+comment on table private.search_words is 'Distinct words of searchable titles/names/cities (unaccented, lower case) for spelling correction.';
+create index search_words_trgm_gist_idx on private.search_words using gist (word extensions.gist_trgm_ops);
+alter table private.search_words enable row level security;
+revoke all on private.search_words from public, anon, authenticated;
+
+create table private.search_items (
+  type text not null check (type in ('project', 'portfolio', 'event', 'profile', 'job')),
+  id text not null,
+  owner_id uuid,
+  searchable boolean not null,
+  premium boolean not null default false,
+  categories text[] not null default '{}',
+  city text,
+  date timestamptz,
+  expires_at timestamptz,
+  title text not null,
+  search_de tsvector not null,
+  search_en tsvector not null,
+  primary key (type, id)
+);
+comment on table private.search_items is
+  'Search documents (German and English tsvectors, unaccented) with the filter and ranking values; maintained by triggers.';
+comment on column private.search_items.searchable is
+  'Published/listed content of a confirmed, visible, not suspended owner (profiles: the person is listed).';
+comment on column private.search_items.premium is 'Owner on premium/enterprise (spec §6 preference).';
+comment on column private.search_items.date is 'published_at, event start or job posting; null for people.';
+comment on column private.search_items.expires_at is 'Jobs only: hidden after this time.';
+create index search_items_de_idx on private.search_items using gin (search_de) with (gin_pending_list_limit = 64) where searchable;
+create index search_items_en_idx on private.search_items using gin (search_en) with (gin_pending_list_limit = 64) where searchable;
+create index search_items_title_trgm_idx on private.search_items
+  using gin ((private.unaccent(pg_catalog.lower(title))) extensions.gin_trgm_ops) with (gin_pending_list_limit = 64) where searchable;
+create index search_items_owner_idx on private.search_items (owner_id);
+create index search_items_browse_idx on private.search_items (date desc nulls last) where searchable;
+create index search_items_type_browse_idx on private.search_items (type, date desc nulls last) where searchable;
+alter table private.search_items enable row level security;
+revoke all on private.search_items from public, anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Trigger functions and triggers
+-- -----------------------------------------------------------------------------
+
+-- The listed-users counter (private.counters.listed_profiles, shown as the number of visible
+-- users): on a profile deletion the row lock of the counter is taken in its own statement first
+-- and the recount runs in a new statement. Under READ COMMITTED (PostgREST, Auth, the admin API)
+-- every statement of a volatile PL/pgSQL function gets a fresh snapshot, so the recount sees
+-- every transaction that touched the counter before (they held the row lock until they
+-- committed); one that changed a profile but has not bumped yet adds its delta after us.
+create or replace function private.count_listed_profiles()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  old_listed boolean;
+  new_listed boolean;
+begin
+  if tg_table_name = 'account_suspensions' then
+    -- a suspension hides a listed profile; lifting it shows it again (profile may be gone on cascade)
+    if exists (select 1 from public.profiles p where p.id = coalesce(new.user_id, old.user_id)
+               and p.authenticated = 1 and p.profile_visibility = 1) then
+      perform private.bump_listed_profiles(case when tg_op = 'INSERT' then -1 else 1 end);
+    end if;
+    return null;
+  end if;
+  if tg_op = 'DELETE' then
+    -- rare; the suspension row may already be gone (cascade), so recount: lock first, then count
+    -- with the snapshot of the next statement (see the header of this migration)
+    perform 1 from private.counters where name = 'listed_profiles' for update;
+    update private.counters set value = (
+      select count(*) from public.profiles p
+      where p.authenticated = 1 and p.profile_visibility = 1
+        and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))
+    where name = 'listed_profiles';
+    return null;
+  end if;
+  new_listed := new.authenticated = 1 and new.profile_visibility = 1;
+  old_listed := tg_op = 'UPDATE' and old.authenticated = 1 and old.profile_visibility = 1;
+  if new_listed is distinct from old_listed
+     and not exists (select 1 from public.account_suspensions s where s.user_id = new.id) then
+    perform private.bump_listed_profiles(case when new_listed then 1 else -1 end);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.count_listed_profiles() is
+  'AFTER trigger keeping private.counters.listed_profiles current; deletions recount after locking the counter row (no drift under concurrent deletions).';
+create trigger profiles_count_listed after insert or delete or update of authenticated, profile_visibility on public.profiles
+  for each row execute function private.count_listed_profiles();
+create trigger account_suspensions_count_listed after insert or delete on public.account_suspensions
+  for each row execute function private.count_listed_profiles();
+
+-- AFTER INSERT OR UPDATE trigger; TG_ARGV are the text columns to collect.
+create or replace function private.collect_search_words()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  doc jsonb := pg_catalog.to_jsonb(new);
+  col text;
+  words text := '';
+begin
+  foreach col in array tg_argv loop
+    words := words || ' ' || coalesce(doc ->> col, '');
+  end loop;
+  perform private.add_search_words(words);
+  return null;
+end;
+$$;
+comment on function private.collect_search_words() is 'Feeds private.search_words from the named columns.';
+create trigger projects_search_words after insert or update of title, city on public.projects
+  for each row execute function private.collect_search_words('title', 'city');
+create trigger portfolios_search_words after insert or update of title, city on public.portfolios
+  for each row execute function private.collect_search_words('title', 'city');
+create trigger events_search_words after insert or update of title, city on public.events
+  for each row execute function private.collect_search_words('title', 'city');
+create trigger profiles_search_words after insert or update of firstname, lastname, city, headline on public.profiles
+  for each row execute function private.collect_search_words('firstname', 'lastname', 'city', 'headline');
+
+create or replace function private.sync_search_item()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_type text := case tg_table_name when 'projects' then 'project' when 'portfolios' then 'portfolio'
+                   when 'events' then 'event' when 'jobs' then 'job' else 'profile' end;
+begin
+  if tg_op = 'DELETE' then
+    delete from private.search_items where type = v_type and id = old.id::text;
+    return null;
+  end if;
+  case tg_table_name
+  when 'projects' then
+    perform private.put_search_item('project', new.id::text, new.owner_id, new.status = 'published' and new.owner_listed,
+      new.owner_premium, array[coalesce(new.category::text, new.private_category::text)], new.city, new.published_at, null,
+      new.title, new.title, new.summary || ' ' || private.join_words(new.roles_sought) || ' ' || coalesce(new.city, ''),
+      new.description, new.description);
+  when 'portfolios' then
+    perform private.put_search_item('portfolio', new.id::text, new.owner_id, new.status = 'published' and new.owner_listed,
+      new.owner_premium, array_remove(array[new.category::text], null), new.city, new.published_at, null,
+      new.title, new.title, private.join_words(new.skills) || ' ' || coalesce(new.city, ''), new.description_de, new.description_en);
+  when 'events' then
+    perform private.put_search_item('event', new.id::text, new.organizer_id,
+      new.status in ('published', 'upcoming', 'ongoing') and new.owner_listed, new.owner_premium, array[new.category::text],
+      new.city, new.starts_at, null, new.title, new.title,
+      new.summary || ' ' || coalesce(new.venue_name, '') || ' ' || coalesce(new.city, ''), new.description, new.description);
+  when 'jobs' then
+    perform private.put_search_item('job', new.id, new.posted_by, true, false, array[new.category::text], new.city,
+      new.posted_at, new.expires_at, new.title, new.title,
+      new.company || ' ' || coalesce(new.city, '') || case when new.remote then ' remote' else '' end,
+      new.description, new.description);
+  else
+    perform private.put_search_item('profile', new.id::text, new.id,
+      new.authenticated = 1 and new.profile_visibility = 1 and not private.is_suspended(new.id),
+      new.user_role in ('premium', 'enterprise'), new.categories::text[], new.city, null, null,
+      private.public_display_name(new.firstname, new.lastname, new.slug), new.firstname || ' ' || new.lastname,
+      coalesce(new.headline, '') || ' ' || private.join_words(new.skills) || ' ' || coalesce(new.city, ''),
+      coalesce(new.bio, '') || ' ' || coalesce(new.looking_for, '') || ' ' || coalesce(new.offering, ''),
+      coalesce(new.bio, '') || ' ' || coalesce(new.looking_for, '') || ' ' || coalesce(new.offering, ''));
+  end case;
+  return null;
+end;
+$$;
+comment on function private.sync_search_item() is 'Keeps private.search_items in step with the searchable tables (people under their public display name).';
+create trigger projects_search_item after insert or update or delete on public.projects
+  for each row execute function private.sync_search_item();
+create trigger portfolios_search_item after insert or update or delete on public.portfolios
+  for each row execute function private.sync_search_item();
+create trigger events_search_item after insert or update or delete on public.events
+  for each row execute function private.sync_search_item();
+create trigger jobs_search_item after insert or update or delete on public.jobs
+  for each row execute function private.sync_search_item();
+create trigger profiles_search_item after insert or update or delete on public.profiles
+  for each row execute function private.sync_search_item();
+
+-- A suspension changes whether a person is listed (content follows through owner_listed).
+create or replace function private.sync_profile_search_item()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update private.search_items set searchable = (
+      select p.authenticated = 1 and p.profile_visibility = 1 and not private.is_suspended(p.id)
+      from public.profiles p where p.id = coalesce(new.user_id, old.user_id))
+  where type = 'profile' and id = coalesce(new.user_id, old.user_id)::text;
+  return null;
+end;
+$$;
+comment on function private.sync_profile_search_item() is 'AFTER INSERT/DELETE on account_suspensions: re-evaluates the person''s search row.';
+create trigger account_suspensions_search_item after insert or delete on public.account_suspensions
+  for each row execute function private.sync_profile_search_item();
+
+-- -----------------------------------------------------------------------------
+-- Helper functions
+-- -----------------------------------------------------------------------------
+
+create or replace function private.bump_listed_profiles(delta bigint)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update private.counters set value = value + delta where name = 'listed_profiles' and delta <> 0
+$$;
+comment on function private.bump_listed_profiles(bigint) is 'Adds delta to the listed_profiles counter.';
+
+create or replace function private.visible_profiles_count()
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (select value from private.counters where name = 'listed_profiles')
+    - (select count(*) from public.profiles p
+       where p.id = any (private.hidden_user_ids()) and p.authenticated = 1 and p.profile_visibility = 1
+         and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))
+$$;
+comment on function private.visible_profiles_count() is
+  'Implementation of public.visible_profiles_count: listed users minus those in a block relation with the caller.';
+
+create or replace function private.add_search_words(value text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.search_words (word)
+  select distinct t from pg_catalog.regexp_split_to_table(private.unaccent(pg_catalog.lower(coalesce(value, ''))), '[^a-z0-9]+') t
+  where char_length(t) between 3 and 40 and t !~ '^[0-9]+$'
+  on conflict do nothing
+$$;
+comment on function private.add_search_words(text) is 'Adds the words of a text to the spelling dictionary.';
+
+-- Query words replaced by their closest dictionary word (similarity >= 0.45), spaces between;
+-- nearest neighbour by trigram distance (GiST KNN): highest similarity, ties by word.
+create or replace function private.correct_spelling(value text)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select string_agg(coalesce(
+           (select k.word
+            from (select w.word from private.search_words w
+                  order by w.word operator(extensions.<->) t.tok, w.word
+                  limit 1) k
+            where extensions.similarity(k.word, t.tok) >= 0.45),
+           t.tok), ' ' order by t.ord)
+  from pg_catalog.regexp_split_to_table(private.unaccent(pg_catalog.lower(coalesce(value, ''))), '[^a-z0-9]+')
+       with ordinality as t(tok, ord)
+  where t.tok <> ''
+$$;
+comment on function private.correct_spelling(text) is
+  'Spelling correction of a search query against private.search_words (nearest trigram neighbour, similarity >= 0.45).';
+
+-- Weighted document: A = title/name, B = summary, skills, roles, city, C = long text.
+create or replace function private.search_vector(cfg regconfig, a text, b text, c text)
+returns tsvector
+language sql
+immutable
+set search_path = ''
+as $$
+  select pg_catalog.setweight(pg_catalog.to_tsvector(cfg, coalesce(a, '')), 'A')
+      || pg_catalog.setweight(pg_catalog.to_tsvector(cfg, coalesce(b, '')), 'B')
+      || pg_catalog.setweight(pg_catalog.to_tsvector(cfg, coalesce(c, '')), 'C')
+$$;
+comment on function private.search_vector(regconfig, text, text, text) is 'Weighted tsvector (A title, B short texts, C long text).';
+
+create or replace function private.put_search_item(
+  p_type text, p_id text, p_owner uuid, p_searchable boolean, p_premium boolean, p_categories text[], p_city text,
+  p_date timestamptz, p_expires timestamptz, p_title text, p_a text, p_b text, p_c_de text, p_c_en text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.search_items as s (type, id, owner_id, searchable, premium, categories, city, date, expires_at, title, search_de, search_en)
+  values (p_type, p_id, p_owner, coalesce(p_searchable, false), coalesce(p_premium, false), coalesce(p_categories, '{}'), p_city,
+          p_date, p_expires, coalesce(p_title, ''),
+          private.search_vector('private.teamwerk_de'::regconfig, p_a, p_b, p_c_de),
+          private.search_vector('private.teamwerk_en'::regconfig, p_a, p_b, p_c_en))
+  on conflict (type, id) do update set
+    owner_id = excluded.owner_id, searchable = excluded.searchable, premium = excluded.premium,
+    categories = excluded.categories, city = excluded.city, date = excluded.date, expires_at = excluded.expires_at,
+    title = excluded.title, search_de = excluded.search_de, search_en = excluded.search_en
+$$;
+comment on function private.put_search_item(text, text, uuid, boolean, boolean, text[], text, timestamptz, timestamptz, text, text, text, text, text) is
+  'Upserts one search document.';
+
+create or replace function private.search_document(p_type text, p_id text)
+returns table (title text, slug text, body text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  case p_type
+  when 'project' then
+    return query select p.title, p.slug, p.summary || E'\n' || p.description from public.projects p where p.id = p_id::bigint;
+  when 'portfolio' then
+    return query select f.title, f.slug, f.description_de || E'\n' || f.description_en from public.portfolios f where f.id = p_id::bigint;
+  when 'event' then
+    return query select e.title, e.slug, e.summary || E'\n' || e.description from public.events e where e.id = p_id::bigint;
+  when 'job' then
+    return query select j.title, j.id, j.company || E'\n' || j.description from public.jobs j where j.id = p_id;
+  else
+    return query select private.public_display_name(o.firstname, o.lastname, o.slug), o.slug,
+                        coalesce(o.headline, '') || E'\n' || coalesce(o.bio, '')
+                 from public.profiles o where o.id = p_id::uuid;
+  end case;
+end;
+$$;
+comment on function private.search_document(text, text) is 'Title, slug and text of a search hit, for ts_headline (people under their public display name).';
+
+-- Browse mode of search(): no query words. Same filters and result shape, newest first. To stay
+-- fast on large data it looks at the 2000 newest matching rows of the requested types: counts
+-- then read "at least" (result key "total_capped": true) and the type facet covers only the
+-- requested types.
+create or replace function private.search_browse(
+  p_types text[], p_cat text, p_city text, p_from timestamptz, p_to timestamptz,
+  p_dated boolean, p_hidden uuid[], p_page integer, p_size integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'force_custom_plan'
+as $$
+declare
+  result jsonb;
+begin
+  with base as materialized (
+    select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id
+    from private.search_items s
+    where s.searchable
+      and s.type = any (p_types)
+      and not coalesce(s.owner_id = any (p_hidden), false)
+      and (s.expires_at is null or s.expires_at > pg_catalog.now())
+      and (not p_dated or ((p_from is null or s.date >= p_from) and (p_to is null or s.date < p_to) and s.type <> 'profile'))
+      and (p_cat is null or p_cat = any (s.categories))
+      and (p_city is null or private.unaccent(pg_catalog.lower(coalesce(s.city, ''))) = p_city)
+    order by s.date desc nulls last
+    limit 2001
+  ),
+  capped as (
+    select * from base order by date desc nulls last limit 2000
+  ),
+  page_rows as (
+    select b.*, d.title, d.slug, d.body
+    from (select * from capped order by date desc nulls last, premium desc, type, id
+          limit p_size offset (p_page - 1) * p_size) b
+    cross join lateral private.search_document(b.type, b.id) d
+  )
+  select pg_catalog.jsonb_build_object(
+    'total', (select count(*) from capped),
+    'total_capped', (select count(*) from base) > 2000,
+    'page', p_page,
+    'page_size', p_size,
+    'facets', pg_catalog.jsonb_build_object(
+      'types', (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
+                from (select type, count(*) as n from capped group by type) t),
+      'categories', (select coalesce(pg_catalog.jsonb_object_agg(c.category, c.n), '{}'::jsonb)
+                     from (select category, count(*) as n from capped where category is not null group by category) c),
+      'cities', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('city', c.city, 'count', c.n) order by c.n desc, c.city), '[]'::jsonb)
+                 from (select city, count(*) as n from capped where city is not null group by city order by n desc, city limit 15) c)),
+    'results', coalesce((
+      select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+        'type', r.type, 'id', r.id, 'slug', r.slug, 'title', r.title,
+        'title_highlight', private.html_escape(r.title),
+        'snippet', private.html_escape(pg_catalog.left(r.body, 200)),
+        'category', r.category, 'city', r.city, 'date', r.date, 'premium', r.premium, 'score', 0, 'owner_id', r.owner_id)
+        order by r.date desc nulls last, r.premium desc, r.type, r.id)
+      from page_rows r), '[]'::jsonb))
+  into result;
+  return result;
+end;
+$$;
+comment on function private.search_browse(text[], text, text, timestamptz, timestamptz, boolean, uuid[], integer, integer) is
+  'search() without query words: filters, counts over the 2000 newest matches, newest-first page.';
+
+create or replace function private.search(
+  q text, types text[], category text, city text, date_from date, date_to date, page integer, page_size integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+set plan_cache_mode = 'auto'
+set jit = off
+as $$
+#variable_conflict use_column
+declare
+  v_q text := nullif(pg_catalog.btrim(coalesce(q, '')), '');
+  v_norm text := private.unaccent(pg_catalog.lower(coalesce(pg_catalog.btrim(q), '')));
+  v_types text[] := coalesce(nullif(types, '{}'), array['project', 'portfolio', 'event', 'profile']);
+  v_facet_types text[];
+  v_jobs boolean;        -- jobs are among the facet types (the other four always are)
+  v_all_types boolean;   -- every facet type was requested (no type filter on counts and page)
+  v_no_hidden boolean;   -- the caller hides nobody (anon, no blocks)
+  v_cat text := nullif(pg_catalog.btrim(coalesce(category, '')), '');
+  v_city text := nullif(private.unaccent(pg_catalog.lower(pg_catalog.btrim(coalesce(city, '')))), '');
+  v_page integer := greatest(coalesce(page, 1), 1);
+  v_size integer := least(greatest(coalesce(page_size, 20), 1), 50);
+  v_hidden uuid[] := private.hidden_user_ids();
+  v_from timestamptz := (date_from::timestamp at time zone 'Europe/Berlin');
+  v_to timestamptz := ((date_to + 1)::timestamp at time zone 'Europe/Berlin');
+  v_dated boolean := date_from is not null or date_to is not null;
+  tq_de tsquery;
+  tq_en tsquery;
+  v_fuzzy boolean := false;
+  v_attempt integer := 0;
+  v_corrected text;
+  result jsonb;
+begin
+  if v_types <@ array['project', 'portfolio', 'event', 'profile', 'job'] is not true then
+    raise exception using errcode = '22023', message = 'invalid_type', detail = 'types: project, portfolio, event, profile, job';
+  end if;
+  if char_length(coalesce(q, '')) > 200 then
+    raise exception using errcode = '22023', message = 'query_too_long', detail = 'At most 200 characters.';
+  end if;
+  -- type facet: the four site-search types, plus jobs when asked for
+  v_facet_types := array(select distinct unnest(array['project', 'portfolio', 'event', 'profile'] || v_types));
+  -- The statement below tests these flags instead of the arrays per row where it can: PL/pgSQL
+  -- keeps array variables in expanded form, and `= any (array variable)` flattens the array again
+  -- for every row it is evaluated on.
+  v_jobs := 'job' = any (v_types);
+  v_all_types := v_types @> v_facet_types;
+  v_no_hidden := coalesce(cardinality(v_hidden), 0) = 0;
+  if v_q is null then
+    -- browse mode (no words): newest first, counts over the 2000 newest matches
+    return private.search_browse(v_types, v_cat, v_city, v_from, v_to, v_dated, v_hidden, v_page, v_size);
+  end if;
+  tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
+  tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
+
+  <<attempt>>
+  loop
+  with matches as materialized (
+    -- every hit once, with its final score (relevance x 1.25 for premium owners)
+    -- (double precision factors: the same product as the former numeric 1.25, which was
+    -- converted to double precision through its text form on every row)
+    select u.type, u.id, u.category, u.city, u.date, u.premium, u.owner_id,
+           u.relevance * case when u.premium then 1.25::double precision else 1::double precision end as score
+    from (
+      -- full-text search: all hits, unsorted (the page is a top-N sort below)
+      select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id,
+             pg_catalog.ts_rank_cd(s.search_de, tq_de) + pg_catalog.ts_rank_cd(s.search_en, tq_en) as relevance
+      from private.search_items s
+      where not v_fuzzy
+        and s.searchable
+        and (s.search_de @@ tq_de or s.search_en @@ tq_en)
+        and (s.type <> 'job' or v_jobs)
+        and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
+        and (s.expires_at is null or s.expires_at > pg_catalog.now())
+        and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
+        and (v_cat is null or v_cat = any (s.categories))
+        and (v_city is null or extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+      union all
+      -- last resort: trigram word similarity on titles and names, the best 200
+      (select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id,
+              extensions.word_similarity(v_norm, extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(s.title))) as relevance
+       from private.search_items s
+       where v_fuzzy
+         and s.searchable
+         -- written as in the index search_items_title_trgm_idx, so that index answers it
+         and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(s.title))
+         and (s.type <> 'job' or v_jobs)
+         and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
+         and (s.expires_at is null or s.expires_at > pg_catalog.now())
+         and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
+         and (v_cat is null or v_cat = any (s.categories))
+         and (v_city is null or extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+       order by relevance desc
+       limit 200)
+    ) u
+  ),
+  -- one hash aggregation over the hits; the facets and the total are sums over its (few) groups
+  groups as materialized (
+    select m.type, m.category, m.city, count(*) as n
+    from matches m
+    group by m.type, m.category, m.city
+  ),
+  page_rows as (
+    select p.*, d.title, d.slug, d.body
+    from (select m.* from matches m
+          where v_all_types or m.type = any (v_types)
+          order by m.score desc, m.premium desc, m.date desc nulls last, m.type, m.id
+          limit v_size offset (v_page - 1) * v_size) p
+    cross join lateral private.search_document(p.type, p.id) d
+  )
+  select pg_catalog.jsonb_build_object(
+    'total', (select coalesce(sum(g.n), 0)::bigint from groups g where v_all_types or g.type = any (v_types)),
+    'page', v_page,
+    'page_size', v_size,
+    'facets', pg_catalog.jsonb_build_object(
+      'types', (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
+                from (select g.type, sum(g.n)::bigint as n from groups g group by g.type) t),
+      'categories', (select coalesce(pg_catalog.jsonb_object_agg(c.category, c.n), '{}'::jsonb)
+                     from (select g.category, sum(g.n)::bigint as n from groups g
+                           where g.category is not null and (v_all_types or g.type = any (v_types))
+                           group by g.category) c),
+      'cities', (select coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('city', c.city, 'count', c.n) order by c.n desc, c.city), '[]'::jsonb)
+                 from (select g.city, sum(g.n)::bigint as n from groups g
+                       where g.city is not null and (v_all_types or g.type = any (v_types))
+                       group by g.city order by n desc, g.city limit 15) c)),
+    'results', coalesce((
+      select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+        'type', r.type, 'id', r.id, 'slug', r.slug, 'title', r.title,
+        'title_highlight', pg_catalog.ts_headline('private.teamwerk_de'::regconfig, private.html_escape(r.title), tq_de || tq_en,
+            'StartSel=<mark>, StopSel=</mark>, HighlightAll=true'),
+        'snippet', pg_catalog.ts_headline('private.teamwerk_de'::regconfig, private.html_escape(r.body), tq_de || tq_en,
+            'StartSel=<mark>, StopSel=</mark>, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "'),
+        'category', r.category, 'city', r.city, 'date', r.date, 'premium', r.premium,
+        'score', round(r.score::numeric, 4), 'owner_id', r.owner_id)
+        order by r.score desc, r.premium desc, r.date desc nulls last, r.type, r.id)
+      from page_rows r), '[]'::jsonb)
+  ) into result;
+  -- typo tolerance when full-text search finds nothing at all: first correct the spelling
+  -- against the dictionary and search again; then trigram similarity on titles and names
+  exit attempt when v_fuzzy or (result -> 'facets' -> 'types') <> '{}'::jsonb;
+  v_attempt := v_attempt + 1;
+  if v_attempt = 1 then
+    v_corrected := private.correct_spelling(v_q);
+    if v_corrected is not null and v_corrected <> private.unaccent(pg_catalog.lower(v_q)) then
+      tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_corrected);
+      tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_corrected);
+      continue attempt;
+    end if;
+  end if;
+  v_fuzzy := true;
+  end loop;
+  return result;
+end;
+$$;
+comment on function private.search(text, text[], text, text, date, date, integer, integer) is 'Implementation of public.search.';
+
+-- private.search_badges post-processes every answer of public.search: results[].premium is kept
+-- only for owners who show the premium badge, and results[].owner = {name, img, slug} is added:
+-- the public display name (spec §3, no e-mail fallback), the profile picture path of the public
+-- avatars bucket and the profile slug, only for listed owners (private.owner_listed), which every
+-- hit's owner already is, since search shows nothing of hidden owners. For a person hit the owner
+-- is the person. Nothing else of the profile leaves the function.
+create or replace function private.search_badges(p_result jsonb)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case
+    when p_result ? 'results' and pg_catalog.jsonb_typeof(p_result -> 'results') = 'array' then
+      pg_catalog.jsonb_set(p_result, '{results}', coalesce((
+        select pg_catalog.jsonb_agg(
+                 r.hit
+                 || pg_catalog.jsonb_build_object('premium',
+                      (r.hit ->> 'premium')::boolean and coalesce(p.show_premium_badge and p.user_role in ('premium', 'enterprise'), false))
+                 || pg_catalog.jsonb_build_object('owner',
+                      case when p.id is not null and private.owner_listed(p.id) then
+                        pg_catalog.jsonb_build_object('name', private.public_display_name(p.firstname, p.lastname, p.slug),
+                                                      'img', p.profile_img, 'slug', p.slug)
+                      end)
+                 order by r.n)
+        from pg_catalog.jsonb_array_elements(p_result -> 'results') with ordinality r(hit, n)
+        left join public.profiles p on p.id::text = r.hit ->> 'owner_id'), '[]'::jsonb))
+    else p_result
+  end
+$$;
+comment on function private.search_badges(jsonb) is
+  'Keeps results[].premium only for owners who show the premium badge (issue 12: the plan is private) and adds results[].owner {name, img, slug} of listed owners (issue 18).';
+
+-- -----------------------------------------------------------------------------
+-- API functions (RPCs)
+-- -----------------------------------------------------------------------------
+
+/* Number of users in the visible-users list for the caller (spec §6). */
+create or replace function public.visible_profiles_count()
+returns bigint
+language sql
+stable
+set search_path = ''
+as $$
+  select private.visible_profiles_count()
+$$;
+comment on function public.visible_profiles_count() is 'Spec §6: count of authenticated = 1 and profile_visibility = 1 users visible to the caller.';
+
+/* Site search (issue 8) across projects, portfolios, events and people.
+   q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and
+   umlaut-insensitive, typo-tolerant on titles (trigram word similarity).
+   types: subset of project, portfolio, event, profile, job (null = the first four); category: a project or
+   private-project category; city: exact city name (case/accent-insensitive); date_from/date_to:
+   event start or publication date in Europe/Berlin (profiles are left out when set);
+   page from 1, page_size 1..50.
+   Without words (browse mode) results are newest first and counts cover the 2000 newest
+   matches ("total_capped": true when there are more).
+   Returns {"total", "page", "page_size", "facets": {"types": {type: n}, "categories": {cat: n},
+   "cities": [{"city", "count"}]}, "results": [{"type", "id", "slug", "title", "title_highlight",
+   "snippet", "category", "city", "date", "premium", "score", "owner_id", "owner"}]}; title_highlight
+   and snippet are HTML-escaped with <mark> around matches; premium only where the owner shows the
+   premium badge, owner = {name, img, slug} (private.search_badges).
+   Errors: 22023 invalid_type, query_too_long. */
+create or replace function public.search(
+  q text default '',
+  types text[] default null,
+  category text default null,
+  city text default null,
+  date_from date default null,
+  date_to date default null,
+  page integer default 1,
+  page_size integer default 20)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select private.search_badges(private.search(q, types, category, city, date_from, date_to, page, page_size))
+$$;
+comment on function public.search(text, text[], text, text, date, date, integer, integer) is
+  'Search with facets, highlighted snippets, premium preference and visibility/blocking rules (issue 8); premium flags only for members who show the badge (issue 12).';
+
+-- -----------------------------------------------------------------------------
+-- Grants on functions
+-- -----------------------------------------------------------------------------
+
+-- Functions not named here are executable by service_role only (schema public) or by no API role
+-- (schema private): the default privileges set in 00_extensions_private.sql.
+grant execute on function private.visible_profiles_count(),
+  private.correct_spelling(text),
+  private.search_document(text, text),
+  private.search_browse(text[], text, text, timestamp with time zone, timestamp with time zone, boolean, uuid[], integer, integer),
+  private.search(text, text[], text, text, date, date, integer, integer),
+  private.search_badges(jsonb) to anon, authenticated, service_role;
+grant execute on function public.visible_profiles_count(),
+  public.search(text, text[], text, text, date, date, integer, integer) to anon, authenticated;

@@ -1,0 +1,595 @@
+-- =============================================================================
+-- Analytics (issue 15 "Analytics"): views and clicks per item and day, privacy by design
+-- =============================================================================
+-- What is stored: only aggregated daily counts per (item type, item id, day, metric) in
+-- private.analytics_daily. Never who viewed: no user id, no IP, no user agent, no cookie id.
+--
+-- One view per visitor, item and day: the first track call of a day (Europe/Berlin) creates that
+-- day's random salt (private.analytics_salts). The de-duplication key is
+-- sha256(salt ‖ client IP ‖ user agent ‖ item type ‖ item id ‖ metric); it is kept only for
+-- the day (private.analytics_seen) and never in clear. Because the item is part of the hash, the
+-- keys of one visitor on different items cannot even be linked with each other. Salts and keys
+-- of past days are deleted by the first call of the next day and by a daily cron job; once the
+-- salt is gone, nobody (not even the operator) can recompute a key from an IP address.
+--
+-- Not counted: visitors without consent to statistics cookies (the SPA's consent cookie, see
+-- frontend/src/lib/consent.ts; the call states the choice and a call without consent stores
+-- nothing), bots and headless browsers (user-agent patterns, and every agent that is not a
+-- browser's "Mozilla/…" string), owners viewing their own items.
+--
+-- Recording is an RPC (public.analytics_track), not an Edge Function: PostgREST already passes
+-- the gateway-set client address and the user agent in `request.headers`
+-- (private.request_client_ip, issue 12), auth.uid() tells whether the visitor is the owner without
+-- verifying a JWT a second time, the rate limit (private.enforce_rate_limit) and the upsert are
+-- one transaction, and a page view costs one round trip instead of two (function runner → API).
+--
+-- Reading: public.analytics_report (series per day of the last 90 days, totals and change
+-- against the previous 90 days) and public.analytics_csv, authorised per item by
+-- private.analytics_can_read (owners of an item; organisation admins and owners read their
+-- organisation's page and the items published under it; contract of issue 15), and with
+-- p_organization_id the whole organisation (/org/{slug}/analytics).
+--
+-- Item types: 'organization' | 'profile' | 'project' | 'job' | 'event'. Item ids are text because
+-- the items' keys differ: profiles uuid, projects and events bigint, jobs a text id,
+-- organisations uuid.
+
+-- -----------------------------------------------------------------------------
+-- Storage
+-- -----------------------------------------------------------------------------
+
+-- -----------------------------------------------------------------------------
+-- Tables
+-- -----------------------------------------------------------------------------
+
+create table private.analytics_daily (
+  item_type text not null check (item_type in ('organization', 'profile', 'project', 'job', 'event')),
+  item_id text not null check (char_length(item_id) between 1 and 120),
+  day date not null,
+  metric text not null check (metric in ('view', 'connect_click', 'apply_click', 'external_link_click', 'contact_request_received')),
+  count integer not null default 0 check (count >= 0),
+  primary key (item_type, item_id, day, metric) include (count)
+);
+comment on table private.analytics_daily is
+  'Issue 15: aggregated daily counts per item and metric (Europe/Berlin days). No visitor identity of any kind. The primary key (count included) serves the per-item range reads of analytics_report as index-only scans.';
+comment on column private.analytics_daily.item_id is 'Key of the item as text (profile/organisation uuid, project/event bigint, job text id).';
+comment on column private.analytics_daily.count is 'Distinct visitors (view, clicks: once per visitor, item, metric and day) or contact requests received that day.';
+alter table private.analytics_daily enable row level security;
+revoke all on private.analytics_daily from public, anon, authenticated, service_role;
+
+create table private.analytics_salts (
+  day date primary key,
+  salt bytea not null check (octet_length(salt) = 32)
+);
+comment on table private.analytics_salts is
+  'Issue 15: one random salt per day for the de-duplication keys; deleted after the day, so past keys can never be recomputed.';
+alter table private.analytics_salts enable row level security;
+revoke all on private.analytics_salts from public, anon, authenticated, service_role;
+
+create table private.analytics_seen (
+  day date not null,
+  key bytea not null check (octet_length(key) = 32),
+  primary key (day, key)
+);
+comment on table private.analytics_seen is
+  'Issue 15: sha256(day salt, client IP, user agent, item, metric) of what was counted today; only for de-duplication, deleted after the day.';
+alter table private.analytics_seen enable row level security;
+revoke all on private.analytics_seen from public, anon, authenticated, service_role;
+
+-- -----------------------------------------------------------------------------
+-- Trigger functions and triggers
+-- -----------------------------------------------------------------------------
+
+/* Contact requests received: counted from the contacts table (a pending request addressed to the
+   profile). Server-side business data, no cookie involved. */
+create or replace function private.analytics_count_contact_request()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.status = 'pending' then
+    perform private.analytics_add('profile', new.addressee_id::text, 'contact_request_received', private.analytics_today(), 1);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.analytics_count_contact_request() is 'Issue 15: counts a contact request received for the addressee''s profile.';
+create trigger contacts_analytics_count
+  after insert on public.contacts
+  for each row execute function private.analytics_count_contact_request();
+
+/* Deleting an item deletes its counters (a deleted account leaves nothing behind). */
+create or replace function private.analytics_forget_item()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  delete from private.analytics_daily a
+  where a.item_type = tg_argv[0] and a.item_id = pg_catalog.to_jsonb(old) ->> 'id';
+  return null;
+end;
+$$;
+comment on function private.analytics_forget_item() is 'Issue 15: deletes the counters of a deleted item (trigger argument: item type).';
+create trigger profiles_analytics_forget after delete on public.profiles for each row execute function private.analytics_forget_item('profile');
+create trigger projects_analytics_forget after delete on public.projects for each row execute function private.analytics_forget_item('project');
+create trigger jobs_analytics_forget after delete on public.jobs for each row execute function private.analytics_forget_item('job');
+create trigger events_analytics_forget after delete on public.events for each row execute function private.analytics_forget_item('event');
+create trigger organizations_analytics_forget after delete on public.organizations for each row execute function private.analytics_forget_item('organization');
+
+-- -----------------------------------------------------------------------------
+-- Helper functions
+-- -----------------------------------------------------------------------------
+
+/* Today's analytics day (Europe/Berlin, the platform's market). */
+create or replace function private.analytics_today()
+returns date
+language sql
+stable
+set search_path = ''
+as $$
+  select (pg_catalog.now() at time zone 'Europe/Berlin')::date
+$$;
+comment on function private.analytics_today() is 'Issue 15: the current analytics day (calendar day in Europe/Berlin).';
+
+/* Deletes salts and de-duplication keys of past days. Returns the number of rows deleted. */
+create or replace function private.analytics_cleanup()
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_salts integer;
+  v_seen integer;
+begin
+  delete from private.analytics_salts where day < private.analytics_today();
+  get diagnostics v_salts = row_count;
+  delete from private.analytics_seen where day < private.analytics_today();
+  get diagnostics v_seen = row_count;
+  return v_salts + v_seen;
+end;
+$$;
+comment on function private.analytics_cleanup() is
+  'Issue 15: deletes the salts and de-duplication keys of past days (run by the first track call of a day and by cron at 00:05).';
+
+/* True when a user agent is a bot, crawler, headless browser or script, or no browser at all.
+   Browsers all send "Mozilla/5.0 …"; crawlers that imitate one mostly name themselves. */
+create or replace function private.analytics_is_bot(p_user_agent text)
+returns boolean
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select p_user_agent is null
+    or p_user_agent !~* '^mozilla/'
+    or p_user_agent ~* '(bot|crawl|spider|slurp|headless|phantomjs|puppeteer|playwright|selenium|webdriver|lighthouse|pagespeed|gtmetrix|pingdom|uptime|monitor|preview|facebookexternalhit|embedly|whatsapp|scrapy|python|curl|wget|httpclient|okhttp|go-http-client|java/|node-fetch|axios|undici|electron/.*headless)'
+$$;
+comment on function private.analytics_is_bot(text) is
+  'Issue 15: bots, crawlers, link previews, headless browsers, scripts and agents that are no browser (no "Mozilla/" prefix) are not counted.';
+
+/* The user an item belongs to, whether it is public (may be counted at all), and the organisation
+   it is (its page) or is published under. An organisation page is public and has no single owner
+   (its members are excluded by analytics_is_own_item, its admins read it). */
+create or replace function private.analytics_item(p_item_type text, p_item_id text, out owner_id uuid, out is_public boolean, out title text, out slug text, out org_id uuid)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  is_public := false;
+  if p_item_type = 'organization' and p_item_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    -- an organisation page has no single owner: its members are its owners here, its admins read it
+    select null::uuid, true, o.name, o.slug, o.id
+      into owner_id, is_public, title, slug, org_id
+      from public.organizations o where o.id = p_item_id::uuid;
+  elsif p_item_type = 'profile' and p_item_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    select p.id, p.listed, private.public_display_name(p.firstname, p.lastname, p.slug), p.slug
+      into owner_id, is_public, title, slug
+      from public.profiles p where p.id = p_item_id::uuid;
+  elsif p_item_type = 'project' and p_item_id ~ '^[0-9]{1,18}$' then
+    select p.owner_id, p.status = 'published', p.title, p.id::text || '-' || p.slug, p.organization_id
+      into owner_id, is_public, title, slug, org_id
+      from public.projects p where p.id = p_item_id::bigint;
+  elsif p_item_type = 'event' and p_item_id ~ '^[0-9]{1,18}$' then
+    select e.organizer_id, e.status <> 'draft', e.title, e.slug, e.organization_id
+      into owner_id, is_public, title, slug, org_id
+      from public.events e where e.id = p_item_id::bigint;
+  elsif p_item_type = 'job' then
+    select j.posted_by, true, j.title, j.id, j.organization_id
+      into owner_id, is_public, title, slug, org_id
+      from public.jobs j where j.id = p_item_id;
+  end if;
+  is_public := coalesce(is_public, false);
+end;
+$$;
+comment on function private.analytics_item(text, text) is
+  'Issue 15: owner, public state, title, path key (slug; project: id-slug; job: id) and organisation of an analytics item; is_public false when unknown.';
+
+/* True when p_user_id's own visit of the item must not be counted (the item is theirs, or belongs
+   to an organisation they are a member of). */
+create or replace function private.analytics_is_own_item(p_item_type text, p_item_id text, p_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p_user_id is not null
+    and coalesce((select i.owner_id = p_user_id or (i.org_id is not null and private.is_organization_member(i.org_id, p_user_id))
+                  from private.analytics_item(p_item_type, p_item_id) i), false)
+$$;
+comment on function private.analytics_is_own_item(text, text, uuid) is
+  'Issue 15: the visitor owns the item, or is a member of the organisation it is, or is published under (their views and clicks are not counted).';
+
+/* Authorisation of the analytics of one item (contract of issue 15): the item's owner with the
+   Premium plan or better (spec §6; Enterprise members and admins count as enterprise through
+   private.match_plan), or an owner/admin of the organisation the item is (its page) or is
+   published under (organization_id of projects, jobs and events). */
+create or replace function private.analytics_can_read(p_item_type text, p_item_id text, p_user_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p_user_id is not null
+    and p_item_type in ('organization', 'profile', 'project', 'job', 'event')
+    and private.plan_rank(private.match_plan(p_user_id)) >= private.plan_rank('premium')
+    and coalesce((select i.owner_id = p_user_id or (i.org_id is not null and private.is_organization_admin(i.org_id, p_user_id))
+                  from private.analytics_item(p_item_type, p_item_id) i), false)
+$$;
+comment on function private.analytics_can_read(text, text, uuid) is
+  'Issue 15: may p_user_id read the analytics of the item? Its owner, or an owner/admin of the organisation it is or is published under; Premium or better (organisation members count as Enterprise).';
+
+/* The items whose analytics a user reads on /user/analytics: their profile, projects, jobs and
+   events (those they may read). Organisations list theirs separately (/org/{slug}/analytics). */
+create or replace function private.analytics_items_of(p_user_id uuid)
+returns table (item_type text, item_id text, title text, slug text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select 'profile', p.id::text, private.public_display_name(p.firstname, p.lastname, p.slug), p.slug
+    from public.profiles p where p.id = p_user_id
+  union all
+  select 'project', p.id::text, p.title, p.id::text || '-' || p.slug from public.projects p where p.owner_id = p_user_id
+  union all
+  select 'job', j.id, j.title, j.id from public.jobs j where j.posted_by = p_user_id
+  union all
+  select 'event', e.id::text, e.title, e.slug from public.events e where e.organizer_id = p_user_id
+$$;
+comment on function private.analytics_items_of(uuid) is 'Issue 15: a person''s own analytics items (profile, projects, jobs, events).';
+
+/* Adds p_count to one daily counter. */
+create or replace function private.analytics_add(p_item_type text, p_item_id text, p_metric text, p_day date, p_count integer)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.analytics_daily as a (item_type, item_id, day, metric, count)
+  values (p_item_type, p_item_id, p_day, p_metric, p_count)
+  on conflict (item_type, item_id, day, metric) do update set count = a.count + excluded.count
+$$;
+comment on function private.analytics_add(text, text, text, date, integer) is 'Issue 15: adds to one daily counter (upsert).';
+
+/* The items of an organisation's analytics (/org/{slug}/analytics, issue 15): its page, the
+   profiles of its members who agreed to be listed, and the projects, jobs and events published
+   under it. */
+create or replace function private.analytics_organization_items(p_organization_id uuid)
+returns table (item_type text, item_id text, title text, slug text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select 'organization', o.id::text, o.name, o.slug from public.organizations o where o.id = p_organization_id
+  union all
+  select 'profile', p.id::text, private.public_display_name(p.firstname, p.lastname, p.slug), p.slug
+    from public.organization_members m join public.profiles p on p.id = m.user_id
+    where m.organization_id = p_organization_id and m.listed
+  union all
+  select 'project', p.id::text, p.title, p.id::text || '-' || p.slug from public.projects p where p.organization_id = p_organization_id
+  union all
+  select 'job', j.id, j.title, j.id from public.jobs j where j.organization_id = p_organization_id
+  union all
+  select 'event', e.id::text, e.title, e.slug from public.events e where e.organization_id = p_organization_id
+$$;
+comment on function private.analytics_organization_items(uuid) is
+  'Issue 15: the items of an organisation''s analytics: its page, its listed members'' profiles, its projects, jobs and events.';
+
+/* The items of a report: one item (p_item_type/p_item_id given, must be readable) or all of the
+   caller's own items, or with p_organization_id the items of that organisation (its owners and
+   admins; 42501 not_organization_admin otherwise). Errors: 28000 not signed in; PT402 premium_required (plan below Premium);
+   22023 invalid_item_type; 42501 forbidden (an item the caller may not read). */
+create or replace function private.analytics_report_items(p_item_type text, p_item_id text, p_organization_id uuid default null)
+returns table (item_type text, item_id text, title text, slug text)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not_authenticated';
+  end if;
+  if p_item_type is not null and p_item_type not in ('organization', 'profile', 'project', 'job', 'event') then
+    raise exception using errcode = '22023', message = 'invalid_item_type';
+  end if;
+  if p_organization_id is not null then
+    -- an organisation's analytics: its owners and admins, while its plan (Enterprise) is active
+    if not private.is_organization_admin(p_organization_id, v_uid) then
+      raise exception using errcode = '42501', message = 'not_organization_admin';
+    end if;
+    if private.plan_rank(private.match_plan(v_uid)) < private.plan_rank('premium') then
+      raise exception using errcode = 'PT402', message = 'premium_required';
+    end if;
+    return query
+      select o.item_type, o.item_id, o.title, o.slug from private.analytics_organization_items(p_organization_id) o
+      where (p_item_type is null or o.item_type = p_item_type) and (p_item_id is null or o.item_id = p_item_id);
+    return;
+  end if;
+  if p_item_type is not null and p_item_id is not null then
+    if not private.analytics_can_read(p_item_type, p_item_id, v_uid) then
+      if private.plan_rank(private.match_plan(v_uid)) < private.plan_rank('premium') then
+        raise exception using errcode = 'PT402', message = 'premium_required';
+      end if;
+      raise exception using errcode = '42501', message = 'forbidden';
+    end if;
+    return query select p_item_type, p_item_id, i.title, i.slug from private.analytics_item(p_item_type, p_item_id) i;
+    return;
+  end if;
+  if private.plan_rank(private.match_plan(v_uid)) < private.plan_rank('premium') then
+    raise exception using errcode = 'PT402', message = 'premium_required';
+  end if;
+  return query
+    select o.item_type, o.item_id, o.title, o.slug from private.analytics_items_of(v_uid) o
+    where p_item_type is null or o.item_type = p_item_type;
+end;
+$$;
+comment on function private.analytics_report_items(text, text, uuid) is
+  'Issue 15: the items of an analytics report for auth.uid() (one readable item, all own items, or an organisation''s items for its owners and admins). 28000, PT402, 22023, 42501.';
+
+/* Change in percent from p_prev to p_cur (one decimal); null when p_prev is 0. */
+create or replace function private.analytics_change(p_cur bigint, p_prev bigint)
+returns numeric
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select case when coalesce(p_prev, 0) = 0 then null else pg_catalog.round((coalesce(p_cur, 0) - p_prev) * 100.0 / p_prev, 1) end
+$$;
+comment on function private.analytics_change(bigint, bigint) is 'Issue 15: change in percent (one decimal), null without a previous value.';
+
+-- -----------------------------------------------------------------------------
+-- API functions (RPCs)
+-- -----------------------------------------------------------------------------
+
+/* Records a view or click of a public item (anon and signed-in; the SPA calls it from the public
+   pages of profiles, projects, jobs and events).
+   Input: p_item_type 'organization'|'profile'|'project'|'job'|'event'; p_item_id the item's key
+   as text (1..120 characters); p_metric 'view'|'connect_click'|'apply_click'|'external_link_click';
+   p_statistics_consent the visitor's choice for statistics cookies (TDDDG §25; false → nothing
+   is stored).
+   Output: 'counted' | 'duplicate' (already counted for this visitor, item, metric today) |
+   'no_consent' | 'bot' | 'own_item'. Nothing but the daily counter (and today's salted key) is
+   written.
+   Errors: 22023 invalid_item_type | invalid_item_id | invalid_metric | consent_required (null
+   consent) → HTTP 400; PT404 item_not_found (unknown or not public) → 404; PT429 rate_limited
+   (more than 120 calls a minute from one network address) → 429. */
+create or replace function public.analytics_track(p_item_type text, p_item_id text, p_metric text, p_statistics_consent boolean)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_headers jsonb := nullif(pg_catalog.current_setting('request.headers', true), '')::jsonb;
+  v_ua text := v_headers ->> 'user-agent';
+  v_ip text := private.request_client_ip();
+  v_day date := private.analytics_today();
+  v_item record;
+  v_salt bytea;
+  v_key bytea;
+  v_new integer;
+begin
+  if p_item_type is null or p_item_type not in ('organization', 'profile', 'project', 'job', 'event') then
+    raise exception using errcode = '22023', message = 'invalid_item_type';
+  end if;
+  if p_item_id is null or char_length(p_item_id) not between 1 and 120 or p_item_id !~ '^[A-Za-z0-9-]+$' then
+    raise exception using errcode = '22023', message = 'invalid_item_id';
+  end if;
+  if p_metric is null or p_metric not in ('view', 'connect_click', 'apply_click', 'external_link_click') then
+    raise exception using errcode = '22023', message = 'invalid_metric';
+  end if;
+  if p_statistics_consent is null then
+    raise exception using errcode = '22023', message = 'consent_required';
+  end if;
+  perform private.enforce_rate_limit('analytics:ip', coalesce(v_ip, ''), 120, interval '1 minute', 'network address');
+
+  if not p_statistics_consent then
+    return 'no_consent';
+  end if;
+  if private.analytics_is_bot(v_ua) then
+    return 'bot';
+  end if;
+  select * into v_item from private.analytics_item(p_item_type, p_item_id);
+  if not v_item.is_public then
+    raise exception using errcode = 'PT404', message = 'item_not_found';
+  end if;
+  if private.analytics_is_own_item(p_item_type, p_item_id, auth.uid()) then
+    return 'own_item';
+  end if;
+
+  select s.salt into v_salt from private.analytics_salts s where s.day = v_day;
+  if v_salt is null then
+    insert into private.analytics_salts (day, salt)
+    values (v_day, pg_catalog.uuid_send(pg_catalog.gen_random_uuid()) || pg_catalog.uuid_send(pg_catalog.gen_random_uuid()))
+    on conflict (day) do nothing;
+    perform private.analytics_cleanup();
+    select s.salt into v_salt from private.analytics_salts s where s.day = v_day;
+  end if;
+  v_key := pg_catalog.sha256(v_salt || pg_catalog.convert_to(
+    pg_catalog.concat_ws(E'\n', coalesce(v_ip, ''), v_ua, p_item_type, p_item_id, p_metric), 'UTF8'));
+  insert into private.analytics_seen (day, key) values (v_day, v_key) on conflict do nothing;
+  get diagnostics v_new = row_count;
+  if v_new = 0 then
+    return 'duplicate';
+  end if;
+  perform private.analytics_add(p_item_type, p_item_id, p_metric, v_day, 1);
+  return 'counted';
+end;
+$$;
+comment on function public.analytics_track(text, text, text, boolean) is
+  'Issue 15: counts a view/click of a public item once per visitor, item, metric and day (salted daily hash, no identity stored); not for bots, owners or without statistics consent. 22023 bad input, PT404 unknown item, PT429.';
+
+/* Analytics of the caller's items (Premium or better) for /user/analytics.
+   Input: p_item_type/p_item_id null = all own items (optionally only one type), or one item.
+   Output jsonb:
+     { from, to (date, the last 90 days incl. today, Europe/Berlin), previous_from, previous_to (the 90 days before),
+       metrics: [view, connect_click, apply_click, external_link_click, contact_request_received],
+       series: [{ day, view, connect_click, apply_click, external_link_click, contact_request_received }] (90 days, summed over the items),
+       totals / previous: { <metric>: count } (all items), change: { <metric>: percent | null },
+       items: [{ item_type, item_id, title, slug, totals, previous, change }] (by views desc, then title) }
+   Errors: 28000 not signed in; PT402 premium_required; 22023 invalid_item_type; 42501 forbidden. */
+create or replace function public.analytics_report(p_item_type text default null, p_item_id text default null, p_organization_id uuid default null)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_to date := private.analytics_today();
+  v_from date := v_to - 89;
+  v_prev_from date := v_to - 179;
+  v_prev_to date := v_to - 90;
+  v_metrics text[] := array['view', 'connect_click', 'apply_click', 'external_link_click', 'contact_request_received'];
+  v_result jsonb;
+begin
+  with items as materialized (
+    select * from private.analytics_report_items(p_item_type, p_item_id, p_organization_id)
+  ),
+  -- one pass over the index (index-only scan; count is an INCLUDE column of the primary key):
+  -- totals per item and metric (both periods) and per day and metric (current period)
+  agg as materialized (
+    select a.item_type, a.item_id, a.metric, a.day, grouping(a.day) as per_item,
+           sum(a.count) filter (where a.day >= v_from) as cur,
+           sum(a.count) filter (where a.day <= v_prev_to) as prev
+    from items i
+    join private.analytics_daily a on a.item_type = i.item_type and a.item_id = i.item_id and a.day between v_prev_from and v_to
+    group by grouping sets ((a.item_type, a.item_id, a.metric), (a.day, a.metric))
+  ),
+  per_item_metric as (
+    select g.item_type, g.item_id, g.metric, g.cur, g.prev from agg g where g.per_item = 1
+  ),
+  per_metric as (
+    select m.metric, coalesce(sum(p.cur), 0)::bigint as cur, coalesce(sum(p.prev), 0)::bigint as prev
+    from pg_catalog.unnest(v_metrics) m(metric)
+    left join per_item_metric p on p.metric = m.metric
+    group by m.metric
+  ),
+  per_day as (
+    select g.day, g.metric, g.cur::bigint as n from agg g where g.per_item = 0 and g.day >= v_from
+  ),
+  series as (
+    select pg_catalog.jsonb_agg(x.o order by x.day) as s
+    from (
+      select d.day::date as day, pg_catalog.jsonb_build_object('day', d.day::date) || pg_catalog.jsonb_object_agg(m.metric, coalesce(x.n, 0)) as o
+      from pg_catalog.generate_series(v_from, v_to, interval '1 day') d(day)
+      cross join pg_catalog.unnest(v_metrics) m(metric)
+      left join per_day x on x.day = d.day::date and x.metric = m.metric
+      group by d.day
+    ) x
+  ),
+  item_rows as (
+    select i.item_type, i.item_id, i.title, i.slug,
+           pg_catalog.jsonb_object_agg(m.metric, coalesce(p.cur, 0)) as totals,
+           pg_catalog.jsonb_object_agg(m.metric, coalesce(p.prev, 0)) as previous,
+           pg_catalog.jsonb_object_agg(m.metric, private.analytics_change(coalesce(p.cur, 0)::bigint, p.prev::bigint)) as change
+    from items i
+    cross join pg_catalog.unnest(v_metrics) m(metric)
+    left join per_item_metric p on p.item_type = i.item_type and p.item_id = i.item_id and p.metric = m.metric
+    group by i.item_type, i.item_id, i.title, i.slug
+  )
+  select pg_catalog.jsonb_build_object(
+    'from', v_from, 'to', v_to, 'previous_from', v_prev_from, 'previous_to', v_prev_to,
+    'metrics', pg_catalog.to_jsonb(v_metrics),
+    'series', (select s from series),
+    'totals', (select pg_catalog.jsonb_object_agg(p.metric, p.cur) from per_metric p),
+    'previous', (select pg_catalog.jsonb_object_agg(p.metric, p.prev) from per_metric p),
+    'change', (select pg_catalog.jsonb_object_agg(p.metric, private.analytics_change(p.cur, p.prev)) from per_metric p),
+    'items', coalesce((select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+        'item_type', r.item_type, 'item_id', r.item_id, 'title', r.title, 'slug', r.slug,
+        'totals', r.totals, 'previous', r.previous, 'change', r.change)
+        order by (r.totals ->> 'view')::bigint desc, r.title, r.item_id) from item_rows r), '[]'::jsonb))
+  into v_result;
+  return v_result;
+end;
+$$;
+comment on function public.analytics_report(text, text, uuid) is
+  'Issue 15: per-day series (last 90 days), totals and change against the previous 90 days of the caller''s items or one item (Premium+; private.analytics_can_read). 28000, PT402, 22023, 42501.';
+
+/* CSV download of the same selection: one line per item and day of the last 90 days.
+   Columns: item_type,item_id,title,day,view,connect_click,apply_click,external_link_click,contact_request_received
+   (RFC 4180, titles through private.csv_field). Errors as analytics_report. */
+create or replace function public.analytics_csv(p_item_type text default null, p_item_id text default null, p_organization_id uuid default null)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_to date := private.analytics_today();
+  v_from date := v_to - 89;
+  v_csv text;
+begin
+  with items as materialized (
+    select * from private.analytics_report_items(p_item_type, p_item_id, p_organization_id)
+  ),
+  counts as (
+    select a.item_type, a.item_id, a.day,
+           sum(a.count) filter (where a.metric = 'view') as view,
+           sum(a.count) filter (where a.metric = 'connect_click') as connect_click,
+           sum(a.count) filter (where a.metric = 'apply_click') as apply_click,
+           sum(a.count) filter (where a.metric = 'external_link_click') as external_link_click,
+           sum(a.count) filter (where a.metric = 'contact_request_received') as contact_request_received
+    from items i
+    join private.analytics_daily a on a.item_type = i.item_type and a.item_id = i.item_id and a.day between v_from and v_to
+    group by a.item_type, a.item_id, a.day
+  )
+  select pg_catalog.string_agg(
+      private.csv_field(i.item_type) || ',' || private.csv_field(i.item_id) || ',' || private.csv_field(i.title) || ',' || d.day::date::text
+      || ',' || coalesce(c.view, 0) || ',' || coalesce(c.connect_click, 0) || ',' || coalesce(c.apply_click, 0)
+      || ',' || coalesce(c.external_link_click, 0) || ',' || coalesce(c.contact_request_received, 0),
+      E'\r\n' order by i.item_type, i.item_id, d.day)
+  into v_csv
+  from items i
+  cross join pg_catalog.generate_series(v_from, v_to, interval '1 day') d(day)
+  left join counts c on c.item_type = i.item_type and c.item_id = i.item_id and c.day = d.day::date;
+  return 'item_type,item_id,title,day,view,connect_click,apply_click,external_link_click,contact_request_received'
+    || E'\r\n' || coalesce(v_csv || E'\r\n', '');
+end;
+$$;
+comment on function public.analytics_csv(text, text, uuid) is
+  'Issue 15: CSV (one line per item and day of the last 90 days) of the caller''s analytics; errors as analytics_report.';
+
+-- -----------------------------------------------------------------------------
+-- Grants on functions
+-- -----------------------------------------------------------------------------
+
+-- Functions not named here are executable by service_role only (schema public) or by no API role
+-- (schema private): the default privileges set in 00_extensions_private.sql.
+grant execute on function public.analytics_track(text, text, text, boolean) to anon, authenticated;
+grant execute on function public.analytics_report(text, text, uuid),
+  public.analytics_csv(text, text, uuid) to authenticated;
