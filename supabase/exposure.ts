@@ -573,6 +573,9 @@ export const functions: Record<string, FunctionExposure> = {
   'custom_access_token_hook(event jsonb)': { execute: [], returns: 'jsonb', rows: 'none' },
   'queue_account_exists_notice(p_email text, p_link text)': { execute: [], returns: 'void', rows: 'none' },
   'enforce_public_rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer)': { execute: [], returns: 'void', rows: 'none' },
+  // issue 29: login-check clears an account's attempt count; the upload function grants one upload
+  'clear_public_rate_limit(p_bucket text, p_key text)': { execute: [], returns: 'void', rows: 'none' },
+  'grant_upload(p_user_id uuid, p_bucket_id text, p_name text)': { execute: [], returns: 'void', rows: 'none' },
   'delete_my_account(p_email text)': { execute: ['authenticated'], serviceRole: false, returns: 'void', rows: 'none' },
   'event_join_link(p_event_id bigint)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'participants' },
   'event_waitlist_position(p_event_id bigint)': { execute: ['authenticated'], returns: 'integer', rows: 'own' },

@@ -742,7 +742,7 @@ on conflict (id) do update set public = excluded.public, file_size_limit = exclu
 -- Scheduled jobs (pg_cron; where the server has it). Re-scheduling under the same name replaces
 -- the job (pg_cron >= 1.3). Jobs that call an Edge Function read the project URL and the service
 -- role key from Vault at run time, as Supabase recommends ("Scheduling Edge Functions"), so no
--- secret is stored in cron.job.command (the vault secrets: 20261121009200_local_defaults.sql).
+-- secret is stored in cron.job.command (the deploy writes the Vault secrets; see 21_operations.sql).
 -- -----------------------------------------------------------------------------
 do $$
 begin

@@ -1128,3 +1128,6 @@ grant execute on function private.my_blocked_users(text),
   private.can_see_profile(uuid) to authenticated, service_role;
 grant execute on function public.custom_access_token_hook(jsonb),
   public.before_user_created_hook(jsonb) to supabase_auth_admin;
+-- Auth calls its Postgres-function hooks as supabase_auth_admin, which needs usage on their schema
+-- (docs "Auth Hooks", Postgres hooks: hosted projects have no such grant by default; issue 29 §7).
+grant usage on schema public to supabase_auth_admin;

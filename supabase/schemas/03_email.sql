@@ -283,33 +283,54 @@ $$;
 comment on function private.enforce_rate_limit(text, text, integer, interval, text) is
   'Counts a hit or raises PT429 rate_limited (HTTP 429) past p_limit per p_window (issue 12 §8).';
 
-/* The client IP of the current PostgREST request: the first entry of X-Forwarded-For, IPv6
-   addresses grouped by their /64 network (one subscriber line), IPv4-mapped IPv6 as IPv4.
-   Returns null outside a PostgREST request (no request.headers), 'unknown' when the header is
-   missing, and the raw first entry (at most 100 characters) when it is no address. */
-create or replace function private.request_client_ip()
-returns text
+/* One header value as an address: an IPv4 dotted quad or an IPv6 address (brackets allowed, no
+   zone id or prefix), or null. */
+create or replace function private.parse_client_address(p_value text)
+returns inet
 language plpgsql
-stable
+immutable
 set search_path = ''
 as $$
 declare
-  v_headers text := pg_catalog.current_setting('request.headers', true);
-  v_first text;
-  v_ip inet;
+  v text := pg_catalog.btrim(coalesce(p_value, ''));
 begin
-  if v_headers is null or v_headers = '' then
+  v := pg_catalog.regexp_replace(v, '^\[(.*)\]$', '\1');
+  if v !~ '^[0-9]{1,3}(\.[0-9]{1,3}){3}$' and v !~ '^[0-9a-fA-F:.]*:[0-9a-fA-F:.]*$' then
     return null;
   end if;
-  v_first := pg_catalog.btrim(pg_catalog.split_part(coalesce(v_headers::jsonb ->> 'x-forwarded-for', ''), ',', 1));
-  if v_first = '' then
+  return pg_catalog.host(v::inet)::inet;
+exception when others then
+  return null;
+end;
+$$;
+
+/* The client's address as a rate-limit key, from request headers (issue 29 §3; the one rule of
+   supabase/functions/_shared/client-ip.ts, held to the same cases by client-ip_test.ts):
+   CF-Connecting-IP when it holds an address (Cloudflare, in front of hosted Supabase, sets it and
+   replaces the client's value), else the LAST X-Forwarded-For entry that is an address (each proxy
+   appends its peer; a client can only prepend). IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6
+   per /64 network; 'unknown' when neither header holds an address. */
+create or replace function private.client_ip(p_headers jsonb)
+returns text
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_entries text[];
+  v_ip inet;
+begin
+  v_ip := private.parse_client_address(p_headers ->> 'cf-connecting-ip');
+  if v_ip is null then
+    v_entries := pg_catalog.string_to_array(coalesce(p_headers ->> 'x-forwarded-for', ''), ',');
+    for i in reverse coalesce(pg_catalog.array_length(v_entries, 1), 0) .. 1 loop
+      v_ip := private.parse_client_address(v_entries[i]);
+      exit when v_ip is not null;
+    end loop;
+  end if;
+  if v_ip is null then
     return 'unknown';
   end if;
-  begin
-    v_ip := v_first::inet;
-  exception when others then
-    return pg_catalog.left(v_first, 100);
-  end;
   if pg_catalog.family(v_ip) = 6 and v_ip << '::ffff:0:0/96'::inet then
     return pg_catalog.regexp_replace(pg_catalog.host(v_ip), '^::ffff:', '', 'i');
   end if;
@@ -319,8 +340,24 @@ begin
   return pg_catalog.host(v_ip);
 end;
 $$;
+comment on function private.client_ip(jsonb) is
+  'Rate-limit key of the client address: CF-Connecting-IP, else the last X-Forwarded-For address; IPv6 per /64 (issue 29).';
+
+/* The client address key of the current PostgREST request (private.client_ip of its headers), or
+   null outside a PostgREST request. */
+create or replace function private.request_client_ip()
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select case
+    when coalesce(pg_catalog.current_setting('request.headers', true), '') = '' then null
+    else private.client_ip(pg_catalog.current_setting('request.headers', true)::jsonb)
+  end
+$$;
 comment on function private.request_client_ip() is
-  'First X-Forwarded-For entry of the PostgREST request (IPv6 per /64); null outside PostgREST.';
+  'Client address key (private.client_ip) of the PostgREST request; null outside PostgREST (issue 29).';
 
 /* True for the API roles the public limits apply to (anon and signed-in users). */
 create or replace function private.is_api_caller()
@@ -549,7 +586,7 @@ comment on function public.queue_account_exists_notice(text, text) is
 
 /* Counts one hit of p_key in p_bucket (fixed window of p_window_seconds) and refuses past p_limit
    with PT429 rate_limited (see private.enforce_rate_limit). For Edge Functions that limit public
-   endpoints by the caller's address (register). service_role only. */
+   endpoints by the caller's address (register) or an account (login-check). service_role only. */
 create or replace function public.enforce_public_rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer)
 returns void
 language sql
@@ -560,6 +597,21 @@ as $$
 $$;
 comment on function public.enforce_public_rate_limit(text, text, integer, integer) is
   'service_role: fixed-window rate limit for public Edge Functions; PT429 beyond p_limit (issue 12).';
+
+/* Forgets p_key's count in p_bucket: login-check after a proven password (issue 29 §2: the
+   per-account password limit is the product's, counted before Auth is called). service_role only. */
+create or replace function public.clear_public_rate_limit(p_bucket text, p_key text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  delete from private.rate_limits
+  where bucket = p_bucket
+    and key_hash = pg_catalog.sha256(pg_catalog.convert_to(pg_catalog.lower(coalesce(p_key, '')), 'UTF8'))
+$$;
+comment on function public.clear_public_rate_limit(text, text) is
+  'service_role: starts a rate-limit count afresh (login-check after a proven password; issue 29).';
 
 -- -----------------------------------------------------------------------------
 -- Grants on functions

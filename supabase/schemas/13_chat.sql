@@ -88,7 +88,7 @@ create table public.messages (
     or (attachment_path is not null and attachment_name is not null and attachment_type is not null and attachment_size is not null)
   )
 );
-comment on table public.messages is 'Chat messages; in publication supabase_realtime (postgres_changes) and broadcast to conversation:<id>.';
+comment on table public.messages is 'Chat messages; broadcast to conversation:<id> (Broadcast from Database), never published for postgres_changes.';
 comment on column public.messages.edited_at is 'Set when the sender edits the body.';
 comment on column public.messages.deleted_at is 'Set when the sender deletes the message (body emptied); shown as "deleted".';
 comment on column public.messages.attachment_path is 'Object name in the private bucket chat-attachments (<conversation>/<sender>/<file>), or null.';
@@ -110,10 +110,8 @@ grant select (id, conversation_id, sender_id, body, created_at, edited_at, delet
 grant insert (conversation_id, sender_id, body, attachment_path, attachment_name, client_id)
   on public.messages to authenticated;
 grant update (body, deleted_at) on public.messages to authenticated;
--- REPLICA IDENTITY FULL, so the local Realtime server can check the messages policy on a deleted
--- row and send the DELETE only to members (hosted Realtime sends deletes of RLS tables with the
--- primary key only); the publication membership is in 23_realtime.sql.
-alter table public.messages replica identity full;
+-- Not in the publication supabase_realtime (23_realtime.sql): hosted Realtime sends every DELETE of
+-- a published table to all its subscribers, and the SPA reads messages through Broadcast only.
 
 create table private.chat_mail_log (
   conversation_id uuid not null references public.conversations (id) on delete cascade,

@@ -1,7 +1,10 @@
 -- =============================================================================
--- Operations (issue 17): health report and retention purges
+-- Operations (issue 17): health report, retention purges, calls of Edge Functions from pg_cron
 -- =============================================================================
--- The scheduled jobs themselves (pg_cron) are data: see the data migration.
+-- The scheduled jobs themselves (pg_cron) are data: see the data migrations. Jobs that call an Edge
+-- Function do it through private.invoke_edge_function, which reads the Vault secrets project_url
+-- and service_role_key at run time (Supabase's "Scheduling Edge Functions" guide); the deploy
+-- writes them (`[db.vault]`), the local stack at every start. No migration writes them.
 
 -- -----------------------------------------------------------------------------
 -- Indexes
@@ -13,6 +16,45 @@ create index if not exists job_run_details_job_idx on cron.job_run_details (jobi
 -- -----------------------------------------------------------------------------
 -- Helper functions
 -- -----------------------------------------------------------------------------
+
+/* Vault secrets the jobs that call Edge Functions need, in the order they are checked. */
+create or replace function private.cron_secret_names()
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select array['project_url', 'service_role_key']
+$$;
+
+/* Calls Edge Function p_function (POST, JSON body p_body) with the project's service key read from
+   Vault, as pg_cron jobs do. Output: the pg_net request id.
+   Errors: PT503 cron_secrets_missing when a Vault secret is missing or empty, so the cron run
+   fails loudly (cron.job_run_details status failed; /functions/v1/health answers 503) instead of
+   posting to nowhere (issue 29 §4). */
+create or replace function private.invoke_edge_function(p_function text, p_body jsonb default '{}'::jsonb)
+returns bigint
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_url text := (select s.decrypted_secret from vault.decrypted_secrets s where s.name = 'project_url');
+  v_key text := (select s.decrypted_secret from vault.decrypted_secrets s where s.name = 'service_role_key');
+begin
+  if coalesce(v_url, '') = '' or coalesce(v_key, '') = '' then
+    raise exception using errcode = 'PT503', message = 'cron_secrets_missing',
+      detail = 'The Vault secrets project_url and service_role_key must both exist (npm run deploy writes them).';
+  end if;
+  return net.http_post(
+    url := pg_catalog.rtrim(v_url, '/') || '/functions/v1/' || p_function,
+    headers := pg_catalog.jsonb_build_object('Content-Type', 'application/json', 'Authorization', 'Bearer ' || v_key, 'apikey', v_key),
+    body := p_body,
+    timeout_milliseconds := 30000);
+end;
+$$;
+comment on function private.invoke_edge_function(text, jsonb) is
+  'pg_cron: POST to an Edge Function with the service key from Vault; PT503 cron_secrets_missing without it (issue 29).';
 
 -- Retention (DSGVO Art. 5 (1) e: kept no longer than needed; privacy page §"Retention")
 /* Deletes what is no longer needed, each kind after its documented period:
@@ -77,7 +119,8 @@ comment on function private.purge_retention() is
      more than 5 minutes ago while processing (a worker died and nobody reclaimed them), failures of the last 24 hours;
    - cron: every job with its schedule, whether it is active, its last successful and last failed
      run and the status of its latest run;
-   - database_started_at: when Postgres started (a job that never ran is judged from there).
+   - database_started_at: when Postgres started (a job that never ran is judged from there);
+   - cron_secrets: whether each Vault secret the function-calling jobs need exists (issue 29).
    Returns jsonb; only the service role may call it (the answer names internal jobs). */
 create or replace function public.health_report()
 returns jsonb
@@ -109,7 +152,12 @@ as $$
         'last_status', (select d.status from cron.job_run_details d where d.jobid = j.jobid order by d.runid desc limit 1)
       ) order by j.jobname)
       from cron.job j
-    ), '[]'::jsonb)
+    ), '[]'::jsonb),
+    'cron_secrets', (
+      select jsonb_object_agg(n.name, exists (
+        select 1 from vault.decrypted_secrets s where s.name = n.name and coalesce(s.decrypted_secret, '') <> ''))
+      from pg_catalog.unnest(private.cron_secret_names()) as n(name)
+    )
   )
 $$;
 comment on function public.health_report() is

@@ -8,14 +8,10 @@
 --   * write (broadcast, track presence): user:<own id>; conversation:<id> for members without
 --     a block; presence:user:<own id> only, while showing the online status.
 -- Chat messages arrive by Broadcast from Database on conversation:<id> (private.broadcast, called
--- by the chat and contacts triggers); public.messages is also in the publication supabase_realtime
--- for postgres_changes (REPLICA IDENTITY FULL, see 13_chat.sql).
-
--- -----------------------------------------------------------------------------
--- Publication
--- -----------------------------------------------------------------------------
-
-alter publication supabase_realtime add table public.messages;
+-- by the chat and contacts triggers). No table of the product is in the publication
+-- supabase_realtime: hosted Realtime cannot check row-level security on a deleted row and sends
+-- every DELETE of a published table to all its subscribers (issue 29 §6), and nothing in the SPA
+-- listens to postgres_changes.
 
 -- -----------------------------------------------------------------------------
 -- Helper functions

@@ -114,8 +114,8 @@ describe('supabase/migrations build the database supabase/schemas describe', () 
       await c.query(`drop policy teamwerk_chat_attachments_delete on storage.objects`);
       await c.query(`revoke select (headline) on public.profiles from anon`);
       await c.query(`comment on column public.profiles.slug is null`);
-      await c.query(`alter publication supabase_realtime drop table public.messages`);
-      await c.query(`alter table public.messages replica identity default`);
+      await c.query(`alter publication supabase_realtime add table public.messages`);
+      await c.query(`alter table public.messages replica identity full`);
     });
     const keys = (await differences()).map((d) => d.key);
     expect(keys).toEqual(
@@ -130,6 +130,6 @@ describe('supabase/migrations build the database supabase/schemas describe', () 
     );
     const plan = await planSchemaDiff(fromMigrations.url, fromSchemas.url);
     expect(plan.sql).toMatch(/DROP POLICY "teamwerk_chat_attachments_delete" ON "storage"."objects"/);
-    expect(plan.sql).toMatch(/ALTER PUBLICATION "supabase_realtime" DROP TABLE "public"."messages"/);
+    expect(plan.sql).toMatch(/ALTER PUBLICATION "supabase_realtime" ADD TABLE "public"."messages"/);
   }, 120_000);
 });

@@ -383,9 +383,13 @@ describe('chat, realtime topics, storage folders', () => {
     expect((await send(free)).ok).toBe(false);
     expect((await send(anon)).ok).toBe(false);
   });
-  test('storage: uploads only into the own folder; private portfolio files only for allowed readers', async () => {
+  test('storage: uploads only into the own folder and only with the upload function\'s grant; private portfolio files only for allowed readers', async () => {
     const upload = (u: User, folder: string) => db.as(u, `insert into storage.objects (bucket_id, name, owner_id) values ('avatars', $1, $2)`, [`${folder}/avatar.png`, u.id]);
+    const grant = (u: User, folder: string) => db.sql(`select public.grant_upload($1, 'avatars', $2)`, [u.id, `${folder}/avatar.png`]);
+    expect((await upload(free, free.id)).ok).toBe(false);
+    await grant(free, free.id);
     expect((await upload(free, free.id)).ok).toBe(true);
+    await grant(free, basic.id);
     expect((await upload(free, basic.id)).ok).toBe(false);
     const pf = await val<string>(`insert into public.portfolios (owner_id, title, status, file_access) values ($1, 'Geheime Mappe', 'published', 'private') returning id`, [premium.id]);
     const path = `${premium.id}/${pf}/vertrag.pdf`;

@@ -1427,6 +1427,9 @@ isOneToOne: true
               "amount_cents": number,"id": number,"payment_intent_id": string,"refund_attempts": number,"refund_reason": string
             }[]
                            },
+"clear_public_rate_limit":
+{ Args: { "p_bucket": string,"p_key": string }; Returns: undefined
+                           },
 "complete_email":
 { Args: { "p_id": number,"p_provider_message_id"?: string }; Returns: boolean
                            },
@@ -1493,6 +1496,9 @@ isOneToOne: true
                            },
 "finish_stripe_event":
 { Args: { "p_error"?: string,"p_id": string }; Returns: undefined
+                           },
+"grant_upload":
+{ Args: { "p_bucket_id": string,"p_name": string,"p_user_id": string }; Returns: undefined
                            },
 "has_active_subscription":
 { Args: Record<PropertyKey, never>; Returns: boolean

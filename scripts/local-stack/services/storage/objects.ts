@@ -11,7 +11,6 @@ import type pg from 'pg';
 import { sendJson } from '../../http.ts';
 import { signJwt, verifyJwt, JwtError } from '../../jwt.ts';
 import { asCaller, asSuperuser, becomeSuperuser, ownerColumns, type Caller } from './caller.ts';
-import { assertContentAllowed } from './content.ts';
 import type { StagedChange } from './disk.ts';
 import { ERRORS, fromPgError, type StorageError } from './errors.ts';
 import { infoBody, sendObject, type ObjectRow } from './respond.ts';
@@ -51,12 +50,6 @@ async function findObject(ctx: StorageContext, caller: Caller | null, bucket: st
     : await selectObject(ctx.pool, bucket, key);
   if (!row) throw ERRORS.noSuchKey();
   return row;
-}
-
-/** The stored content type of an object row (application/octet-stream when none). */
-function mimeTypeOf(row: Pick<ObjectRow, 'metadata'>): string {
-  const m = row.metadata?.mimetype;
-  return typeof m === 'string' && m ? m : 'application/octet-stream';
 }
 
 function isUpsert(r: RouteRequest): boolean {
@@ -311,8 +304,8 @@ async function transferBody(r: RouteRequest): Promise<{ body: Record<string, unk
 /**
  * POST /object/move — body { bucketId, sourceKey, destinationKey, destinationBucket? }.
  * The caller needs SELECT on the source and UPDATE (USING on the old row, WITH CHECK on the
- * new one), as on Supabase. Into another bucket, the object must fit that bucket's allowed MIME
- * types, bytes included (content.ts; 415 otherwise). Answers { message: 'Successfully moved', Id, Key }.
+ * new one), as on Supabase. Into another bucket neither the type nor the bytes are checked, as in
+ * storage-api (src/storage/object.ts). Answers { message: 'Successfully moved', Id, Key }.
  */
 export async function moveObject(ctx: StorageContext, r: RouteRequest, caller: Caller): Promise<void> {
   const { t } = await transferBody(r);
@@ -326,9 +319,6 @@ export async function moveObject(ctx: StorageContext, r: RouteRequest, caller: C
     id = await asCaller(ctx.pool, caller, 'storage.object.move', async (c) => {
       const src = await selectObject(c, t.bucketId, t.sourceKey);
       if (!src) throw ERRORS.noSuchKey();
-      if (t.destinationBucket !== t.bucketId) {
-        await assertContentAllowed(ctx.disk.objectPath(t.bucketId, t.sourceKey), mimeTypeOf(src), dest.allowed_mime_types);
-      }
       const ownerSet = caller.owner !== undefined ? ', owner = $6, owner_id = $7' : '';
       const params: unknown[] = [t.destinationKey, t.destinationBucket, randomUUID(), t.bucketId, t.sourceKey];
       if (caller.owner !== undefined) params.push(owner, owner_id);
@@ -364,8 +354,8 @@ class SameObject extends Error {
 /**
  * POST /object/copy — body { bucketId, sourceKey, destinationKey, destinationBucket?,
  * copyMetadata?, metadata? }, header x-upsert. The caller needs SELECT on the source and
- * INSERT (UPDATE too with upsert) on the destination; the copy must fit the destination
- * bucket's allowed MIME types, bytes included (content.ts; 415 otherwise).
+ * INSERT (UPDATE too with upsert) on the destination; neither the type nor the bytes are checked,
+ * as in storage-api (src/storage/object.ts copyObject).
  * Answers { Id, Key, ...object }.
  */
 export async function copyObject(ctx: StorageContext, r: RouteRequest, caller: Caller): Promise<void> {
@@ -381,12 +371,7 @@ export async function copyObject(ctx: StorageContext, r: RouteRequest, caller: C
     if (typeof fileMetadata.cacheControl === 'string') metadata.cacheControl = fileMetadata.cacheControl;
     if (typeof fileMetadata.mimetype === 'string') metadata.mimetype = fileMetadata.mimetype;
   }
-  try {
-    await assertContentAllowed(tmp.path, mimeTypeOf({ metadata }), dest.allowed_mime_types);
-  } catch (err) {
-    await ctx.disk.discard(tmp);
-    throw err;
-  }
+  // storage-api checks neither the type nor the bytes on copy (src/storage/object.ts copyObject)
   const userMetadata = copyMetadata ? src.user_metadata : decodeUserMetadataHeader(r.req.headers['x-metadata']);
   let staged: StagedChange | null = null;
   try {

@@ -49,7 +49,7 @@ function lastModifiedOf(metadata: Record<string, unknown>): string | undefined {
 
 /**
  * Streams an object's bytes (GET) or only its headers (HEAD) with the stored content type (HTML
- * as text/plain, as storage-api) and `X-Content-Type-Options: nosniff`. Supports a single `Range: bytes=a-b` (206). `expires`
+ * as text/plain, as storage-api; no `X-Content-Type-Options`, as storage-api's renderer). Supports a single `Range: bytes=a-b` (206). `expires`
  * (signed URLs) replaces Cache-Control with Expires.
  */
 export async function sendObject(
@@ -69,14 +69,11 @@ export async function sendObject(
     return;
   }
   const metadata = row.metadata ?? {};
-  // nosniff (issue 12): the browser keeps the stored type and never renders an object as
-  // something else (e.g. HTML bytes stored as an image).
   const stored = typeof metadata.mimetype === 'string' && metadata.mimetype ? metadata.mimetype : 'application/octet-stream';
   const headers: Record<string, string> = {
     'accept-ranges': 'bytes',
     // storage-api serves HTML as text/plain (src/storage/renderer/renderer.ts normalizeContentType)
     'content-type': stored.includes('text/html') ? 'text/plain' : stored,
-    'x-content-type-options': 'nosniff',
     'x-robots-tag': 'none',
   };
   if (typeof metadata.eTag === 'string') headers.etag = metadata.eTag;

@@ -10,7 +10,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { DiskStore, TempFile } from './disk.ts';
-import { assertContentAllowed } from './content.ts';
 import { ERRORS, StorageError } from './errors.ts';
 import { assertMimeTypeAllowed } from './validation.ts';
 
@@ -86,12 +85,6 @@ export async function receiveUpload(req: IncomingMessage, disk: DiskStore, limit
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limits.maxSize) throw ERRORS.entityTooLarge();
     const tmp = await disk.writeTemp(req, limits.maxSize);
-    try {
-      if (checkMime) await assertContentAllowed(tmp.path, mimeType, limits.allowedMimeTypes);
-    } catch (err) {
-      await disk.discard(tmp);
-      throw err;
-    }
     return { tmp, mimeType, cacheControl, userMetadata };
   } catch (err) {
     await drain(req);
@@ -174,7 +167,7 @@ async function receiveMultipart(
     if (state.failure) throw state.failure instanceof StorageError ? state.failure : ERRORS.noContentProvided();
     if (!file) throw ERRORS.noContentProvided();
     if (file.truncated() || file.tmp.size > limits.maxSize) throw ERRORS.entityTooLarge();
-    if (checkMime) await assertContentAllowed(file.tmp.path, file.mimeType, limits.allowedMimeTypes);
+    if (checkMime) assertMimeTypeAllowed(file.mimeType, limits.allowedMimeTypes);
     const metadataField = fields.get('metadata') ?? fields.get('userMetadata');
     let userMetadata: Record<string, unknown> | undefined;
     if (metadataField !== undefined) {
