@@ -7,9 +7,9 @@
  * Limits (supabase/schemas/14_feedback_newsletter_contact.sql): contact form 5 messages per address
  * and per account in 24 h, 20 per client IP and hour; newsletter 10 sign-ups per client IP and
  * hour, at most one confirmation mail per address in 24 h. Refusals are HTTP 429 (SQLSTATE
- * PT429). The client IP is the first X-Forwarded-For entry PostgREST passes on, which the gateway
- * sets from the socket address whatever the client sent (issue 12 finding 9); the tests reset the
- * IP counters before each test.
+ * PT429). The client address is private.client_ip of the headers PostgREST passes on (the
+ * CF-Connecting-IP the edge sets, else the last X-Forwarded-For entry), which no client-sent header
+ * changes (issue 12 finding 9, issue 29 §3); the tests reset the IP counters before each test.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
@@ -23,9 +23,17 @@ const NEWSLETTER_PER_IP = 10;
 
 let db: pg.Client;
 
-/** An anon client whose requests carry `X-Forwarded-For: <ip>`. */
+/**
+ * An anon client whose requests carry forged address headers naming `ip`: X-Forwarded-For entries,
+ * CF-Connecting-IP, X-Real-IP and Sb-Forwarded-For. None of them may change the address the
+ * product counts (private.client_ip: the CF-Connecting-IP the edge sets, else the last
+ * X-Forwarded-For entry; issue 29 §3).
+ */
 function visitor(ip: string): SupabaseClient {
-  return createClient(config.apiUrl, config.anonKey, { ...nodeClientOptions, global: { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1` } } });
+  return createClient(config.apiUrl, config.anonKey, {
+    ...nodeClientOptions,
+    global: { headers: { 'x-forwarded-for': `${ip}, 10.0.0.1, ${ip}`, 'cf-connecting-ip': ip, 'x-real-ip': ip, 'sb-forwarded-for': ip } },
+  });
 }
 const randomIp = () => `198.51.100.${1 + (randomBytes(1)[0]! % 250)}`;
 const address = (tag: string) => `${tag}-${randomUUID().slice(0, 8)}@mail-limits.example.com`;
@@ -91,7 +99,7 @@ describe('contact form', () => {
     expect(await queued(victim, 'contact_confirmation')).toBe(0);
   });
 
-  test('a client-supplied X-Forwarded-For does not reset the per-IP limit: the gateway sets the address (issue 12 finding 9)', async () => {
+  test('forged X-Forwarded-For, CF-Connecting-IP, X-Real-IP and Sb-Forwarded-For do not reset the per-IP limit (issue 12 finding 9, issue 29 §3)', async () => {
     for (let i = 0; i < CONTACT_PER_IP; i++) {
       const ok = await visitor(randomIp()).from('contact_messages').insert(message(address(`spoof${i}`)));
       expect(ok.error, `message ${i + 1}`).toBeNull();
