@@ -314,7 +314,7 @@ describe('sign-up with e-mail confirmation (GoTrue contract; Auth without the pr
   it('does not reveal an existing confirmed address: 200 with a different, session-less user and no mail', async () => {
     const existing = await createConfirmedUser();
     const before = (await mailsTo(existing.email)).length;
-    const { data, error } = await (await signupClient()).auth.signUp({ email: existing.email, password: 'other-secret-1' });
+    const { data, error } = await (await signupClient()).auth.signUp({ email: existing.email, password: 'Other-secret-1' });
     expect(error).toBeNull();
     expect(data.session).toBeNull();
     expect(data.user?.id).not.toBe(existing.id);
@@ -328,7 +328,7 @@ describe('sign-up with e-mail confirmation (GoTrue contract; Auth without the pr
     const { error } = await (await signupClient()).auth.signUp({ email, password: '123' });
     expect(error?.status).toBe(422);
     expect(error?.code).toBe('weak_password');
-    expect((error as unknown as { reasons: string[] }).reasons).toEqual(['length']);
+    expect((error as unknown as { reasons: string[] }).reasons).toEqual(['length', 'characters']);
     expect(await storedUsers([email])).toBe(0);
     expect(await mailsTo(email)).toEqual([]);
   });
@@ -1250,6 +1250,27 @@ describe('Auth hook errors answer as GoTrue (supabase/auth internal/hooks/hookse
     expect([suspended.error?.status, suspended.error?.code]).toEqual([403, 'unknown']);
     const legacy = await anonClient().auth.signInWithPassword({ email: 'olduser@teamwerk.test', password: 'Teamwerk!2026' });
     expect([legacy.error?.status, legacy.error?.code]).toEqual([409, 'unknown']);
+  });
+});
+
+describe('password rules from config.toml (supabase/auth internal/api/password.go checkPasswordStrength)', () => {
+  it('a password change through Auth must meet [auth] password_requirements and minimum_password_length', async () => {
+    const u = await createConfirmedUser();
+    const client = anonClient();
+    expect((await client.auth.signInWithPassword({ email: u.email, password: u.password })).error).toBeNull();
+    const lower = await client.auth.updateUser({ password: 'alllowercase1' });
+    expect([lower.error?.status, lower.error?.code]).toEqual([422, 'weak_password']);
+    expect((lower.error as { reasons?: string[] } | null)?.reasons).toEqual(['characters']);
+    const short = await client.auth.updateUser({ password: 'Ab1' });
+    expect((short.error as { reasons?: string[] } | null)?.reasons).toEqual(['length']);
+    expect((await client.auth.updateUser({ password: 'Strong-Enough-2026' })).error).toBeNull();
+  });
+
+  it('maps password_requirements as the CLI does', () => {
+    expect(authSettings(config, {}, { auth: { password_requirements: 'lower_upper_letters_digits' } }).passwordRequiredCharacters).toHaveLength(3);
+    expect(authSettings(config, {}, { auth: { password_requirements: 'letters_digits' } }).passwordRequiredCharacters).toHaveLength(2);
+    expect(authSettings(config, {}, {}).passwordRequiredCharacters).toEqual([]);
+    expect(() => authSettings(config, {}, { auth: { password_requirements: 'strong' } })).toThrow(/password_requirements/);
   });
 });
 

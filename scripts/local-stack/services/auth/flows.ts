@@ -9,6 +9,7 @@ import bcrypt from 'bcryptjs';
 import { AuthApiError, tooManyRequests, unprocessable, validationFailed } from './errors.ts';
 import { actionLink, sendAuthMail, type MailKind } from './mail.ts';
 import type { AuthDeps } from './request.ts';
+import type { AuthSettings } from './settings.ts';
 import {
   clearOneTimeTokens,
   generateOtp,
@@ -31,19 +32,35 @@ export const MAX_PASSWORD_LENGTH = 72;
 export const PKCE_PREFIX = 'pkce_';
 
 /**
- * GoTrue's checkPasswordStrength: longer than 72 bytes is 400 validation_failed, shorter than
- * the minimum is 422 weak_password with `weak_password.reasons = ["length"]`.
+ * The weaknesses of `password` under the settings, as GoTrue's checkPasswordStrength reports them
+ * (supabase/auth `internal/api/password.go`): `length` below the minimum, `characters` when one of
+ * the required character sets (`[auth] password_requirements`) is missing; null when strong.
+ */
+export function passwordWeakness(settings: AuthSettings, password: string): { message: string; reasons: string[] } | null {
+  const reasons: string[] = [];
+  const messages: string[] = [];
+  if (password.length < settings.minPasswordLength) {
+    reasons.push('length');
+    messages.push(`Password should be at least ${settings.minPasswordLength} characters.`);
+  }
+  const sets = settings.passwordRequiredCharacters;
+  if (sets.some((set) => set !== '' && ![...password].some((c) => set.includes(c)))) {
+    reasons.push('characters');
+    messages.push(`Password should contain at least one character of each: ${sets.join(', ')}.`);
+  }
+  return reasons.length ? { message: messages.join(' '), reasons } : null;
+}
+
+/**
+ * GoTrue's checkPasswordStrength: longer than 72 bytes is 400 validation_failed; too short or
+ * without a required character set is 422 weak_password with `weak_password.reasons`.
  */
 export function checkPasswordStrength(deps: AuthDeps, password: string): void {
   if (Buffer.byteLength(password) > MAX_PASSWORD_LENGTH) {
     throw validationFailed(`Password cannot be longer than ${MAX_PASSWORD_LENGTH} characters`);
   }
-  const min = deps.settings.minPasswordLength;
-  if (password.length < min) {
-    throw new AuthApiError(422, 'weak_password', `Password should be at least ${min} characters.`, {
-      weak_password: { reasons: ['length'] },
-    });
-  }
+  const weak = passwordWeakness(deps.settings, password);
+  if (weak) throw new AuthApiError(422, 'weak_password', weak.message, { weak_password: { reasons: weak.reasons } });
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   createFlowState,
   hashPassword,
   passwordMatches,
+  passwordWeakness,
   sendConfirmation,
   sendEmailChange,
   sendRecovery,
@@ -213,10 +214,9 @@ async function passwordGrant(ctx: Ctx): Promise<void> {
     await audit(db, user, 'login', ctx.ip, { provider: 'email' }, ctx.now);
     return issueSession(db, ctx.deps.settings, user, 'password', ctx);
   });
-  const min = ctx.deps.settings.minPasswordLength;
-  if (password.length < min) {
-    token.weak_password = { reasons: ['length'], message: `Password should be at least ${min} characters.` };
-  }
+  // GoTrue signs in with a weak password but reports it (token.go ResourceOwnerPasswordGrant)
+  const weak = passwordWeakness(ctx.deps.settings, password);
+  if (weak) token.weak_password = { reasons: weak.reasons, message: weak.message };
   sendJson(ctx.res, 200, token);
 }
 

@@ -127,6 +127,11 @@ export interface AuthSettings {
   enableAnonymousSignIns: boolean;
   enableManualLinking: boolean;
   minPasswordLength: number;
+  /**
+   * Character sets a password must each use (`[auth] password_requirements`, as the CLI maps it
+   * to GOTRUE_PASSWORD_REQUIRED_CHARACTERS: supabase/cli pkg/config/auth.go ToChar); empty: none.
+   */
+  passwordRequiredCharacters: string[];
   otpExpirySeconds: number;
   otpLength: number;
   emailMaxFrequencySeconds: number;
@@ -174,6 +179,31 @@ export function durationSeconds(v: unknown): number | undefined {
   return parts.reduce((sum, p) => sum + Number(p[1]) * unit[p[2]!]!, 0);
 }
 
+const LOWER = 'abcdefghijklmnopqrstuvwxyz';
+const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const DIGITS = '0123456789';
+const SYMBOLS = '!@#$%^&*()_+-=[]{};\'\\:"|<>?,./`~';
+
+/**
+ * The required character sets of a `password_requirements` value, as the CLI passes them to
+ * GoTrue (supabase/cli pkg/config/auth.go PasswordRequirements.ToChar). Errors: throws on a value
+ * the CLI would refuse.
+ */
+export function requiredCharacters(requirements: string): string[] {
+  switch (requirements) {
+    case '':
+      return [];
+    case 'letters_digits':
+      return [LOWER + UPPER, DIGITS];
+    case 'lower_upper_letters_digits':
+      return [LOWER, UPPER, DIGITS];
+    case 'lower_upper_letters_digits_symbols':
+      return [LOWER, UPPER, DIGITS, SYMBOLS];
+    default:
+      throw new Error(`[auth] password_requirements "${requirements}" is not one of letters_digits, lower_upper_letters_digits, lower_upper_letters_digits_symbols`);
+  }
+}
+
 type Table = Record<string, unknown>;
 const table = (v: unknown): Table => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Table) : {});
 const tomlNum = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
@@ -213,6 +243,7 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, tomlBool(auth.enable_anonymous_sign_ins) ?? false),
     enableManualLinking: bool(env.AUTH_ENABLE_MANUAL_LINKING, tomlBool(auth.enable_manual_linking) ?? false),
     minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, tomlNum(auth.minimum_password_length) ?? 6),
+    passwordRequiredCharacters: requiredCharacters(typeof auth.password_requirements === 'string' ? auth.password_requirements : ''),
     otpExpirySeconds: num(env.AUTH_OTP_EXPIRY, tomlNum(email.otp_expiry) ?? 3600),
     otpLength: Math.min(10, Math.max(6, tomlNum(email.otp_length) ?? 6)),
     emailMaxFrequencySeconds: num(env.AUTH_EMAIL_MAX_FREQUENCY, durationSeconds(email.max_frequency) ?? 1),
