@@ -7,7 +7,7 @@ import { setNotifyCloseLabel } from '@/lib/notify';
 import { localeFromPath } from '@/lib/locale';
 import { useSessionWatch } from './navigation/use-session-watch';
 import { useBrandFontOnNavigation } from './brand-font';
-import { AccountSession } from '@/features/auth/session/account-session';
+import { AccountSession } from './session/account-session';
 
 /** Keeps the snackbars' close-button label in the current language. */
 function NotifyLabels() {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { AUTH_CHANNEL, AUTH_EVENT_KEY, hasStoredSession } from '@/features/auth/session/browser-state';
+import { AUTH_CHANNEL, AUTH_EVENT_KEY, hasStoredSession } from '@/lib/auth-browser-state';
 
 /**
  * The eager half of the header's session state (spec §2 header, §4 session). It uses only what

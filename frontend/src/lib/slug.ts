@@ -17,3 +17,11 @@ export function slugify(text: string, maxLength: number): string {
     .slice(0, maxLength)
     .replace(/-+$/g, '');
 }
+
+/** Slug rule of organizations.slug (issue 15): lowercase a-z, 0-9 and dashes, 3..60 characters, no dash at either end. */
+export const ORGANIZATION_SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,58})[a-z0-9]$/;
+
+/** True for a valid organisation slug (ORGANIZATION_SLUG_PATTERN); false for undefined. */
+export function isOrganizationSlug(slug: string | undefined): boolean {
+  return ORGANIZATION_SLUG_PATTERN.test(slug ?? '');
+}

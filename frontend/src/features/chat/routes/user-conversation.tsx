@@ -8,7 +8,7 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale } from '@/components/use-locale';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
-import { avatarUrl } from '@/features/user/api/own-profile';
+import { publicAvatarUrl } from '@/lib/public-api';
 import { formatDayHeading, formatTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -33,8 +33,7 @@ import {
 } from '../api/chat';
 import { AttachmentView } from '../components/attachment-view';
 import { MessageText } from '../components/message-text';
-import { PresenceLabel } from '../components/presence-label';
-import { usePresence } from '../live/presence';
+import { PresenceLabel, usePresence } from '@/features/presence';
 import { useConversationChannel } from '../live/use-conversation-channel';
 
 /** An optimistic message not confirmed by the database yet. */
@@ -323,7 +322,7 @@ export default function UserConversationRoute({ params }: PageProps) {
     <Stack gap="sm">
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
-          <Avatar src={avatarUrl(conv.profile_img)} name={name} alt="" radius="xl" size={44} color="blue" />
+          <Avatar src={publicAvatarUrl(conv.profile_img)} name={name} alt="" radius="xl" size={44} color="blue" />
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Title order={1} fz="h3" data-testid="conversation-title">
               {conv.slug ? (

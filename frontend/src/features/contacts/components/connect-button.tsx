@@ -7,9 +7,9 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useLocalizedPath } from '@/components/use-locale';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
-import { chatErrorMessageId, startConversation } from '@/features/chat/api/chat';
+import { chatErrorMessageId, startConversation } from '@/features/chat';
 import { notify } from '@/lib/notify';
-import { type AnalyticsItemType, trackItem } from '@/features/analytics/api/track';
+import { type AnalyticsItemType, trackItem } from '@/lib/track';
 import {
   answerContactRequest,
   CONTACT_NOTE_MAX,

@@ -4,6 +4,7 @@ import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { isHttpsUrl } from '@/lib/safe-url';
 import { berlinLocalToUtc } from '../lib/berlin-time';
+import { CATEGORIES, isCategory } from '@/lib/categories';
 
 /**
  * An event as the SPA reads it; online_url comes from public.event_join_link (null when the caller
@@ -23,7 +24,6 @@ const EVENT_COLUMNS =
   'id, slug, title, summary, description, category, status, is_paid, price_cents, currency, starts_at, ends_at, timezone, is_online, venue_name, street, zipcode, city, capacity, going_count, waitlist_count, organizer_id, image, created_at, organization_id, organization:organizations(slug, name)' as const;
 
 /** The ten values of public.project_category (events and jobs use it too). */
-const CATEGORY_VALUES: readonly string[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
 
 /** Filters of /events as they live in the URL. */
 export interface EventFilters {
@@ -47,7 +47,7 @@ export function parseEventFilters(search: URLSearchParams): EventFilters {
     from: date(search.get('from')),
     to: date(search.get('to')),
     price: price === 'free' || price === 'paid' ? price : '',
-    category: CATEGORY_VALUES.includes(search.get('category') ?? '') ? search.get('category')! : '',
+    category: isCategory(search.get('category') ?? '') ? search.get('category')! : '',
     page: Number.isFinite(page) && page > 0 ? page : 1,
     view: search.get('view') === 'map' ? 'map' : 'list',
   };
@@ -334,7 +334,7 @@ export const createEventSchema = z
     title: z.string().trim().min(3, 'events.form.error.title').max(140, 'events.form.error.title'),
     summary: z.string().max(500, 'events.form.error.summary'),
     description: z.string().max(20000, 'events.form.error.description'),
-    category: z.enum(['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other']),
+    category: z.enum(CATEGORIES),
     startsAt: z.string().refine((v) => berlinLocalToUtc(v) !== null, 'events.form.error.startsAt'),
     endsAt: z.string().refine((v) => berlinLocalToUtc(v) !== null, 'events.form.error.endsAt'),
     isOnline: z.boolean(),

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { OrganizationByline } from '@/features/organizations/components/organization-byline';
+import { OrganizationByline } from '@/features/organizations';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
@@ -8,15 +8,17 @@ import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { safeHref } from '@/lib/safe-url';
-import { trackItem, useTrackView } from '@/features/analytics/api/track';
+import { trackItem, useTrackView } from '@/lib/track';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
 import { TicketActions } from '../components/ticket-actions';
 import { useSessionUser } from '@/components/use-session-user';
 import { ConfirmButton } from '../components/confirm-button';
 import { EditEventButton } from '../components/edit-event-dialog';
-import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
+import { formatEventRange } from '@/lib/format';
 import { StatusActions } from '../components/status-actions';
-import { buildIcs } from '../lib/ics';
+import { buildIcs } from '@site';
 import { downloadIcs } from '../lib/ics-download';
 
 const OPEN = new Set(['published', 'upcoming', 'ongoing']);

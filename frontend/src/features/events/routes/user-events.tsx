@@ -9,7 +9,8 @@ import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { useMyEvents } from '../api/events';
 import { useSessionUser } from '@/components/use-session-user';
-import { formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatEventRange } from '@/lib/format';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { StatusActions } from '../components/status-actions';
 

@@ -5,7 +5,7 @@ import { CardBadge, ContentCard } from '@/components/content-card';
 import { LocalButtonLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import type { Locale } from '@/lib/constants';
 import { formatEuro } from '@/lib/format';
 import { publicAvatarUrl } from '@/lib/public-api';

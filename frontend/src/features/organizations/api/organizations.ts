@@ -1,4 +1,4 @@
-import { slugify } from '@/lib/slug';
+import { isOrganizationSlug, slugify } from '@/lib/slug';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Locale } from '@/lib/constants';
@@ -81,9 +81,6 @@ export const EMPTY_ORGANIZATION: OrganizationFormValues = {
   country: 'DE',
 };
 
-/** Slug rule of organizations.slug: lowercase a-z, 0-9 and dashes, 3..60 characters. */
-export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,58})[a-z0-9]$/;
-
 /** Suggests a slug from a name (ASCII, lowercase, dashes; ä → ae, ß → ss). */
 export function slugFromName(name: string): string {
   return slugify(name, 60);
@@ -96,7 +93,7 @@ export function slugFromName(name: string): string {
 export function validateOrganization(v: OrganizationFormValues, withSlug: boolean): Partial<Record<keyof OrganizationFormValues, string>> {
   const errors: Partial<Record<keyof OrganizationFormValues, string>> = {};
   if (v.name.trim().length < 2 || v.name.trim().length > 120) errors.name = 'org.error.name';
-  if (withSlug && !SLUG_PATTERN.test(v.slug)) errors.slug = 'org.error.slug';
+  if (withSlug && !isOrganizationSlug(v.slug)) errors.slug = 'org.error.slug';
   if (v.website.trim() && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(v.website.trim())) errors.website = 'org.error.website';
   if (v.descriptionEn.length > 5000) errors.descriptionEn = 'org.error.description';
   if (v.descriptionDe.length > 5000) errors.descriptionDe = 'org.error.description';
@@ -532,4 +529,28 @@ export function useChangeSeats(organizationId: string) {
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['organizations'] }),
   });
+}
+
+/** The caller's organisation with this slug and their role in it; null when they are not a member. */
+export interface OrgMembership {
+  id: string;
+  slug: string;
+  name: string;
+  role: 'owner' | 'admin' | 'member';
+  enterprise_active: boolean;
+}
+
+/**
+ * The signed-in user's membership of the organisation `slug` (rpc/my_organizations).
+ * @throws ApiError when the call fails
+ */
+export async function getOrgMembership(slug: string): Promise<OrgMembership | null> {
+  const { supabase } = await import('@/lib/supabase');
+  const rows = unwrap(await supabase.rpc('my_organizations'), 'POST') as OrgMembership[] | null;
+  return (rows ?? []).find((o) => o.slug === slug) ?? null;
+}
+
+/** Query hook around getOrgMembership. */
+export function useOrgMembership(slug: string) {
+  return useQuery({ queryKey: ['organizations', 'membership', slug], queryFn: () => getOrgMembership(slug) });
 }

@@ -9,7 +9,7 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { useCurrentSubscription } from '@/features/billing/api/get-subscription';
+import { useCurrentSubscription } from '@/features/billing';
 import { notify } from '@/lib/notify';
 import { createOrganization, EMPTY_ORGANIZATION, type OrganizationFormValues, orgErrorId } from '../api/organizations';
 import { OrganizationForm } from '../components/organization-form';

@@ -1,7 +1,7 @@
 import { Anchor, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { isHttpsUrl, isHttpUrl } from '@/lib/safe-url';
 import { toPortfolioValues } from '../api/portfolio-schema';
 import { usePublicPortfolios } from '../api/portfolios';

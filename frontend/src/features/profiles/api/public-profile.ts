@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
-import type { PremiumProfileSettings } from '@/features/user/api/premium-profile';
+import type { PremiumProfileSettings } from '@/features/user';
 
 type Row = Database['public']['Views']['public_profiles']['Row'];
 /** What /u/{slug} shows of a profile (public.public_profiles: no private column; views type every column as nullable). */

@@ -10,15 +10,16 @@ import { isHttpsUrl } from '@/lib/safe-url';
 import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
 import { usePublicProject } from '../api/get-projects';
-import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, STAGE_LABEL } from '../api/project-schema';
-import { OrganizationByline } from '@/features/organizations/components/organization-byline';
+import { STAGE_LABEL } from '../api/project-schema';
+import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
+import { OrganizationByline } from '@/features/organizations';
 import { FavouriteProjectButton } from '../components/favourite-button';
 import { ProjectDescription } from '../components/project-description';
 import { useStoredSession } from '@/components/use-header-session';
-import { trackItem, useTrackView } from '@/features/analytics/api/track';
+import { trackItem, useTrackView } from '@/lib/track';
 
 // "Connect" with the owner (issue 13) loads with supabase-js, only for signed-in visitors.
-const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
+const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 /**
  * `/{id}-{slug}`: public project page (spec §2). Unknown ids, drafts of others and projects of

@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';

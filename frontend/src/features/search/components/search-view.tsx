@@ -8,16 +8,17 @@ import { ListPagination } from '@/components/list-pagination';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { Locale } from '@/lib/constants';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
-import { CATEGORIES, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
+import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
+import { CATEGORIES } from '@/lib/categories';
 import { Highlight } from './highlight';
 import { SearchResultsMap } from './search-results-map';
-import { ViewSwitch } from '@/features/map/components/view-switch';
+import { ViewSwitch } from '@/features/map';
 import { useStoredSession } from '@/components/use-header-session';
 
 // "Connect" on people (issue 13) loads with supabase-js, only for signed-in visitors.
-const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
+const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 const TYPE_LABEL: Record<SearchType, string> = {
   project: 'search.type.project',

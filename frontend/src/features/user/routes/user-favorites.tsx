@@ -6,9 +6,8 @@ import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
-import { useFavouriteJobs, useFavouriteProjects, useRemoveFavourite } from '@/features/favorites/api/get-favorites';
-import { FavouriteList } from '@/features/favorites/components/favourite-list';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { FavouriteList, useFavouriteJobs, useFavouriteProjects, useRemoveFavourite } from '@/features/favorites';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { notify } from '@/lib/notify';
 
 /** `/user/favorites`: favourite projects and jobs as cards (issue 18) with remove and empty states (spec §2, §3). */

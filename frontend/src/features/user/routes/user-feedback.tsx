@@ -2,7 +2,7 @@ import { Button, Input, NativeSelect, Rating, Stack, Textarea } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useUserId } from '@/components/use-user-id';
-import { FEEDBACK_CATEGORY_LABEL, feedbackSchema, useCreateFeedback } from '@/features/feedback/api/create-feedback';
+import { FEEDBACK_CATEGORY_LABEL, feedbackSchema, useCreateFeedback } from '@/features/feedback';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
 import { PageHeader } from '@/components/page-header';

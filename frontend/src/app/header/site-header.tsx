@@ -4,10 +4,10 @@ import { lazy, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { paths } from '@/config/paths';
 import { PRODUCT_NAME } from '@/lib/constants';
-import { ColorSchemeToggle } from './color-scheme-toggle';
-import { LanguageSwitch } from './language-switch';
-import { LocalButtonLink, LocalLink } from './local-link';
-import { type StoredSession, useStoredSession } from './use-header-session';
+import { ColorSchemeToggle } from '@/components/color-scheme-toggle';
+import { LanguageSwitch } from '@/components/language-switch';
+import { LocalButtonLink, LocalLink } from '@/components/local-link';
+import { type StoredSession, useStoredSession } from '@/components/use-header-session';
 
 // The signed-in part loads lazily (with supabase-js): signed-out visitors of the landing page never load it.
 const AccountSlot = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountSlot })));

@@ -1,5 +1,5 @@
 import { supabase } from '@/lib/supabase';
-import { broadcastAuth, clearAllCookies, setFreshLoginRequired } from './browser-state';
+import { broadcastAuth, clearAllCookies, setFreshLoginRequired } from '@/lib/auth-browser-state';
 
 /**
  * Signs out (spec §4): ends the session with Auth, removes it from storage, clears all cookies,

@@ -4,18 +4,19 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
-import { signOut } from '@/features/auth/session/sign-out';
-import { unreadTotalQuery } from '@/features/chat/api/chat';
-import { LiveSession } from '@/features/chat/live/live-session';
-import { avatarUrl, type OwnProfile } from '@/features/user/api/own-profile';
+import { signOut } from '@/lib/sign-out';
+import { unreadTotalQuery } from '@/features/chat';
+import { LiveSession } from './live-session';
+import { type OwnProfile } from '@/lib/own-profile';
+import { publicAvatarUrl } from '@/lib/public-api';
 import { unwrap } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import { queryClient as sharedQueryClient } from '@/lib/query-client';
 import { supabase } from '@/lib/supabase';
-import { LocalLink } from './local-link';
-import { notifyAuthChange } from './use-header-session';
-import { useLocalizedPath } from './use-locale';
-import { getUserId, USER_ID_KEY } from './use-user-id';
+import { LocalLink } from '@/components/local-link';
+import { notifyAuthChange } from '@/components/use-header-session';
+import { useLocalizedPath } from '@/components/use-locale';
+import { getUserId, USER_ID_KEY } from '@/components/use-user-id';
 
 /**
  * The signed-in half of the site header (spec §2), loaded lazily: only visitors with a stored
@@ -54,7 +55,7 @@ export const accountSummaryQuery = (userId: string) =>
       );
       return {
         name: row.display_name || row.email,
-        imageUrl: avatarUrl(row.profile_img),
+        imageUrl: publicAvatarUrl(row.profile_img),
         isAdmin: row.user_role === 'admin',
       };
     },

@@ -2,14 +2,14 @@ import type { RealtimeChannel } from '@supabase/supabase-js';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
-import { CONTACTS_KEY } from '@/features/contacts/api/contacts';
-import { userSettingsQuery } from '@/features/user/api/user-settings';
+import { CONTACTS_KEY } from '@/features/contacts';
+import { userSettingsQuery } from '@/features/user';
 import { notify } from '@/lib/notify';
 import { channelEffect } from '@/lib/realtime-channel';
 import { supabase } from '@/lib/supabase';
 import { setTitleUnreadCount } from '@/lib/title-prefix';
-import { CHAT_KEY, unreadTotalQuery } from '../api/chat';
-import { setPresenceWatching } from './presence';
+import { CHAT_KEY, unreadTotalQuery } from '@/features/chat';
+import { setPresenceWatching } from '@/features/presence';
 
 /** No input for this long (milliseconds) turns "online" into "away" (issue 13). */
 export const AWAY_AFTER_MS = 5 * 60 * 1000;

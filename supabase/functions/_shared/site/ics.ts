@@ -1,6 +1,6 @@
 /**
  * iCalendar export of an event (RFC 5545). Pure and dependency-free: the SPA offers it as a
- * download (ics-download.ts) and the e-mail queue attaches it to ticket mails (issue 16).
+ * download (the events feature's ics-download.ts) and the e-mail queue attaches it to ticket mails (issue 16).
  */
 /** What the calendar export needs of an event (columns of public.events). */
 export interface IcsEvent {

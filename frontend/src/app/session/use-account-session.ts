@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
 import { notify } from '@/lib/notify';
 import { peekReturnPath } from '@/lib/return-path';
-import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession, sentByThisTab } from './browser-state';
+import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession, sentByThisTab } from '@/lib/auth-browser-state';
 import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
 
 /** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
@@ -37,7 +37,7 @@ export function useAccountSession(): void {
     }
     if (timer.current?.running) return;
     const onIdle = () => {
-      void import('./sign-out').then(async ({ signOut }) => {
+      void import('@/lib/sign-out').then(async ({ signOut }) => {
         await signOut();
         const { navigate: go, intl: i18n } = latest.current;
         const locale = localeFromPath(window.location.pathname);

@@ -1,8 +1,8 @@
 import { Badge } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useIntl } from 'react-intl';
-import { contactRequestCountQuery } from '@/features/contacts/api/contacts';
-import { unreadTotalQuery } from '../api/chat';
+import { contactRequestCountQuery } from '@/features/contacts';
+import { unreadTotalQuery } from '@/features/chat';
 
 /**
  * A count badge for the navigation (issue 13): unread messages (`kind` chat) or pending contact

@@ -1,6 +1,6 @@
 import { Anchor, Avatar, Badge, Container, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useTrackView } from '@/features/analytics/api/track';
+import { useTrackView } from '@/lib/track';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation } from 'react-router';
@@ -10,8 +10,8 @@ import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useUserId } from '@/components/use-user-id';
 import { paths } from '@/config/paths';
-import { JobCard } from '@/features/jobs/components/job-card';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { JobCard } from '@/features/jobs';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
 import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
@@ -26,8 +26,8 @@ import {
   organizationQuery,
   publicMembersQuery,
   ROLE_LABEL,
-} from '../api/organizations';
-import { SIZE_LABEL } from '../components/labels';
+  SIZE_LABEL,
+} from '@/features/organizations';
 
 /** A titled section of the organisation page. */
 function Section({ titleId, testId, children }: { titleId: string; testId: string; children: ReactNode }) {

@@ -2,7 +2,7 @@ import { Box, Group, Text } from '@mantine/core';
 import { useIntl } from 'react-intl';
 import { useLocale } from '@/components/use-locale';
 import { formatRelativeTime } from '@/lib/format';
-import type { PresenceStatus } from '../live/presence';
+import type { PresenceStatus } from '../presence';
 
 const COLOR: Record<PresenceStatus, string> = {
   online: 'var(--mantine-color-green-7)',
