@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { IntlProvider, type IntlConfig, ReactIntlErrorCode, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router';
-import { DEFAULT_LOCALE, type Locale } from '@/lib/constants';
+import { DEFAULT_LOCALE, type Locale, localeFromPath } from '@site';
 import { loadedMessages, loadMessages, subscribeMessages } from '@/lib/i18n';
 import { setNotifyCloseLabel } from '@/lib/notify';
-import { localeFromPath } from '@/lib/locale';
 import { useSessionWatch } from './navigation/use-session-watch';
 import { useBrandFontOnNavigation } from './brand-font';
 import { AccountSession } from './session/account-session';

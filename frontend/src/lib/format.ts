@@ -1,4 +1,4 @@
-import type { Locale } from './constants';
+import { type Locale } from '@site';
 
 const intlLocale = (locale: Locale): string => (locale === 'de' ? 'de-DE' : 'en-GB');
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
+import { localeFromPath, stripLocale, withLocale } from '@site';
 import { isUserAreaPath } from './check-navigation';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
-import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
+import { localeFromPath, stripLocale, withLocale } from '@site';
 import { notify } from '@/lib/notify';
 import { peekReturnPath } from '@/lib/return-path';
 import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession, sentByThisTab } from '@/lib/auth-browser-state';

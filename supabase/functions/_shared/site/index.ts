@@ -5,3 +5,34 @@
  * SPA's `@site` alias.
  */
 export { buildIcs, escapeIcsText, foldIcsLine, type IcsEvent, icsUtc } from './ics.ts';
+export {
+  DEFAULT_LOCALE,
+  initialLocaleRedirect,
+  isLocale,
+  type Locale,
+  LOCALES,
+  localeFromPath,
+  localePrefix,
+  localizedUrl,
+  preferredLocale,
+  stripLocale,
+  switchLocalePath,
+  withLocale,
+} from './locale.ts';
+export {
+  absoluteUrl,
+  buildRobotsTxt,
+  buildSitemap,
+  contentEntries,
+  EMPTY_CONTENT,
+  escapeXml,
+  PUBLIC_PAGE_PATHS,
+  SITEMAP_FILES,
+  type SitemapContent,
+  type SitemapFile,
+  sitemapFileFromPath,
+} from './sitemap.ts';
+export { isOrganizationSlug, ORGANIZATION_SLUG_PATTERN, slugify } from './slug.ts';
+export { isHttpsUrl, isHttpUrl, MAX_URL_LENGTH, safeHref } from './url.ts';
+export { PASSWORD_RULES, type PasswordRule, passwordProblems } from './password.ts';
+export { berlinToday, CANCELLATION_LIMITS } from './cancellation.ts';

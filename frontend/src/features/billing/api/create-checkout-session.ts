@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site';
 import type { BillingPeriod } from '../pricing';
 import type { PlanId } from './get-prices';
 import { BillingFunctionError, invokeBillingFunction } from './invoke-function';

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { z } from 'zod';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
-import { isHttpsUrl } from '@/lib/safe-url';
+import { isHttpsUrl } from '@site';
 import { berlinLocalToUtc } from '../lib/berlin-time';
 import { CATEGORIES, isCategory } from '@/lib/categories';
 

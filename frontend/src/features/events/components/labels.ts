@@ -1,4 +1,4 @@
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site';
 import { formatEuro } from '@/lib/format';
 
 /** Message ids of the event statuses. */

@@ -3,11 +3,10 @@ import { OrganizationByline } from '@/features/organizations';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
-import { localizePath, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { safeHref } from '@/lib/safe-url';
 import { trackItem, useTrackView } from '@/lib/track';
 import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
 import { TicketActions } from '../components/ticket-actions';
@@ -18,8 +17,9 @@ import { formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatEventRange } from '@/lib/format';
 import { StatusActions } from '../components/status-actions';
-import { buildIcs } from '@site';
+import { buildIcs, safeHref } from '@site';
 import { downloadIcs } from '../lib/ics-download';
+import { withLocale } from '@site';
 
 const OPEN = new Set(['published', 'upcoming', 'ongoing']);
 
@@ -74,7 +74,7 @@ export default function EventRoute({ params, locale }: PageProps) {
       },
     );
   const exportIcs = () => {
-    const pageUrl = `${window.location.origin}${localizePath(paths.event(ev.slug), locale)}`;
+    const pageUrl = `${window.location.origin}${withLocale(paths.event(ev.slug), locale)}`;
     downloadIcs(buildIcs(ev, pageUrl, window.location.hostname || 'teamwerk'), ev.slug);
   };
   const address = [ev.venue_name, ev.street, [ev.zipcode, ev.city].filter(Boolean).join(' ')].filter(Boolean).join(', ');

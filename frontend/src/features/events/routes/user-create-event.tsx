@@ -1,7 +1,7 @@
 import { Container, Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
-import { localizePath, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { createEventSchema, useCreateEvent } from '../api/events';
@@ -9,6 +9,7 @@ import { useSessionUser } from '@/components/use-session-user';
 import { EMPTY_EVENT_FORM, EventForm, useEventForm } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';
 import { PageHeader } from '@/components/page-header';
+import { withLocale } from '@site';
 
 /** `/user/events/create-event`: creates an event as draft; publishing happens on the event page (issue 8). */
 export default function UserCreateEventRoute({ locale }: PageProps) {
@@ -21,7 +22,7 @@ export default function UserCreateEventRoute({ locale }: PageProps) {
     create.mutate(createEventSchema.parse(values), {
       onSuccess: (ev) => {
         notify('success', intl.formatMessage({ id: 'events.created' }));
-        void navigate(localizePath(paths.event(ev.slug), locale));
+        void navigate(withLocale(paths.event(ev.slug), locale));
       },
       onError: (e) => {
         const problem = eventSaveProblem(e);

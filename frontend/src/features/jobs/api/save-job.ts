@@ -1,4 +1,4 @@
-import { slugify } from '@/lib/slug';
+import { slugify } from '@site';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';

@@ -1,7 +1,6 @@
-import { isOrganizationSlug, slugify } from '@/lib/slug';
+import { isOrganizationSlug, type Locale, slugify } from '@site';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
-import type { Locale } from '@/lib/constants';
 import type { Database } from '@/lib/database.types';
 import { SUPABASE_URL } from '@/lib/public-api';
 

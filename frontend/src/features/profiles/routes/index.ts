@@ -1,5 +1,5 @@
 import type { RouteDef } from '@/lib/route-def';
-import { isOrganizationSlug } from '@/lib/slug';
+import { isOrganizationSlug } from '@site';
 
 /** Routes of the profiles feature: the public pages of people (spec §2) and organisations (issue 15). */
 export const profilesRoutes: RouteDef[] = [

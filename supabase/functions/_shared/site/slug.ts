@@ -1,7 +1,8 @@
 /**
  * A URL slug from free text (ASCII, lowercase, single dashes; ä → ae, ö → oe, ü → ue, ß → ss,
  * other accents dropped), at most `maxLength` characters and never ending in a dash. Used for
- * organisation slugs (issue 15, max 60) and job ids (max 100). Returns '' when nothing is left.
+ * organisation slugs (issue 15, max 60), job ids (max 100) and the project part of `/{id}-{slug}`
+ * in the sitemap. Returns '' when nothing is left.
  */
 export function slugify(text: string, maxLength: number): string {
   return text

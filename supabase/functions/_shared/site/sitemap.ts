@@ -1,7 +1,7 @@
 /**
  * Pure sitemap builder shared by the `sitemap` Edge Function (production) and the Vite
- * dev/preview middleware (development). No imports, no I/O: callers pass the site URL and the
- * content rows they read from PostgREST.
+ * dev/preview middleware (development). No I/O: callers pass the site URL and the content rows they
+ * read from PostgREST.
  *
  * Files (spec §2 "Sitemaps"):
  * - `/sitemap.xml`        sitemap index pointing at the three files below
@@ -13,9 +13,8 @@
  * for hreflang.
  */
 
-/** The locales of the site; English is the default and has no path prefix (spec §9). */
-export const SITEMAP_LOCALES = ['en', 'de'] as const;
-export type SitemapLocale = (typeof SITEMAP_LOCALES)[number];
+import { type Locale, LOCALES, withLocale } from './locale.ts';
+import { slugify } from './slug.ts';
 
 /** File names served at the site root. */
 export const SITEMAP_FILES = ['sitemap.xml', 'index-sitemap.xml', 'en-sitemap.xml', 'de-sitemap.xml'] as const;
@@ -77,12 +76,6 @@ export function escapeXml(value: string): string {
     .replace(/'/g, '&apos;');
 }
 
-/** Prefixes a plain path with `/de` for German; `/` becomes `/de`. */
-export function localizePath(path: string, locale: SitemapLocale): string {
-  if (locale === 'en') return path;
-  return path === '/' ? '/de' : `/de${path}`;
-}
-
 /** Joins the site origin (no trailing slash needed) and a path, encoding each segment safely. */
 export function absoluteUrl(siteUrl: string, path: string): string {
   const base = siteUrl.replace(/\/+$/, '');
@@ -101,17 +94,6 @@ function decodeURIComponentSafe(segment: string): string {
   }
 }
 
-/** Turns a free-text slug into a URL-safe one (lowercase ASCII, dashes). */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ß/g, 'ss')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-}
-
 /** Normalises a timestamp to the W3C date format the schema accepts, or returns undefined. */
 function w3cDate(value: string | null | undefined): string | undefined {
   if (!value) return undefined;
@@ -120,13 +102,13 @@ function w3cDate(value: string | null | undefined): string | undefined {
   return date.toISOString();
 }
 
-function urlElement(siteUrl: string, entry: UrlEntry, locale: SitemapLocale): string {
-  const lines = [`  <url>`, `    <loc>${escapeXml(absoluteUrl(siteUrl, localizePath(entry.path, locale)))}</loc>`];
+function urlElement(siteUrl: string, entry: UrlEntry, locale: Locale): string {
+  const lines = [`  <url>`, `    <loc>${escapeXml(absoluteUrl(siteUrl, withLocale(entry.path, locale)))}</loc>`];
   const lastmod = w3cDate(entry.lastmod);
   if (lastmod) lines.push(`    <lastmod>${lastmod}</lastmod>`);
-  for (const alt of SITEMAP_LOCALES) {
+  for (const alt of LOCALES) {
     lines.push(
-      `    <xhtml:link rel="alternate" hreflang="${alt}" href="${escapeXml(absoluteUrl(siteUrl, localizePath(entry.path, alt)))}"/>`,
+      `    <xhtml:link rel="alternate" hreflang="${alt}" href="${escapeXml(absoluteUrl(siteUrl, withLocale(entry.path, alt)))}"/>`,
     );
   }
   lines.push(
@@ -149,7 +131,7 @@ function urlset(elements: string[]): string {
 /** Paths of the content rows (projects `/{id}-{slug}`, events `/events/{slug}`, jobs `/jobs/{id}`, profiles `/u/{slug}`, organisations `/org/{slug}`). */
 export function contentEntries(content: SitemapContent): UrlEntry[] {
   return [
-    ...content.projects.map((p) => ({ path: `/${p.id}-${slugify(p.slug) || 'project'}`, lastmod: p.lastmod })),
+    ...content.projects.map((p) => ({ path: `/${p.id}-${slugify(p.slug, 100) || 'project'}`, lastmod: p.lastmod })),
     ...content.events.map((e) => ({ path: `/events/${e.slug}`, lastmod: e.lastmod })),
     ...content.jobs.map((j) => ({ path: `/jobs/${j.id}`, lastmod: j.lastmod })),
     ...content.profiles.map((u) => ({ path: `/u/${u.slug}`, lastmod: u.lastmod })),
@@ -178,7 +160,7 @@ export function buildSitemap(file: SitemapFile, siteUrl: string, content: Sitema
       ].join('\n');
     case 'index-sitemap.xml':
       return urlset(
-        SITEMAP_LOCALES.flatMap((locale) => PUBLIC_PAGE_PATHS.map((path) => urlElement(siteUrl, { path }, locale))),
+        LOCALES.flatMap((locale) => PUBLIC_PAGE_PATHS.map((path) => urlElement(siteUrl, { path }, locale))),
       );
     case 'en-sitemap.xml':
       return urlset(contentEntries(content).map((entry) => urlElement(siteUrl, entry, 'en')));

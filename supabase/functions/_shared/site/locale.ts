@@ -1,4 +1,23 @@
-import { DEFAULT_LOCALE, type Locale, LOCALES } from './constants';
+/**
+ * Locales and the locale prefix of paths (spec §2, §9): English is the default and has no prefix,
+ * German lives under `/de`. The SPA's router and links, the sitemap and every link an Edge Function
+ * or e-mail puts out use these functions.
+ */
+
+/** Supported locales; English is the default and has no path prefix (spec §9). */
+export const LOCALES = ['en', 'de'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** True for a supported locale code. */
+export function isLocale(value: string | undefined | null): value is Locale {
+  return !!value && (LOCALES as readonly string[]).includes(value);
+}
+
+/** The path prefix of a locale: '' for English, `/de` for German. */
+export function localePrefix(locale: Locale): string {
+  return locale === DEFAULT_LOCALE ? '' : `/${locale}`;
+}
 
 /** Locale encoded in a pathname: `/de` and `/de/...` are German, everything else English (spec §2). */
 export function localeFromPath(pathname: string): Locale {
@@ -15,12 +34,18 @@ export function stripLocale(pathname: string): string {
 /** Adds the prefix of `locale` to a plain path: (`/prices`, de) → `/de/prices`; (`/`, de) → `/de`. */
 export function withLocale(path: string, locale: Locale): string {
   if (locale === DEFAULT_LOCALE) return path;
-  return path === '/' ? `/${locale}` : `/${locale}${path}`;
+  return path === '/' ? localePrefix(locale) : `${localePrefix(locale)}${path}`;
 }
 
-/** True for a supported locale code. */
-export function isLocale(value: string | undefined | null): value is Locale {
-  return !!value && (LOCALES as readonly string[]).includes(value);
+/**
+ * `${siteUrl}[/de]<path>?<query>`: an absolute link to an SPA route in the given locale, as
+ * e-mails and Edge Functions send it (trailing slashes of `siteUrl` dropped; `path` kept as given,
+ * '' for the locale's home).
+ */
+export function localizedUrl(siteUrl: string, locale: Locale, path: string, query: Record<string, string> = {}): string {
+  const base = siteUrl.replace(/\/+$/, '');
+  const qs = new URLSearchParams(query).toString();
+  return `${base}${localePrefix(locale)}${path}${qs ? `?${qs}` : ''}`;
 }
 
 /**
