@@ -4,7 +4,6 @@ import { Outlet, useLocation } from 'react-router';
 import { DEFAULT_LOCALE, type Locale, localeFromPath } from '@site';
 import { loadedMessages, loadMessages, subscribeMessages } from '@/lib/i18n';
 import { setNotifyCloseLabel } from '@/lib/notify';
-import { useSessionWatch } from './navigation/use-session-watch';
 import { useBrandFontOnNavigation } from './brand-font';
 import { AccountSession } from './session/account-session';
 
@@ -32,7 +31,6 @@ export function RootShell() {
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
-  useSessionWatch();
   useBrandFontOnNavigation();
   const messages = useSyncExternalStore(subscribeMessages, () => loadedMessages(locale));
   const onError = useMemo(() => intlErrorHandler(locale), [locale]);

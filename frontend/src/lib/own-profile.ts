@@ -1,15 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from './api-error';
 import type { Database } from './database.types';
+import { getSessionUserId } from './session';
 import { supabase } from './supabase';
 
 /** The caller's profile with private fields and the computed display fields (public.my_profile(), spec §3). */
 export type OwnProfile = Database['public']['Functions']['my_profile']['Returns'][number];
 
-/** The signed-in user's id; throws when nobody is signed in. */
+/** The signed-in user's id (lib/session); throws when nobody is signed in. */
 export async function currentUserId(): Promise<string> {
-  const { data } = await supabase.auth.getSession();
-  const id = data.session?.user.id;
+  const id = await getSessionUserId();
   if (!id) throw new Error('Not signed in');
   return id;
 }

@@ -1,6 +1,6 @@
 import { Avatar, Box, Button, Divider, Group, Indicator, Menu, Stack, Text, UnstyledButton } from '@mantine/core';
-import { QueryClientProvider, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useEffect, useState } from 'react';
+import { QueryClientProvider, queryOptions, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
@@ -14,17 +14,12 @@ import { notify } from '@/lib/notify';
 import { queryClient as sharedQueryClient } from '@/lib/query-client';
 import { supabase } from '@/lib/supabase';
 import { LocalLink } from '@/components/local-link';
-import { notifyAuthChange } from '@/components/use-header-session';
 import { useLocalizedPath } from '@/components/use-locale';
-import { getUserId, USER_ID_KEY } from '@/components/use-user-id';
 
 /**
  * The signed-in half of the site header (spec §2), loaded lazily: only visitors with a stored
  * session load this module and supabase-js with it, so the landing page stays light.
  */
-
-/** The auth-change count (use-header-session) whose signal already dropped the cached user id. */
-let handledEpoch = 0;
 
 /** What the header shows of the signed-in user. */
 export interface AccountSummary {
@@ -187,69 +182,25 @@ export function AccountDrawerLinks({ userId, onNavigate }: { userId: string; onN
 }
 
 /**
- * Restores the session (the shared user-id query `USER_ID_KEY` that `useUserId` reads, no second
- * source of truth) and renders the account menu or the drawer entries; `signedOut` when the
- * stored session turns out invalid, `pending` while it is restored. After a sign-in/sign-out
- * signal (`epoch` changed) the cached id is dropped first, so another user's id is never shown.
- * Auth events of this tab (e.g. the refresh token expired) update the cached id directly.
+ * The account menu or the drawer entries of the signed-in user `userId` (the header takes it from
+ * useSession).
  */
 export function AccountSlot(props: AccountSlotProps) {
   // the landing page renders without the query layer (app/query-layer.ts): this part brings its own provider of the same client
   return (
     <QueryClientProvider client={sharedQueryClient}>
-      <AccountSlotContent {...props} />
+      {props.variant === 'menu' ? (
+        <AccountMenu userId={props.userId} />
+      ) : (
+        <AccountDrawerLinks userId={props.userId} onNavigate={props.onNavigate ?? (() => undefined)} />
+      )}
     </QueryClientProvider>
   );
 }
 
 /** Props of AccountSlot. */
 interface AccountSlotProps {
-  epoch: number;
+  userId: string;
   variant: 'menu' | 'drawer';
-  signedOut: ReactNode;
-  pending: ReactNode;
   onNavigate?: () => void;
-}
-
-function AccountSlotContent({
-  epoch,
-  variant,
-  signedOut,
-  pending,
-  onNavigate = () => undefined,
-}: AccountSlotProps) {
-  const queryClient = useQueryClient();
-  const [readyFor, setReadyFor] = useState(handledEpoch);
-  const fresh = readyFor === epoch;
-  useEffect(() => {
-    if (readyFor === epoch) return;
-    let reset: Promise<void> = Promise.resolve();
-    if (handledEpoch !== epoch) {
-      handledEpoch = epoch;
-      reset = queryClient.resetQueries({ queryKey: USER_ID_KEY });
-    }
-    void reset.finally(() => setReadyFor(epoch));
-  }, [epoch, readyFor, queryClient]);
-  useEffect(() => {
-    const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      if (event !== 'SIGNED_IN' && event !== 'SIGNED_OUT') return;
-      const id = session?.user.id ?? null;
-      // outside the callback: supabase-js holds its auth lock while it runs
-      setTimeout(() => {
-        if (queryClient.getQueryData(USER_ID_KEY) !== id) queryClient.setQueryData(USER_ID_KEY, id);
-        notifyAuthChange(false);
-      }, 0);
-    });
-    return () => data.subscription.unsubscribe();
-  }, [queryClient]);
-  const userId = useQuery({
-    queryKey: USER_ID_KEY,
-    queryFn: getUserId,
-    staleTime: 30_000,
-    enabled: fresh,
-  });
-  if (!fresh) return pending;
-  if (userId.data === undefined) return userId.isError ? signedOut : pending;
-  if (!userId.data) return signedOut;
-  return variant === 'menu' ? <AccountMenu userId={userId.data} /> : <AccountDrawerLinks userId={userId.data} onNavigate={onNavigate} />;
 }

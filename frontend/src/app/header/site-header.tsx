@@ -7,7 +7,7 @@ import { PRODUCT_NAME } from '@/lib/constants';
 import { ColorSchemeToggle } from '@/components/color-scheme-toggle';
 import { LanguageSwitch } from '@/components/language-switch';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
-import { type StoredSession, useStoredSession } from '@/components/use-header-session';
+import { type SessionState, useSession } from '@/lib/session';
 
 // The signed-in part loads lazily (with supabase-js): signed-out visitors of the landing page never load it.
 const AccountSlot = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountSlot })));
@@ -71,27 +71,23 @@ function DrawerLoginLinks({ onNavigate }: { onNavigate: () => void }) {
 }
 
 /** Login/registration for visitors, the account menu for signed-in users (spec §2 header). */
-function SessionActions({ session }: { session: StoredSession }) {
-  if (!session.stored) return <LoginLinks />;
+function SessionActions({ session }: { session: SessionState }) {
+  if (session.status === 'signed-out') return <LoginLinks />;
+  if (!session.user) return <SessionPending />;
   return (
     <Suspense fallback={<SessionPending />}>
-      <AccountSlot epoch={session.epoch} variant="menu" signedOut={<LoginLinks />} pending={<SessionPending />} />
+      <AccountSlot userId={session.user.id} variant="menu" />
     </Suspense>
   );
 }
 
 /** The same choice inside the mobile navigation drawer. */
-function DrawerSessionLinks({ session, onNavigate }: { session: StoredSession; onNavigate: () => void }) {
-  if (!session.stored) return <DrawerLoginLinks onNavigate={onNavigate} />;
+function DrawerSessionLinks({ session, onNavigate }: { session: SessionState; onNavigate: () => void }) {
+  if (session.status === 'signed-out') return <DrawerLoginLinks onNavigate={onNavigate} />;
+  if (!session.user) return null;
   return (
     <Suspense fallback={null}>
-      <AccountSlot
-        epoch={session.epoch}
-        variant="drawer"
-        signedOut={<DrawerLoginLinks onNavigate={onNavigate} />}
-        pending={null}
-        onNavigate={onNavigate}
-      />
+      <AccountSlot userId={session.user.id} variant="drawer" onNavigate={onNavigate} />
     </Suspense>
   );
 }
@@ -99,12 +95,12 @@ function DrawerSessionLinks({ session, onNavigate }: { session: StoredSession; o
 /**
  * Top bar: product name, main navigation, language switch, and either login/registration or the
  * signed-in user's account menu (spec §2). The state follows the session of this and other tabs
- * (useStoredSession, AccountSlot); while a stored session is restored a neutral placeholder is shown.
+ * (useSession); while a stored session is restored a neutral placeholder is shown.
  */
 export function SiteHeader({ minimal = false }: { minimal?: boolean }) {
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
-  const session = useStoredSession();
+  const session = useSession();
   return (
     <Box component="header" py="sm" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }} bg="var(--mantine-color-body)">
       <Container size="lg">

@@ -4,7 +4,9 @@ import { useLocation, useNavigate } from 'react-router';
 import { localeFromPath, stripLocale, withLocale } from '@site';
 import { notify } from '@/lib/notify';
 import { peekReturnPath } from '@/lib/return-path';
-import { AUTH_CHANNEL, AUTH_EVENT_KEY, type AuthBroadcast, hasStoredSession, sentByThisTab } from '@/lib/auth-browser-state';
+import { type AuthBroadcast, sentByThisTab } from '@/lib/auth-browser-state';
+import { onAuthSignal, useSession } from '@/lib/session';
+import { isUserAreaPath } from '../navigation/check-navigation';
 import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
 
 /** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
@@ -15,8 +17,11 @@ const SIGN_IN_PAGES = new Set(['/login', '/registration', '/register']);
  * - auto-logout after 30 minutes without activity (mouse press debounced 300 ms, form submit,
  *   page start; the timer restarts at most every 3 s), then /login (history entry replaced) and
  *   the info message 'You have been logged out due to inactivity.';
- * - other tabs follow a sign-in (login pages → /user) or sign-out (→ /login, replaced).
- * supabase-js is loaded only when a session is stored, so public pages stay light.
+ * - other tabs follow a sign-in (login pages → /user) or sign-out (→ /login, replaced);
+ * - a /user page left for /login when the session ends while it is open (sign-out in another tab,
+ *   expired refresh token; history entry replaced, spec §2).
+ * The session and the tabs' signals come from lib/session, which loads supabase-js only when a
+ * session is stored, so public pages stay light.
  */
 export function useAccountSession(): void {
   const navigate = useNavigate();
@@ -28,8 +33,13 @@ export function useAccountSession(): void {
     latest.current = { navigate, intl };
   }, [navigate, intl]);
 
+  const { status } = useSession();
   // inactivity timer: (re)armed on every page while a session is stored
-  const signedIn = hasStoredSession();
+  const signedIn = status !== 'signed-out';
+  const inUserArea = isUserAreaPath(stripLocale(pathname));
+  useEffect(() => {
+    if (inUserArea && status === 'signed-out') void navigate(withLocale('/login', localeFromPath(window.location.pathname)), { replace: true });
+  }, [inUserArea, status, navigate]);
   useEffect(() => {
     if (!signedIn) {
       timer.current?.stop();
@@ -78,20 +88,6 @@ export function useAccountSession(): void {
         }
       }
     };
-    const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(AUTH_CHANNEL);
-    if (channel) channel.onmessage = (event: MessageEvent<AuthBroadcast>) => follow(event.data);
-    const onStorage = (event: StorageEvent) => {
-      if (event.key !== AUTH_EVENT_KEY || !event.newValue) return;
-      try {
-        follow((JSON.parse(event.newValue) as { type: AuthBroadcast }).type);
-      } catch {
-        // not ours
-      }
-    };
-    window.addEventListener('storage', onStorage);
-    return () => {
-      channel?.close();
-      window.removeEventListener('storage', onStorage);
-    };
+    return onAuthSignal(follow);
   }, []);
 }

@@ -16,6 +16,7 @@ import { readPendingCheckout, rememberPendingCheckout, resumePendingCheckout } f
 import { PLANS } from '../plans';
 import { BILLING_PERIODS, type BillingPeriod, freeMonths, isBillingPeriod, savingPercent } from '../pricing';
 import { withLocale } from '@site';
+import { getSessionUser } from '@/lib/session';
 
 const PLAN_NAME = { basic: 'prices.plan.basic', premium: 'prices.plan.premium', enterprise: 'prices.plan.enterprise' } as const;
 const PERIOD_LABEL = {
@@ -53,8 +54,8 @@ export function PriceTable({ locale }: PageProps) {
   useEffect(() => {
     if (!readPendingCheckout()) return;
     let cancelled = false;
-    void import('@/lib/supabase').then(({ supabase }) => supabase.auth.getSession()).then(async ({ data }) => {
-      if (cancelled || !data.session) return;
+    void getSessionUser().then(async (user) => {
+      if (cancelled || !user) return;
       if (!(await resumePendingCheckout())) navigate(withLocale(paths.user.home, locale));
     });
     return () => {
@@ -76,9 +77,7 @@ export function PriceTable({ locale }: PageProps) {
   const order = async (planId: PlanId) => {
     setBusyPlan(planId);
     try {
-      const { supabase } = await import('@/lib/supabase');
-      const { data } = await supabase.auth.getSession();
-      if (!data.session) {
+      if (!(await getSessionUser())) {
         rememberPendingCheckout({ planId, billingPeriod: period });
         navigate(withLocale(paths.login, locale));
         return;

@@ -9,7 +9,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { formatRelativeTime } from '@/lib/format';
@@ -35,7 +35,7 @@ export default function UserChatRoute() {
   const intl = useIntl();
   const locale = useLocale();
   const localize = useLocalizedPath();
-  const me = useUserId().data;
+  const me = useSession().user?.id;
   const [page, setPage] = useState(1);
   const inbox = useQuery(inboxQuery(page));
   const rows = inbox.data?.rows ?? [];

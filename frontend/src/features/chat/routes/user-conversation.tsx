@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LocalLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { formatDayHeading, formatTime } from '@/lib/format';
@@ -80,7 +80,7 @@ export default function UserConversationRoute({ params }: PageProps) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string | number>) => intl.formatMessage({ id }, values);
   const locale = useLocale();
-  const me = useUserId().data;
+  const me = useSession().user?.id;
   const queryClient = useQueryClient();
   const info = useQuery(conversationInfoQuery(conversationId));
   const other = info.data?.other_user_id ?? null;

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { chatErrorMessageId, startConversation } from '@/features/chat';
 import { notify } from '@/lib/notify';
@@ -45,7 +45,7 @@ export default function ConnectButton({
 }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const me = useUserId().data;
+  const me = useSession().user?.id;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const localize = useLocalizedPath();

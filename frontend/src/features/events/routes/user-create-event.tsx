@@ -5,7 +5,7 @@ import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { createEventSchema, useCreateEvent } from '../api/events';
-import { useSessionUser } from '@/components/use-session-user';
+import { useSession } from '@/lib/session';
 import { EMPTY_EVENT_FORM, EventForm, useEventForm } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';
 import { PageHeader } from '@/components/page-header';
@@ -15,7 +15,7 @@ import { withLocale } from '@site';
 export default function UserCreateEventRoute({ locale }: PageProps) {
   const intl = useIntl();
   const navigate = useNavigate();
-  const { userId } = useSessionUser();
+  const userId = useSession().user?.id ?? null;
   const create = useCreateEvent(userId);
   const form = useEventForm(EMPTY_EVENT_FORM, createEventSchema);
   const submit = (values: typeof form.values) =>

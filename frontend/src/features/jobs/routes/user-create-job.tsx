@@ -7,7 +7,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { orgErrorId, PublishAsSelect, useMyOrganizations } from '@/features/organizations';
 import { CATEGORY_LABEL } from '@/lib/categories';
@@ -28,8 +28,9 @@ export default function UserCreateJobRoute({ locale }: PageProps) {
   const t = (id: string) => intl.formatMessage({ id });
   const navigate = useNavigate();
   const localize = useLocalizedPath();
-  const userId = useUserId();
-  const orgs = useMyOrganizations(userId.data);
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const orgs = useMyOrganizations(userId);
   const create = useCreateJob();
   const form = useForm<JobFormValues>({ initialValues: emptyJob(locale), validate: zodValidate(jobSchema) });
   const err = (field: keyof JobFormValues) => {
@@ -38,7 +39,7 @@ export default function UserCreateJobRoute({ locale }: PageProps) {
   };
   const header = <PageHeader title={<FormattedMessage id="page.user-create-job.title" />} description={<FormattedMessage id="jobs.form.lead" />} />;
 
-  if (userId.isPending || orgs.isPending) {
+  if (sessionStatus === 'restoring' || orgs.isPending) {
     return (
       <Stack gap="lg">
         {header}
@@ -73,9 +74,9 @@ export default function UserCreateJobRoute({ locale }: PageProps) {
   }
 
   const submit = form.onSubmit((values) => {
-    if (!userId.data) return;
+    if (!userId) return;
     create.mutate(
-      { userId: userId.data, values },
+      { userId: userId, values },
       {
         onSuccess: (id) => {
           notify('success', t('jobs.form.published'));

@@ -9,7 +9,7 @@ import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { type Locale } from '@site';
 import { formatDate } from '@/lib/format';
@@ -65,8 +65,9 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
   const navigate = useNavigate();
   const localize = useLocalizedPath();
   const slug = params.slug ?? '';
-  const userId = useUserId();
-  const mine = useQuery({ ...myOrganizationsQuery(userId.data ?? ''), enabled: !!userId.data });
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const mine = useQuery({ ...myOrganizationsQuery(userId ?? ''), enabled: !!userId });
   const membership = mine.data?.find((o) => o.slug === slug);
   const orgId = membership?.id ?? '';
   const isAdmin = membership?.role === 'owner' || membership?.role === 'admin';
@@ -100,7 +101,7 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
     </Container>
   );
 
-  if (userId.isPending || mine.isPending) return frame(<LoadingState messageId="org.loading" />);
+  if (sessionStatus === 'restoring' || mine.isPending) return frame(<LoadingState messageId="org.loading" />);
   if (mine.isError) return frame(<LoadError messageId="org.loadFailed" onRetry={() => void mine.refetch()} />);
   if (!membership || !isAdmin) {
     return frame(
@@ -203,7 +204,7 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
         <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
           {members.map((member) => {
             const name = memberName(member);
-            const self = member.user_id === userId.data;
+            const self = member.user_id === userId;
             return (
               <Paper component="li" key={member.user_id} withBorder p="sm" radius="md" data-testid="org-member">
                 <Group justify="space-between" wrap="wrap" gap="sm">

@@ -8,7 +8,7 @@ import { ContentCard } from '@/components/content-card';
 import { EmptyState } from '@/components/empty-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { JobCard } from '@/features/jobs';
 import { CATEGORY_LABEL } from '@/lib/categories';
@@ -58,8 +58,8 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
   useTrackView('organization', org.data?.id);
   const members = useQuery({ ...publicMembersQuery(slug), enabled: !!org.data });
   const content = useQuery({ ...organizationContentQuery(org.data?.id ?? ''), enabled: !!org.data });
-  const userId = useUserId();
-  const mine = useQuery({ ...myOrganizationsQuery(userId.data ?? ''), enabled: !!userId.data });
+  const userId = useSession().user?.id;
+  const mine = useQuery({ ...myOrganizationsQuery(userId ?? ''), enabled: !!userId });
 
   if (org.isPending) {
     return (

@@ -15,7 +15,7 @@ import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
 import { OrganizationByline } from '@/features/organizations';
 import { FavouriteProjectButton } from '../components/favourite-button';
 import { ProjectDescription } from '../components/project-description';
-import { useStoredSession } from '@/components/use-header-session';
+import { useSession } from '@/lib/session';
 import { trackItem, useTrackView } from '@/lib/track';
 
 // "Connect" with the owner (issue 13) loads with supabase-js, only for signed-in visitors.
@@ -32,7 +32,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
   const localize = useLocalizedPath();
   const id = Number(params.id);
   const query = usePublicProject(id);
-  const signedIn = useStoredSession().stored;
+  const signedIn = useSession().status !== 'signed-out';
   useTrackView('project', query.data?.id);
 
   if (query.isPending) {

@@ -15,7 +15,7 @@ import { CATEGORIES } from '@/lib/categories';
 import { Highlight } from './highlight';
 import { SearchResultsMap } from './search-results-map';
 import { ViewSwitch } from '@/features/map';
-import { useStoredSession } from '@/components/use-header-session';
+import { useSession } from '@/lib/session';
 
 // "Connect" on people (issue 13) loads with supabase-js, only for signed-in visitors.
 const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
@@ -76,7 +76,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
   // in one task with the query's update (Lighthouse TBT of /search, issue 18); until then the
   // previous results or the loading state stay
   const data = useDeferredValue(search.data);
-  const signedIn = useStoredSession().stored;
+  const signedIn = useSession().status !== 'signed-out';
   const apply = (patch: Partial<SearchParams>) => onChange({ ...params, ...patch, page: patch.page ?? 1 });
   const showMap = params.view === 'map';
   const submit = (e: FormEvent) => {
