@@ -39,8 +39,8 @@ export interface RouteDef {
    */
   pattern: string;
   layout: LayoutName;
-  /** Guard names checked in order; an unknown name fails with 'Unknown route middleware'. */
-  guards?: readonly string[];
+  /** Guards checked in order (a name the registry lacks still fails with 'Unknown route middleware' at run time). */
+  guards?: readonly GuardName[];
   /** Validation of the matched parameters; false gives the fatal 'Page Not Found: {path}'. */
   validate?: (params: Readonly<Record<string, string>>, search: URLSearchParams) => boolean;
   /** Redirect before rendering: plain internal path (gets the locale prefix) or external URL; null = stay. */
