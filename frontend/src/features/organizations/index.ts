@@ -4,18 +4,16 @@
  * access), and what the public organisation page (profiles) shows.
  */
 export {
-  descriptionFor,
   type MyOrganization,
   myOrganizationsQuery,
   organizationContentQuery,
-  organizationLogoUrl,
   organizationQuery,
-  orgErrorId,
   publicMembersQuery,
-  ROLE_LABEL,
   useMyOrganizations,
   useOrgMembership,
-} from './api/organizations';
+} from './api/get-organizations';
+export { descriptionFor, organizationLogoUrl, ROLE_LABEL } from './api/organization';
+export { orgErrorId } from './api/organization-errors';
 export { SIZE_LABEL } from './components/labels';
 export { OrganizationByline } from './components/organization-byline';
 export { PublishAsSelect } from './components/publish-as-select';

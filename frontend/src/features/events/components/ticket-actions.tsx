@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { type Locale } from '@site';
 import { FunctionCallError } from '@/lib/function-call-error';
 import { notify } from '@/lib/notify';
-import { cancelTicket, type MyRsvp, startTicketCheckout } from '../api/events';
+import { cancelTicket, type MyRsvp, startTicketCheckout } from '../api/event-attendance';
 import { ConfirmButton } from './confirm-button';
 import { formatPriceCents } from './labels';
 

@@ -10,7 +10,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
-import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/events';
+import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/get-events';
 import { formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatEventRange } from '@/lib/format';

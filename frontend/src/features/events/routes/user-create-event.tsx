@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { createEventSchema, useCreateEvent } from '../api/events';
+import { createEventSchema, useCreateEvent } from '../api/save-event';
 import { useSession } from '@/lib/session';
 import { EMPTY_EVENT_FORM, EventForm, useEventForm } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';

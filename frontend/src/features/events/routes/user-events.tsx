@@ -7,7 +7,7 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
-import { useMyEvents } from '../api/events';
+import { useMyEvents } from '../api/get-events';
 import { useSession } from '@/lib/session';
 import { formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { formatEventRange } from '@/lib/format';

@@ -1,7 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import { useIntl } from 'react-intl';
 import { useSession } from '@/lib/session';
-import { useMyOrganizations } from '../api/organizations';
+import { useMyOrganizations } from '../api/get-organizations';
 
 /**
  * "Publish as" of the project, job and event forms (issue 15): the signed-in user themself or one of

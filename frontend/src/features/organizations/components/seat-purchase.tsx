@@ -6,7 +6,7 @@ import { type Locale } from '@site';
 import { FunctionCallError } from '@/lib/function-call-error';
 import { formatEuro } from '@/lib/format';
 import { notify } from '@/lib/notify';
-import { organizationBillingQuery, SEAT_ERROR_IDS, useChangeSeats } from '../api/organizations';
+import { organizationBillingQuery, SEAT_ERROR_IDS, useChangeSeats } from '../api/organization-seats';
 
 /** Highest number of extra seats one organisation can buy (public.prepare_seat_change). */
 const MAX_EXTRA_SEATS = 995;

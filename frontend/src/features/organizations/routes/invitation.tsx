@@ -11,7 +11,10 @@ import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { forgetReturnPath, rememberReturnPath } from '@/lib/return-path';
-import { acceptInvitation, declineInvitation, invitationQuery, organizationLogoUrl, orgErrorId, ROLE_LABEL } from '../api/organizations';
+import { invitationQuery } from '../api/get-organizations';
+import { organizationLogoUrl, ROLE_LABEL } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { acceptInvitation, declineInvitation } from '../api/save-organization';
 
 /** Message ids of the states an invitation can no longer be answered in. */
 const CLOSED_STATE: Readonly<Record<string, string>> = {

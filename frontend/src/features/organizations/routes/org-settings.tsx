@@ -16,18 +16,10 @@ import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { publicAvatarUrl } from '@/lib/public-api';
 import type { PageProps } from '@/lib/route-def';
-import {
-  myOrganizationsQuery,
-  ORGANIZATION_ROLES,
-  organizationAdminQuery,
-  organizationLogoUrl,
-  type OrganizationMember,
-  type OrganizationRole,
-  orgErrorId,
-  ROLE_LABEL,
-  toOrganizationForm,
-  useOrganizationMutations,
-} from '../api/organizations';
+import { myOrganizationsQuery, organizationAdminQuery, type OrganizationMember } from '../api/get-organizations';
+import { ORGANIZATION_ROLES, organizationLogoUrl, type OrganizationRole, ROLE_LABEL, toOrganizationForm } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { useOrganizationMutations } from '../api/save-organization';
 import { OrganizationForm } from '../components/organization-form';
 import { SeatPurchase } from '../components/seat-purchase';
 

@@ -9,7 +9,10 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { type MyOrganization, organizationLogoUrl, orgErrorId, ROLE_LABEL, useMyOrganizations, useOwnMembership } from '../api/organizations';
+import { type MyOrganization, useMyOrganizations } from '../api/get-organizations';
+import { organizationLogoUrl, ROLE_LABEL } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { useOwnMembership } from '../api/save-organization';
 
 /**
  * `/user/organizations` ("My organisations", issue 15): the organisations the signed-in user
