@@ -10,8 +10,8 @@ import { sitemapPlugin } from './vite/sitemap-plugin.ts';
 import { stackConfig } from '../scripts/local-stack/config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The rules the SPA shares with the Edge Functions (supabase/functions/_shared/site), imported as `@site`. */
-const SITE_RULES = path.join(here, '../supabase/functions/_shared/site/index.ts');
+/** The rules the SPA shares with the Edge Functions (supabase/functions/_shared/site), imported as `@site/<file>`. */
+const SITE_RULES = path.join(here, '../supabase/functions/_shared/site');
 
 /**
  * The anon key the SPA is built with (issue 12 §3: none in the source): VITE_SUPABASE_ANON_KEY

@@ -20,7 +20,7 @@ const catalogueParts: Plugin = {
 
 export default defineConfig({
   plugins: [catalogueParts],
-  resolve: { alias: { '@': path.join(here, 'src'), '@site': path.join(here, '../supabase/functions/_shared/site/index.ts') } },
+  resolve: { alias: { '@': path.join(here, 'src'), '@site': path.join(here, '../supabase/functions/_shared/site') } },
   test: {
     root: here,
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'vite/**/*.test.ts'],

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { IntlProvider, type IntlConfig, ReactIntlErrorCode, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router';
-import { DEFAULT_LOCALE, type Locale, localeFromPath } from '@site';
+import { DEFAULT_LOCALE, type Locale, localeFromPath } from '@site/locale';
 import { loadedMessages, loadMessages, subscribeMessages } from '@/lib/i18n';
 import { setNotifyCloseLabel } from '@/lib/notify';
 import { useBrandFontOnNavigation } from './brand-font';

@@ -3,7 +3,7 @@ import { PAGE_ROUTE_IDS, SHELL_ROUTE_IDS } from '@/i18n/shell';
 import { LOCALE_COOKIE } from '@/lib/constants';
 import { readCookie } from '@/lib/cookies';
 import { loadMessages } from '@/lib/i18n';
-import { DEFAULT_LOCALE, initialLocaleRedirect, localeFromPath, localePrefix, LOCALES } from '@site';
+import { DEFAULT_LOCALE, initialLocaleRedirect, localeFromPath, localePrefix, LOCALES } from '@site/locale';
 import type { LayoutName, RouteDef } from '@/lib/route-def';
 import { LayoutError } from './errors/layout-error';
 import { RootError } from './errors/root-error';

@@ -1,4 +1,4 @@
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 
 const intlLocale = (locale: Locale): string => (locale === 'de' ? 'de-DE' : 'en-GB');
 

@@ -1,6 +1,6 @@
 import type { MessageFormatElement } from 'react-intl';
 import { PRODUCT_NAME } from './constants';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 
 /**
  * Flat message catalogue: id → ICU message. The build precompiles the catalogues to ASTs

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 
 /** The five layouts of spec §2. */
 export type LayoutName = 'landing' | 'login-register' | 'default' | 'user' | 'admin';

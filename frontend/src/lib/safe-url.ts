@@ -1,4 +1,4 @@
-import { isHttpsUrl, isHttpUrl } from '@site';
+import { isHttpsUrl, isHttpUrl } from '@site/url';
 import { z } from 'zod';
 
 /**

@@ -59,7 +59,7 @@ function set(next: SessionState): void {
  */
 function connect(): Promise<void> {
   current(); // settles startedSignedOut
-  connection ??= Promise.all([import('./supabase'), import('./query-client')]).then(([{ supabase }, { queryClient }]) => {
+  connection ??= import('./supabase').then(({ supabase, queryClient }) => {
     // the user the cached data belongs to: nobody when the page started without a session, else
     // unknown until the first event (INITIAL_SESSION)
     let lastUserId: string | null | undefined = startedSignedOut ? null : undefined;

@@ -1,9 +1,12 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from './database.types';
+import { queryClient } from './query-client';
 
 import { SUPABASE_ANON_KEY, SUPABASE_URL } from './public-api';
 
 export { SUPABASE_ANON_KEY, SUPABASE_URL };
+/** The query client comes with supabase-js: lib/session resets it when the signed-in user changes. */
+export { queryClient };
 if (!SUPABASE_ANON_KEY) throw new Error('VITE_SUPABASE_ANON_KEY is not set (see frontend/README.md, "Environment")');
 
 /**

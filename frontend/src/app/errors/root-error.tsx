@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
 import { IntlProvider } from 'react-intl';
 import { useRouteError } from 'react-router';
-import { DEFAULT_LOCALE, localeFromPath } from '@site';
+import { DEFAULT_LOCALE, localeFromPath } from '@site/locale';
 import { loadedMessages } from '@/lib/i18n';
 import { ErrorView } from './error-view';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
-import { localeFromPath, stripLocale, withLocale } from '@site';
+import { localeFromPath, stripLocale, withLocale } from '@site/locale';
 import { notify } from '@/lib/notify';
 import { peekReturnPath } from '@/lib/return-path';
 import { type AuthBroadcast, sentByThisTab } from '@/lib/auth-browser-state';

@@ -1,4 +1,4 @@
-import { berlinToday, CANCELLATION_LIMITS as MAX } from '@site';
+import { berlinToday, CANCELLATION_LIMITS as MAX } from '@site/cancellation';
 import { z } from 'zod';
 
 /**

@@ -1,5 +1,5 @@
 import type { Session } from '@supabase/supabase-js';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { supabase } from '@/lib/supabase';
 import { broadcastAuth, setFreshLoginRequired } from '@/lib/auth-browser-state';
 import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';

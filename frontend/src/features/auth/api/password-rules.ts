@@ -1,4 +1,4 @@
-import { PASSWORD_RULES as RULES, type PasswordRule as Rule, passwordProblems } from '@site';
+import { PASSWORD_RULES as RULES, type PasswordRule as Rule, passwordProblems } from '@site/password';
 
 /** One visible password strength rule (issue 6 registration). */
 export interface PasswordRule {

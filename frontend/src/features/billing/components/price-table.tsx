@@ -15,7 +15,7 @@ import { BillingFunctionError } from '../api/invoke-function';
 import { readPendingCheckout, rememberPendingCheckout, resumePendingCheckout } from '../api/resume-checkout';
 import { PLANS } from '../plans';
 import { BILLING_PERIODS, type BillingPeriod, freeMonths, isBillingPeriod, savingPercent } from '../pricing';
-import { withLocale } from '@site';
+import { withLocale } from '@site/locale';
 import { getSessionUser } from '@/lib/session';
 
 const PLAN_NAME = { basic: 'prices.plan.basic', premium: 'prices.plan.premium', enterprise: 'prices.plan.enterprise' } as const;

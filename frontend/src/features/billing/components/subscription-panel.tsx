@@ -9,7 +9,7 @@ import { useCreatePortalSession } from '../api/create-portal-session';
 import { useCurrentSubscription } from '../api/get-subscription';
 import { BillingFunctionError } from '../api/invoke-function';
 import { PLAN_NAME_ID, STATUS_NAME_ID } from '../labels';
-import { withLocale } from '@site';
+import { withLocale } from '@site/locale';
 
 const STATUS_COLOR: Readonly<Record<string, string>> = { active: 'green', trialing: 'blue', past_due: 'red', canceled: 'gray' };
 

@@ -11,7 +11,7 @@ import { PRODUCT_NAME } from '@/lib/constants';
 import { useCancelContract } from '../api/cancel-contract';
 import { BillingFunctionError } from '../api/invoke-function';
 import { type CancellationForm, cancellationSchema } from '../cancellation-schema';
-import { berlinToday } from '@site';
+import { berlinToday } from '@site/cancellation';
 
 /**
  * `/cancel-subscription`: "Verträge hier kündigen" (§312k BGB). Works without login: then the

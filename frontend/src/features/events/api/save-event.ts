@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiError, unwrap } from '@/lib/api-error';
-import { isHttpsUrl } from '@site';
+import { isHttpsUrl } from '@site/url';
 import { berlinLocalToUtc } from '../lib/berlin-time';
 import { CATEGORIES } from '@/lib/categories';
 import type { EventStatus } from './get-events';

@@ -1,4 +1,4 @@
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { formatEuro } from '@/lib/format';
 
 /** Message ids of the event statuses. */

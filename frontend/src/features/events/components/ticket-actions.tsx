@@ -2,7 +2,7 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { FunctionCallError } from '@/lib/function-call-error';
 import { notify } from '@/lib/notify';
 import { cancelTicket, type MyRsvp, startTicketCheckout } from '../api/event-attendance';

@@ -18,9 +18,10 @@ import { formatPriceCents, STATUS_LABEL } from '../components/labels';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatEventRange } from '@/lib/format';
 import { StatusActions } from '../components/status-actions';
-import { buildIcs, safeHref } from '@site';
+import { buildIcs } from '@site/ics';
+import { safeHref } from '@site/url';
 import { downloadIcs } from '../lib/ics-download';
-import { withLocale } from '@site';
+import { withLocale } from '@site/locale';
 
 const OPEN = new Set(['published', 'upcoming', 'ongoing']);
 

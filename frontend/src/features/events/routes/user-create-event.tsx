@@ -9,7 +9,7 @@ import { useSession } from '@/lib/session';
 import { EMPTY_EVENT_FORM, EventForm, useEventForm } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';
 import { PageHeader } from '@/components/page-header';
-import { withLocale } from '@site';
+import { withLocale } from '@site/locale';
 
 /** `/user/events/create-event`: creates an event as draft; publishing happens on the event page (issue 8). */
 export default function UserCreateEventRoute({ locale }: PageProps) {

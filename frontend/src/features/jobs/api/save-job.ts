@@ -1,4 +1,4 @@
-import { slugify } from '@site';
+import { slugify } from '@site/slug';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';

@@ -4,7 +4,7 @@ import { CardBadge, ContentCard } from '@/components/content-card';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
 import { CATEGORY_LABEL } from '@/lib/categories';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import type { RemoteJob } from '../api/get-remote-jobs';
 import { EMPLOYMENT_TYPE_LABEL } from './labels';
 

@@ -5,7 +5,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { formatDate, formatEuro } from '@/lib/format';
 import type { PageProps } from '@/lib/route-def';
-import { safeHref } from '@site';
+import { safeHref } from '@site/url';
 import { trackItem, useTrackView } from '@/lib/track';
 import { OrganizationByline } from '@/features/organizations';
 import { useJob } from '../api/get-jobs';

@@ -6,7 +6,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { CATEGORY_LABEL } from '@/lib/categories';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { formatEuro } from '@/lib/format';
 import { publicAvatarUrl } from '@/lib/public-api';
 import type { LandingSnapshot } from '../api/landing-snapshot';

@@ -1,6 +1,6 @@
 import type { IntlShape } from 'react-intl';
 import { CATEGORY_LABEL } from '@/lib/categories';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { formatEventRange } from '@/lib/format';
 import { paths } from '@/config/paths';
 import { PRIVATE_CATEGORY_LABEL } from '@/lib/categories';

@@ -9,7 +9,7 @@ import { paths } from '@/config/paths';
 import { myContactsQuery } from '@/features/contacts';
 import { inboxQuery } from '@/features/chat';
 import { unwrap } from '@/lib/api-error';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { supabase } from '@/lib/supabase';
 

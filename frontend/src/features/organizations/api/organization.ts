@@ -1,4 +1,5 @@
-import { isOrganizationSlug, type Locale, slugify } from '@site';
+import { type Locale } from '@site/locale';
+import { isOrganizationSlug, slugify } from '@site/slug';
 import type { Database } from '@/lib/database.types';
 import { SUPABASE_URL } from '@/lib/public-api';
 

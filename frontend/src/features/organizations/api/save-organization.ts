@@ -1,4 +1,4 @@
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { OrganizationFormValues, OrganizationRole } from './organization';

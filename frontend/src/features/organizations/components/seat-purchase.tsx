@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, NumberInput, Skeleton, Stack, Text } from 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { FunctionCallError } from '@/lib/function-call-error';
 import { formatEuro } from '@/lib/format';
 import { notify } from '@/lib/notify';

@@ -1,5 +1,5 @@
 import type { RouteDef } from '@/lib/route-def';
-import { isOrganizationSlug } from '@site';
+import { isOrganizationSlug } from '@site/slug';
 
 
 /** Routes of the organisations feature (issue 15: corporate profiles with several users); the public page /org/{slug} is in profiles. */

@@ -11,7 +11,7 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
 import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { publicAvatarUrl } from '@/lib/public-api';

@@ -1,5 +1,5 @@
 import type { RouteDef } from '@/lib/route-def';
-import { isOrganizationSlug } from '@site';
+import { isOrganizationSlug } from '@site/slug';
 
 /** Routes of the profiles feature: the public pages of people (spec §2) and organisations (issue 15). */
 export const profilesRoutes: RouteDef[] = [

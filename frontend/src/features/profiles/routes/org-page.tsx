@@ -16,7 +16,7 @@ import { formatDate } from '@/lib/format';
 import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
 import { publicAvatarUrl } from '@/lib/public-api';
-import { safeHref } from '@site';
+import { safeHref } from '@site/url';
 import {
   descriptionFor,
   type MyOrganization,

@@ -11,7 +11,7 @@ import { publicAvatarUrl } from '@/lib/public-api';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import type { PageProps } from '@/lib/route-def';
 import { notify } from '@/lib/notify';
-import { isHttpUrl } from '@site';
+import { isHttpUrl } from '@site/url';
 import { PublicPortfolios } from '@/features/portfolios';
 import { blockErrorMessageId } from '../api/block-errors';
 import { blockUser, profileProjectsQuery, publicProfileQuery, type ResponseStats, responseStatsQuery, viewerId } from '../api/public-profile';

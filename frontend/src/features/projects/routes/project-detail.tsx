@@ -6,7 +6,7 @@ import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
-import { isHttpsUrl } from '@site';
+import { isHttpsUrl } from '@site/url';
 import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
 import { usePublicProject } from '../api/get-projects';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { type MapItem, type MapLayer, ResultsMap, useCityPositions } from '@/features/map';
 import type { SearchResult } from '../api/search';
 

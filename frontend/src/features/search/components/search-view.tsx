@@ -7,7 +7,7 @@ import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
-import { type Locale } from '@site';
+import { type Locale } from '@site/locale';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
 import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
