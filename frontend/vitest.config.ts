@@ -25,5 +25,7 @@ export default defineConfig({
     root: here,
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'vite/**/*.test.ts'],
     environment: 'node',
+    // component tests (`// @vitest-environment happy-dom`, src/test/) talk to this API; MSW answers it
+    env: { VITE_SUPABASE_URL: 'http://127.0.0.1:54321', VITE_SUPABASE_ANON_KEY: 'anon-key-of-the-component-tests' },
   },
 });
