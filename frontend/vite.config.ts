@@ -10,6 +10,8 @@ import { sitemapPlugin } from './vite/sitemap-plugin.ts';
 import { stackConfig } from '../scripts/local-stack/config.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+/** The rules the SPA shares with the Edge Functions (supabase/functions/_shared/site), imported as `@site/<file>`. */
+const SITE_RULES = path.join(here, '../supabase/functions/_shared/site');
 
 /**
  * The anon key the SPA is built with (issue 12 §3: none in the source): VITE_SUPABASE_ANON_KEY
@@ -53,7 +55,7 @@ export default defineConfig(({ command, mode }) => {
         siteUrl: env.VITE_SITE_URL ?? env.SITE_URL,
       }),
     ],
-    resolve: { alias: { '@': path.join(here, 'src') } },
+    resolve: { alias: { '@': path.join(here, 'src'), '@site': SITE_RULES } },
     define: {
       // the stack of this offset and its key, unless VITE_SUPABASE_URL/VITE_SUPABASE_ANON_KEY say otherwise
       'import.meta.env.VITE_SUPABASE_URL': JSON.stringify(supabaseUrl),

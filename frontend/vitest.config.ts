@@ -20,10 +20,12 @@ const catalogueParts: Plugin = {
 
 export default defineConfig({
   plugins: [catalogueParts],
-  resolve: { alias: { '@': path.join(here, 'src') } },
+  resolve: { alias: { '@': path.join(here, 'src'), '@site': path.join(here, '../supabase/functions/_shared/site') } },
   test: {
     root: here,
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'vite/**/*.test.ts'],
     environment: 'node',
+    // component tests (`// @vitest-environment happy-dom`, src/test/) talk to this API; MSW answers it
+    env: { VITE_SUPABASE_URL: 'http://127.0.0.1:54321', VITE_SUPABASE_ANON_KEY: 'anon-key-of-the-component-tests' },
   },
 });

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Connect, Plugin } from 'vite';
 import { handleSitemapRequest } from '../../supabase/functions/sitemap/handler.ts';
-import { buildRobotsTxt, SITEMAP_FILES } from '../../supabase/functions/sitemap/sitemap-xml.ts';
+import { buildRobotsTxt, SITEMAP_FILES } from '../../supabase/functions/_shared/site/index.ts';
 
 /** Options: API URL and anon key (PostgREST reads), and an optional fixed public site URL. */
 export interface SitemapPluginOptions {

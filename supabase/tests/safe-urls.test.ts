@@ -8,7 +8,7 @@
  * Everything runs in one transaction that is rolled back.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isHttpUrl, safeHref } from '../../frontend/src/lib/safe-url.ts';
+import { isHttpUrl, safeHref } from '../functions/_shared/site/url.ts';
 import { TestDb, postgresOwner } from './support.ts';
 
 let db: TestDb;

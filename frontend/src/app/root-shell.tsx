@@ -1,13 +1,11 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { IntlProvider, type IntlConfig, ReactIntlErrorCode, useIntl } from 'react-intl';
 import { Outlet, useLocation } from 'react-router';
-import { DEFAULT_LOCALE, type Locale } from '@/lib/constants';
+import { DEFAULT_LOCALE, type Locale, localeFromPath } from '@site/locale';
 import { loadedMessages, loadMessages, subscribeMessages } from '@/lib/i18n';
 import { setNotifyCloseLabel } from '@/lib/notify';
-import { localeFromPath } from '@/lib/locale';
-import { useSessionWatch } from './navigation/use-session-watch';
 import { useBrandFontOnNavigation } from './brand-font';
-import { AccountSession } from '@/features/auth/session/account-session';
+import { AccountSession } from './session/account-session';
 
 /** Keeps the snackbars' close-button label in the current language. */
 function NotifyLabels() {
@@ -33,7 +31,6 @@ export function RootShell() {
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
-  useSessionWatch();
   useBrandFontOnNavigation();
   const messages = useSyncExternalStore(subscribeMessages, () => loadedMessages(locale));
   const onError = useMemo(() => intlErrorHandler(locale), [locale]);

@@ -3,7 +3,7 @@ import { useLoaderData, useLocation } from 'react-router';
 import { PageHead } from '@/components/page-head';
 import { PRELOAD_DELAY_MS } from '@/lib/constants';
 import { preloadMessages } from '@/lib/i18n';
-import { localeFromPath } from '@/lib/locale';
+import { localeFromPath } from '@site/locale';
 import { moduleCache, type PageData } from './module-cache';
 import { loadQueryLayer } from './query-layer';
 import { ROUTE_BY_ID } from './routes';

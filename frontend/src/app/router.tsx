@@ -3,7 +3,7 @@ import { PAGE_ROUTE_IDS, SHELL_ROUTE_IDS } from '@/i18n/shell';
 import { LOCALE_COOKIE } from '@/lib/constants';
 import { readCookie } from '@/lib/cookies';
 import { loadMessages } from '@/lib/i18n';
-import { initialLocaleRedirect, localeFromPath } from '@/lib/locale';
+import { DEFAULT_LOCALE, initialLocaleRedirect, localeFromPath, localePrefix, LOCALES } from '@site/locale';
 import type { LayoutName, RouteDef } from '@/lib/route-def';
 import { LayoutError } from './errors/layout-error';
 import { RootError } from './errors/root-error';
@@ -61,7 +61,7 @@ export function buildRouteObjects(routes: readonly RouteDef[]): RouteObject[] {
     }
     const children: RouteObject[] = [];
     for (const [routerPath, candidates] of groups) {
-      for (const prefix of ['', '/de']) {
+      for (const prefix of LOCALES.map(localePrefix)) {
         children.push({
           path: routerPath === '/' ? prefix || '/' : `${prefix}${routerPath}`,
           loader: navigationLoader(candidates),
@@ -70,7 +70,7 @@ export function buildRouteObjects(routes: readonly RouteDef[]): RouteObject[] {
       }
     }
     if (layout === 'default') {
-      for (const path of ['/de/*', '*']) children.push({ path, loader: navigationLoader(null), Component: RoutePage });
+      for (const path of [...LOCALES.filter((l) => l !== DEFAULT_LOCALE).map((l) => `${localePrefix(l)}/*`), '*']) children.push({ path, loader: navigationLoader(null), Component: RoutePage });
     }
     return {
       id: `layout-${layout}`,

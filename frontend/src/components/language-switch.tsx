@@ -3,7 +3,7 @@ import { useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE_SECONDS } from '@/lib/constants';
 import { writeCookie } from '@/lib/cookies';
-import { localeFromPath, switchLocalePath } from '@/lib/locale';
+import { localeFromPath, switchLocalePath } from '@site/locale';
 
 /**
  * Link to the same page in the other language; remembers the choice in the locale cookie

@@ -1,6 +1,6 @@
 import { useIntl } from 'react-intl';
-import { LOCALES, type Locale, PRODUCT_NAME } from '@/lib/constants';
-import { stripLocale, withLocale } from '@/lib/locale';
+import { PRODUCT_NAME } from '@/lib/constants';
+import { type Locale, LOCALES, stripLocale, withLocale } from '@site/locale';
 import type { RouteDef } from '@/lib/route-def';
 import { useTitleUnreadCount, withUnreadPrefix } from '@/lib/title-prefix';
 

@@ -1,7 +1,6 @@
 import { useCallback } from 'react';
 import { useLocation } from 'react-router';
-import type { Locale } from '@/lib/constants';
-import { localeFromPath, withLocale } from '@/lib/locale';
+import { type Locale, localeFromPath, withLocale } from '@site/locale';
 
 /** Locale of the current URL (spec §2: `/de` prefix = German). */
 export function useLocale(): Locale {

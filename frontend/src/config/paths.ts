@@ -1,10 +1,7 @@
-import type { Locale } from '@/lib/constants';
-import { withLocale } from '@/lib/locale';
-
 /**
  * Every path of the SPA, without locale prefix (spec §2). Build a link with
- * `localizePath(paths.prices, locale)` or the `useLocalizedPath()` hook; that is the one place the
- * `/de` prefix is applied.
+ * `withLocale(paths.prices, locale)` (`@site`, the rule the Edge Functions and e-mails use too) or
+ * the `useLocalizedPath()` hook.
  */
 export const paths = {
   home: '/',
@@ -83,8 +80,3 @@ export const paths = {
   },
   testError: (status: number) => `/test/error?status=${status}`,
 } as const;
-
-/** Applies the locale prefix to a plain path (`/prices` → `/de/prices` for de). */
-export function localizePath(path: string, locale: Locale): string {
-  return withLocale(path, locale);
-}

@@ -1,11 +1,6 @@
 /** The product's name, used in titles, texts and e-mails (spec §2 `/ueber-{product}`). */
 export const PRODUCT_NAME = 'Teamwerk';
 
-/** Supported locales; English is the default and has no path prefix (spec §9). */
-export const LOCALES = ['en', 'de'] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = 'en';
-
 /** Name of the cookie holding the chosen locale and its lifetime (spec §9: 365 days). */
 export const LOCALE_COOKIE = 'teamwerk_locale';
 export const LOCALE_COOKIE_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;

@@ -1,4 +1,4 @@
-import type { Locale } from './constants';
+import { type Locale } from '@site/locale';
 
 const intlLocale = (locale: Locale): string => (locale === 'de' ? 'de-DE' : 'en-GB');
 
@@ -63,4 +63,13 @@ export function formatDayHeading(value: Date | string, locale: Locale, now: Date
     return new Intl.RelativeTimeFormat(intlLocale(locale), { numeric: 'auto' }).format(-days, 'day').replace(/^\p{Ll}/u, (c) => c.toUpperCase());
   }
   return new Intl.DateTimeFormat(intlLocale(locale), { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+}
+
+/** The zone events are planned and shown in (spec §1). */
+export const EVENT_TIME_ZONE = 'Europe/Berlin';
+
+/** Start–end of an event in Europe/Berlin, e.g. "Tue, 1 Dec 2026, 18:00 – 20:30" (spec §1). */
+export function formatEventRange(startsAt: string, endsAt: string, locale: Locale, style: 'full' | 'medium' = 'full'): string {
+  const fmt = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: style, timeStyle: 'short', timeZone: EVENT_TIME_ZONE });
+  return fmt.formatRange(new Date(startsAt), new Date(endsAt));
 }

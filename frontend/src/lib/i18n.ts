@@ -1,5 +1,6 @@
 import type { MessageFormatElement } from 'react-intl';
-import { type Locale, PRODUCT_NAME } from './constants';
+import { PRODUCT_NAME } from './constants';
+import { type Locale } from '@site/locale';
 
 /**
  * Flat message catalogue: id → ICU message. The build precompiles the catalogues to ASTs

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
-import type { Locale } from './constants';
+import { type Locale } from '@site/locale';
 
 /** The five layouts of spec §2. */
 export type LayoutName = 'landing' | 'login-register' | 'default' | 'user' | 'admin';
@@ -39,8 +39,8 @@ export interface RouteDef {
    */
   pattern: string;
   layout: LayoutName;
-  /** Guard names checked in order; an unknown name fails with 'Unknown route middleware'. */
-  guards?: readonly string[];
+  /** Guards checked in order (a name the registry lacks still fails with 'Unknown route middleware' at run time). */
+  guards?: readonly GuardName[];
   /** Validation of the matched parameters; false gives the fatal 'Page Not Found: {path}'. */
   validate?: (params: Readonly<Record<string, string>>, search: URLSearchParams) => boolean;
   /** Redirect before rendering: plain internal path (gets the locale prefix) or external URL; null = stay. */

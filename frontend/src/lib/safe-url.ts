@@ -1,52 +1,11 @@
+import { isHttpsUrl, isHttpUrl } from '@site/url';
 import { z } from 'zod';
-
-/**
- * User-supplied URLs (issue 12: "profile links accept javascript: URLs"). The database decides
- * (check constraints with private.is_http_url, supabase/schemas/00_extensions_private.sql); this
- * module mirrors the rule for form validation and for rendering, so no unchecked value ever
- * becomes an `href` or `src`: an absolute http(s) URL with a host name (or IPv6 literal), an
- * optional port, no user info ("https://bank.example@evil.example"), no whitespace or control
- * characters, at most 2048 characters.
- */
-export const MAX_URL_LENGTH = 2048;
-
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const HTTP_URL = new RegExp(
-  `^https?://(?:\\[[0-9a-f:.]+\\]|${LABEL}(?:\\.${LABEL})*\\.?)(?::[0-9]{1,5})?(?:[/?#][^\\s\\p{Cc}]*)?$`,
-  'iu',
-);
-/** A plain mailto: address without headers such as ?body= (jobs.apply_url, private.is_apply_url). */
-const MAILTO = /^mailto:[a-z0-9._%+-]+@[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/i;
-
-function matchesHttpUrl(value: string): boolean {
-  return value.length <= MAX_URL_LENGTH && HTTP_URL.test(value);
-}
-
-/** True for an http(s) URL with a host as the database accepts it. */
-export function isHttpUrl(value: unknown): value is string {
-  return typeof value === 'string' && matchesHttpUrl(value);
-}
-
-/** True for an https URL with a host (images, join links). */
-export function isHttpsUrl(value: unknown): value is string {
-  return isHttpUrl(value) && /^https:/i.test(value);
-}
-
-/**
- * The `href` for a user-supplied link: the value itself when it is an http(s) URL with a host
- * (with `mailto: true` also a plain mailto: address), else `undefined`, so the element renders
- * without a link.
- */
-export function safeHref(value: string | null | undefined, options: { mailto?: boolean } = {}): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  if (matchesHttpUrl(value)) return value;
-  if (options.mailto && value.length <= 330 && MAILTO.test(value)) return value;
-  return undefined;
-}
 
 /**
  * zod schema of a form field holding a URL: trimmed, http(s) with a host (https only with
  * `httpsOnly`), at most `max` characters (default 500, the forms' column limits).
+ * The URL rule itself (isHttpUrl, isHttpsUrl, safeHref) is the shared one of `@site`
+ * (supabase/functions/_shared/site/url.ts).
  * @param message message id shown for every violation
  */
 export function httpUrlSchema(message: string, options: { max?: number; httpsOnly?: boolean } = {}) {

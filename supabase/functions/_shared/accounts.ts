@@ -5,30 +5,9 @@
 import { z } from 'npm:zod@^4';
 import { HttpError } from './http.ts';
 import { env } from './env.ts';
+import { passwordProblems } from './site/index.ts';
 
-/** A password strength rule; `code` is what the SPA maps to its visible rule list. */
-export interface PasswordRule {
-  code: 'password_too_short' | 'password_no_uppercase' | 'password_no_lowercase' | 'password_no_digit' | 'password_too_long';
-  message: string;
-  test: (password: string) => boolean;
-}
-
-/**
- * Strength rules of issue 6 (registration "with visible strength rules"): at least 8 characters,
- * an upper-case letter, a lower-case letter and a digit. 72 bytes is bcrypt's input limit.
- */
-export const PASSWORD_RULES: readonly PasswordRule[] = [
-  { code: 'password_too_short', message: 'Password must be at least 8 characters long', test: (p) => [...p].length >= 8 },
-  { code: 'password_too_long', message: 'Password must be at most 72 bytes long', test: (p) => new TextEncoder().encode(p).length <= 72 },
-  { code: 'password_no_uppercase', message: 'Password must contain an upper-case letter', test: (p) => /\p{Lu}/u.test(p) },
-  { code: 'password_no_lowercase', message: 'Password must contain a lower-case letter', test: (p) => /\p{Ll}/u.test(p) },
-  { code: 'password_no_digit', message: 'Password must contain a digit', test: (p) => /\d/.test(p) },
-];
-
-/** The rules `password` breaks (empty when it is strong enough). */
-export function passwordProblems(password: string): PasswordRule[] {
-  return PASSWORD_RULES.filter((rule) => !rule.test(password));
-}
+export { PASSWORD_RULES, type PasswordRule, passwordProblems } from './site/index.ts';
 
 /**
  * Throws HttpError 400 `weak_password` naming the first failing rule in the message and all of
@@ -50,14 +29,7 @@ export const emailSchema = z
   .pipe(z.email({ message: 'Invalid email address' }));
 
 /** Locales of the product (spec §9): en (no prefix), de (prefix /de); e-mails default to de. */
-export type Locale = 'en' | 'de';
-
-/** `${SITE_URL}[/de]<path>?<query>`: the SPA route in the given locale (spec §2). */
-export function localizedUrl(siteUrl: string, locale: Locale, path: string, query: Record<string, string> = {}): string {
-  const base = siteUrl.replace(/\/+$/, '');
-  const qs = new URLSearchParams(query).toString();
-  return `${base}${locale === 'de' ? '/de' : ''}${path}${qs ? `?${qs}` : ''}`;
-}
+export { type Locale, localizedUrl } from './site/index.ts';
 
 /** Verifies a captcha response token; the answer is whether it is valid. */
 export type CaptchaVerifier = (token: string | undefined, remoteIp: string | null) => Promise<boolean>;

@@ -31,6 +31,7 @@ import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
 import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { localizedUrl } from '../_shared/accounts.ts';
 import { clientIpKey } from '../_shared/client-ip.ts';
+import { berlinToday, CANCELLATION_LIMITS } from '../_shared/site/index.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import { signToken } from '../_shared/tokens.ts';
 import type { Stripe } from '../_shared/stripe.ts';
@@ -39,11 +40,11 @@ import { isStripeMissing, subscriptionPeriod, syncSubscription } from '../_share
 const LIVE = new Set(['active', 'trialing', 'past_due']);
 
 const Body = z.object({
-  name: z.string().trim().min(1).max(200),
-  email: z.email().max(320),
+  name: z.string().trim().min(1).max(CANCELLATION_LIMITS.name),
+  email: z.email().max(CANCELLATION_LIMITS.email),
   plan: z.enum(['basic', 'premium', 'enterprise']).nullish(),
-  contract: z.string().trim().max(200).nullish(),
-  reason: z.string().trim().max(2000).nullish(),
+  contract: z.string().trim().max(CANCELLATION_LIMITS.contract).nullish(),
+  reason: z.string().trim().max(CANCELLATION_LIMITS.reason).nullish(),
   requestedDate: z.union([z.literal('asap'), z.iso.date()]).optional().default('asap'),
   locale: z.enum(['de', 'en']).optional().default('de'),
 });
@@ -86,10 +87,7 @@ function rpcError(what: string, error: { code?: string; message: string; details
   return new Error(`${what}: ${error.message}`);
 }
 
-/** Today's date in Germany as YYYY-MM-DD (dates on the form are German calendar days). */
-export function berlinToday(nowMs: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(nowMs));
-}
+export { berlinToday } from '../_shared/site/index.ts';
 
 /** Unix seconds of the end of `date` (YYYY-MM-DD) in Europe/Berlin, i.e. the next day's 00:00 there. */
 export function endOfBerlinDay(date: string): number {

@@ -30,6 +30,7 @@ import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';
 import { billingError, isStripeMissing } from '../_shared/billing-sync.ts';
+import { localePrefix } from '../_shared/site/index.ts';
 
 export const CHECKOUT_FAILED = 'Failed to create checkout session';
 export const NO_CHECKOUT_URL = 'No checkout URL returned';
@@ -56,7 +57,7 @@ export interface CheckoutDeps {
 
 /** `${site}` or `${site}/de` (spec §9: de has the /de prefix, en none). */
 export function localeBase(siteUrl: string, locale: 'de' | 'en'): string {
-  return locale === 'de' ? `${siteUrl}/de` : siteUrl;
+  return `${siteUrl}${localePrefix(locale)}`;
 }
 
 /** Builds the request handler of `create-checkout-session` over its dependencies. */

@@ -15,7 +15,7 @@ import {
   EMPTY_CONTENT,
   sitemapFileFromPath,
   type SitemapContent,
-} from './sitemap-xml.ts';
+} from '../_shared/site/index.ts';
 
 /** Dependencies of the handler: where PostgREST is, the anon key, and the public site URL. */
 export interface SitemapDeps {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PUBLIC_PAGE_PATHS } from '../../../../supabase/functions/sitemap/sitemap-xml';
+import { PUBLIC_PAGE_PATHS } from '@site/sitemap';
 import { paths } from '@/config/paths';
 import { compilePattern, matchPattern } from '../navigation/pattern';
 import { GUARDS } from '../navigation/guards';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handleSitemapRequest } from '../../../../supabase/functions/sitemap/handler';
-import { buildSitemap, PUBLIC_PAGE_PATHS } from '../../../../supabase/functions/sitemap/sitemap-xml';
+import { buildSitemap, PUBLIC_PAGE_PATHS } from '@site/sitemap';
 
 const SITE = 'https://teamwerk.example';
 

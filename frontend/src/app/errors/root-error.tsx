@@ -1,9 +1,8 @@
 import { MantineProvider } from '@mantine/core';
 import { IntlProvider } from 'react-intl';
 import { useRouteError } from 'react-router';
-import { DEFAULT_LOCALE } from '@/lib/constants';
+import { DEFAULT_LOCALE, localeFromPath } from '@site/locale';
 import { loadedMessages } from '@/lib/i18n';
-import { localeFromPath } from '@/lib/locale';
 import { ErrorView } from './error-view';
 
 /** Last-resort error page when even the root shell fails; brings its own intl provider. */

@@ -4,7 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { CookieNotice } from '@/components/cookie-consent';
 import { NetworkStatus } from '@/components/network-status';
 import { SiteFooter } from '@/components/site-footer';
-import { SiteHeader } from '@/components/site-header';
+import { SiteHeader } from '../header/site-header';
 import type { LayoutName } from '@/lib/route-def';
 
 // The user and admin areas' navigation loads with those areas only (issue 18: its phone menu pulls

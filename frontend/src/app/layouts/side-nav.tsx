@@ -22,7 +22,7 @@ const USER_NAV = [
 ] as const;
 
 // Count badges of the user area (chat, contacts) load with the signed-in code only.
-const NavCountBadge = lazy(() => import('@/features/chat/components/unread-badge'));
+const NavCountBadge = lazy(() => import('./nav-count-badge'));
 const BADGES: Partial<Record<string, 'chat' | 'contacts'>> = { [paths.user.chat]: 'chat', [paths.user.contacts]: 'contacts' };
 
 const ADMIN_NAV = [

@@ -1,5 +1,4 @@
-import type { Locale } from '@/lib/constants';
-import { localeFromPath, stripLocale, withLocale } from '@/lib/locale';
+import { type Locale, localeFromPath, stripLocale, withLocale } from '@site/locale';
 import type { RouteDef } from '@/lib/route-def';
 import { GUARDS, type Guard, type GuardContext, runGuards } from './guards';
 import { routeValidationError, unknownMiddlewareError, unmatchedRouteError } from '@/lib/navigation-error';

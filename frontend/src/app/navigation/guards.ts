@@ -1,3 +1,5 @@
+import type { GuardName } from '@/lib/route-def';
+
 /** Facts a guard may ask for; loaded lazily and at most once per navigation. */
 export interface GuardContext {
   /** Plain path (without locale prefix) being entered. */
@@ -14,7 +16,7 @@ export interface GuardContext {
 export type Guard = (ctx: GuardContext) => Promise<string | null>;
 
 /** The registered guards (spec §6): `auth`, `payment-required`, `admin`. */
-export const GUARDS: Readonly<Record<string, Guard>> = {
+export const GUARDS: Readonly<Record<GuardName, Guard>> = {
   /** Signed-in users only; others go to /login (spec §2). */
   auth: async (ctx) => ((await ctx.userId()) ? null : '/login'),
   /** Active paid subscription; logged out → /login, otherwise → /subscription-required (spec §6). */

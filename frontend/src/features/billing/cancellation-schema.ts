@@ -1,22 +1,18 @@
+import { berlinToday, CANCELLATION_LIMITS as MAX } from '@site/cancellation';
 import { z } from 'zod';
 
-/** Berlin calendar day today, YYYY-MM-DD (the form's dates are German calendar days). */
-export function berlinToday(now: Date = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-}
-
 /**
- * The §312k BGB cancellation form (mirrors cancel-contract's body and cancellation_requests'
- * checks: name 1–200, e-mail ≤ 320, contract ≤ 200, reason ≤ 2000, date not in the past).
- * Error messages are message ids.
+ * The §312k BGB cancellation form with the limits cancel-contract checks (`@site`: name 1–200,
+ * e-mail ≤ 320, contract ≤ 200, reason ≤ 2000) and a date not in the past. Error messages are
+ * message ids.
  */
 export const cancellationSchema = z
   .object({
-    name: z.string().trim().min(1, 'billing.cancel.error.name').max(200, 'billing.cancel.error.name'),
-    email: z.email('billing.cancel.error.email').max(320, 'billing.cancel.error.email'),
+    name: z.string().trim().min(1, 'billing.cancel.error.name').max(MAX.name, 'billing.cancel.error.name'),
+    email: z.email('billing.cancel.error.email').max(MAX.email, 'billing.cancel.error.email'),
     plan: z.enum(['', 'basic', 'premium', 'enterprise']),
-    contract: z.string().trim().max(200, 'billing.cancel.error.contract'),
-    reason: z.string().trim().max(2000, 'billing.cancel.error.reason'),
+    contract: z.string().trim().max(MAX.contract, 'billing.cancel.error.contract'),
+    reason: z.string().trim().max(MAX.reason, 'billing.cancel.error.reason'),
     when: z.enum(['asap', 'date']),
     date: z.string(),
   })

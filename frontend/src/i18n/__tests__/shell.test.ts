@@ -10,11 +10,11 @@ const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
  * What renders with the shell catalogue alone: the app shell, the shared components, the session
- * watch and the pages of SHELL_ROUTE_IDS (the landing feature). `lib/category-labels.ts` is a
+ * watch and the pages of SHELL_ROUTE_IDS (the landing feature). `lib/categories.ts` is a
  * label map of search/jobs pages only.
  */
 const SHELL_SOURCES = ['app', 'components', 'lib', 'features/landing', 'features/auth/session'];
-const PAGE_ONLY = new Set([path.join(SRC, 'lib/category-labels.ts')]);
+const PAGE_ONLY = new Set([path.join(SRC, 'lib/categories.ts')]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCookie } from '../cookies';
-import { initialLocaleRedirect, localeFromPath, preferredLocale, stripLocale, switchLocalePath, withLocale } from '../locale';
+import { initialLocaleRedirect, localeFromPath, preferredLocale, stripLocale, switchLocalePath, withLocale } from '@site/locale';
 
 describe('locale resolution (spec §2, §9)', () => {
   it('reads the locale from the path prefix', () => {

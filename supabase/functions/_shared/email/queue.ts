@@ -19,7 +19,7 @@ import { localizedUrl } from '../accounts.ts';
 import { env } from '../env.ts';
 import { requireSecret } from '../secrets.ts';
 import { signUnsubscribeToken, UNSUBSCRIBE_KINDS } from './unsubscribe.ts';
-import { buildIcs, type IcsEvent } from '../../../../frontend/src/features/events/lib/ics.ts';
+import { buildIcs, type IcsEvent } from '../site/index.ts';
 
 /** A row returned by `claim_email_batch` (template already chosen for its language). */
 export interface ClaimedEmail {

@@ -22,6 +22,7 @@ import {
   Section,
   Text,
 } from 'npm:@react-email/components@^1';
+import { localePrefix } from '../site/index.ts';
 
 export type EmailLang = 'de' | 'en';
 
@@ -178,7 +179,7 @@ function paragraphElement(paragraph: string, index: number, input: RenderInput, 
 export function emailDocument(input: RenderInput, emailType: string, preview: string): React.ReactElement {
   const paragraphs = input.body.replace(/\r\n/g, '\n').split(/\n\s*\n/).filter((p) => p.trim() !== '');
   const site = input.siteUrl.replace(/\/+$/, '');
-  const prefix = input.lang === 'de' ? '/de' : '';
+  const prefix = localePrefix(input.lang);
   const f = FOOTER[input.lang];
   return h(
     Html,

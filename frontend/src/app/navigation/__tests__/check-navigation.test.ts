@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { NavigationError } from '@/lib/navigation-error';
-import type { RouteDef } from '@/lib/route-def';
+import type { GuardName, RouteDef } from '@/lib/route-def';
 import { checkNavigation, type NavigationDeps } from '../check-navigation';
 import { GUARDS, runGuards, type GuardContext } from '../guards';
 
@@ -105,7 +105,7 @@ describe('checkNavigation (spec §2 navigation behaviour, §8 messages)', () => 
   });
 
   it('a route naming an unknown guard fails with "Unknown route middleware" before any guard runs', async () => {
-    const route = def({ id: 'x', pattern: '/x', guards: ['auth', 'no-such-guard'] });
+    const route = def({ id: 'x', pattern: '/x', guards: ['auth', 'no-such-guard' as GuardName] });
     const d = deps({ id: 'u', role: 'premium' });
     const error = await thrown(checkNavigation(url('/x'), [route], d));
     expect(error.message).toBe('Unknown route middleware');

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { invokeFunction } from '@/features/auth/api/invoke';
+import { invokeFunction } from '@/lib/invoke-function';
 import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';

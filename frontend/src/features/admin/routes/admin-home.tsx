@@ -3,7 +3,7 @@ import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { paths } from '@/config/paths';
-import { SignOutButton } from '@/features/auth/components/sign-out-button';
+import { SignOutButton } from '@/features/auth';
 
 /** /admin: administration start page (spec §2). */
 export default function AdminHomeRoute() {

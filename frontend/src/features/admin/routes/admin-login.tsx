@@ -1,4 +1,4 @@
-import { LoginForm } from '@/features/auth/components/login-form';
+import { LoginForm } from '@/features/auth';
 
 /** /admin/login (login-register layout): the login flow; only admins proceed to /admin (spec §2). */
 export default function AdminLoginRoute() {

@@ -31,7 +31,7 @@ describe('trackItem', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('sends nothing before the visitor decided or when statistics were refused', async () => {
-    const { trackItem } = await import('../api/track');
+    const { trackItem } = await import('@/lib/track');
     setBrowser(null);
     expect(trackItem('project', 7, 'view')).toBe(false);
     setBrowser({ statistics: false });
@@ -40,14 +40,14 @@ describe('trackItem', () => {
   });
 
   it('sends nothing for crawlers', async () => {
-    const { trackItem } = await import('../api/track');
+    const { trackItem } = await import('@/lib/track');
     setBrowser({ statistics: true }, 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)');
     expect(trackItem('job', 'koch-berlin', 'apply_click')).toBe(false);
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('with consent sends one request per item and metric, carrying the stored session token', async () => {
-    const { trackItem } = await import('../api/track');
+    const { trackItem } = await import('@/lib/track');
     setBrowser({ statistics: true }, CHROME, 'token-of-the-visitor');
     expect(trackItem('project', 7, 'view')).toBe(true);
     expect(trackItem('project', 7, 'view')).toBe(false);

@@ -6,7 +6,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
 import { supabase } from '@/lib/supabase';
-import type { AnalyticsItemType } from './track';
+import type { AnalyticsItemType } from '@/lib/track';
 
 /** The five metrics, in display order. */
 export const METRICS = ['view', 'connect_click', 'apply_click', 'external_link_click', 'contact_request_received'] as const;

@@ -17,7 +17,7 @@ import {
   type Metric,
   METRICS,
 } from '../api/analytics';
-import type { AnalyticsItemType } from '../api/track';
+import type { AnalyticsItemType } from '@/lib/track';
 
 /** Message ids of the metrics and item types (written out, so the message-key test sees them). */
 const METRIC_LABEL: Record<Metric, string> = {

@@ -3,7 +3,7 @@ import { FormattedMessage } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
-import { useOrgMembership } from '@/features/api-access/api/api-keys';
+import { useOrgMembership } from '@/features/organizations';
 import type { PageProps } from '@/lib/route-def';
 import { AnalyticsView } from '../components/analytics-view';
 

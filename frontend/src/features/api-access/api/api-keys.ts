@@ -16,30 +16,6 @@ export interface ApiKeyRow {
   revoked_at: string | null;
 }
 
-/** The caller's organisation with this slug and their role in it; null when they are not a member. */
-export interface OrgMembership {
-  id: string;
-  slug: string;
-  name: string;
-  role: 'owner' | 'admin' | 'member';
-  enterprise_active: boolean;
-}
-
-/**
- * The signed-in user's membership of the organisation `slug` (rpc/my_organizations).
- * @throws ApiError when the call fails
- */
-export async function getOrgMembership(slug: string): Promise<OrgMembership | null> {
-  const { supabase } = await import('@/lib/supabase');
-  const rows = unwrap(await supabase.rpc('my_organizations'), 'POST') as OrgMembership[] | null;
-  return (rows ?? []).find((o) => o.slug === slug) ?? null;
-}
-
-/** Query hook around getOrgMembership. */
-export function useOrgMembership(slug: string) {
-  return useQuery({ queryKey: ['api-access', 'membership', slug], queryFn: () => getOrgMembership(slug) });
-}
-
 /**
  * The organisation's API keys, newest first, revoked ones included (RLS: owners and admins only).
  * @throws ApiError

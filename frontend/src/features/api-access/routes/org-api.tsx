@@ -4,7 +4,8 @@ import { LocalLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import type { PageProps } from '@/lib/route-def';
-import { useApiKeys, useOrgMembership } from '../api/api-keys';
+import { useOrgMembership } from '@/features/organizations';
+import { useApiKeys } from '../api/api-keys';
 import { ApiKeyCreate } from '../components/api-key-create';
 import { ApiKeyTable } from '../components/api-key-table';
 

@@ -1,8 +1,8 @@
 import type { Session } from '@supabase/supabase-js';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { supabase } from '@/lib/supabase';
-import { broadcastAuth, setFreshLoginRequired } from '../session/browser-state';
-import { FunctionCallError, invokeFunction } from './invoke';
+import { broadcastAuth, setFreshLoginRequired } from '@/lib/auth-browser-state';
+import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 import type { OAuthProvider } from './providers';
 
 /** What a login attempt ended with (spec §8: login returns false in every failure case). */

@@ -68,7 +68,7 @@ export function LoginForm({ admin = false }: { admin?: boolean }) {
     if (admin) {
       const role = await fetchOwnRole(result.userId);
       if (role !== 'admin') {
-        const { signOut } = await import('../session/sign-out');
+        const { signOut } = await import('@/lib/sign-out');
         await signOut();
         setBusy(false);
         fail(intl.formatMessage({ id: 'auth.login.adminOnly' }));

@@ -9,7 +9,7 @@ import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
-import { FunctionCallError, invokeFunction } from '../api/invoke';
+import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 import { isStrongPassword } from '../api/password-rules';
 import { PasswordRulesList } from './password-rules-list';
 

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
-import { signOut } from '../session/sign-out';
+import { signOut } from '@/lib/sign-out';
 
 /**
  * Sign-out (spec §4): ends the session, clears all cookies, sets the fresh-login-required flag

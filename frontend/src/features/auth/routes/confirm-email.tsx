@@ -4,7 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
-import { FunctionCallError, invokeFunction } from '../api/invoke';
+import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 
 /** /confirm-email?token: confirms the address (issue 6); expired, forged or missing tokens offer a new link. */
 export default function ConfirmEmailRoute() {

@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { z } from 'zod';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
-import { invokeFunction } from '../api/invoke';
+import { invokeFunction } from '@/lib/invoke-function';
 
 const schema = z.object({ email: z.email('auth.validation.email') });
 

@@ -6,7 +6,7 @@ import { useLocation } from 'react-router';
 import { z } from 'zod';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
-import { FunctionCallError, invokeFunction } from '../api/invoke';
+import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 import { codeChallengeS256, createCodeVerifier, RESET_VERIFIER_KEY } from '../api/pkce';
 import { Captcha, captchaEnabled } from '../components/captcha';
 

@@ -8,7 +8,7 @@ import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
-import { FunctionCallError, invokeFunction } from '../api/invoke';
+import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 import { loginWithPassword } from '../api/login';
 import { isStrongPassword } from '../api/password-rules';
 import { RESET_VERIFIER_KEY } from '../api/pkce';

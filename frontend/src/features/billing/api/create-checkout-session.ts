@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import type { BillingPeriod } from '../pricing';
 import type { PlanId } from './get-prices';
 import { BillingFunctionError, invokeBillingFunction } from './invoke-function';
+import { getSessionUser } from '@/lib/session';
 
 /** Answer of create-checkout-session: the hosted Checkout page and its session id. */
 export interface CheckoutSession {
@@ -27,8 +28,7 @@ export interface CheckoutChoice {
  */
 export async function createCheckoutSession(choice: CheckoutChoice, locale: Locale): Promise<CheckoutSession> {
   const { supabase } = await import('@/lib/supabase');
-  const { data: sessionData } = await supabase.auth.getSession();
-  const user = sessionData.session?.user;
+  const user = await getSessionUser();
   if (!user) throw new BillingFunctionError(401, 'unauthorized', 'You must be logged in');
   const [price, profile] = await Promise.all([
     supabase

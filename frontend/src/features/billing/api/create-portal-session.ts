@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { invokeBillingFunction } from './invoke-function';
 
 /**

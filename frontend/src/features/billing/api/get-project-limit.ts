@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
+import { getSessionUserId } from '@/lib/session';
 
 /** Projects per role as the database enforces them (private.project_limit: free 0, basic 3, others unlimited; spec §9). */
 export const PROJECT_LIMIT_BY_ROLE: Readonly<Record<string, number | null>> = {
@@ -29,8 +30,7 @@ export interface ProjectAllowance {
  */
 export async function getProjectAllowance(): Promise<ProjectAllowance | null> {
   const { supabase } = await import('@/lib/supabase');
-  const { data: sessionData } = await supabase.auth.getSession();
-  const userId = sessionData.session?.user.id;
+  const userId = await getSessionUserId();
   if (!userId) return null;
   const [profile, projects] = await Promise.all([
     supabase.rpc('my_profile').select('user_role').single(),

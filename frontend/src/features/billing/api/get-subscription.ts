@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
+import { getSessionUserId } from '@/lib/session';
 
 /** The caller's current subscription as synced from Stripe (public.subscriptions, own rows by RLS). */
 export interface CurrentSubscription {
@@ -21,8 +22,7 @@ const STATUS_ORDER = ['active', 'trialing', 'past_due', 'incomplete', 'unpaid', 
  */
 export async function getCurrentSubscription(): Promise<CurrentSubscription | null> {
   const { supabase } = await import('@/lib/supabase');
-  const { data: sessionData } = await supabase.auth.getSession();
-  const userId = sessionData.session?.user.id;
+  const userId = await getSessionUserId();
   if (!userId) return null;
   const result = await supabase
     .from('subscriptions')

@@ -1,6 +1,6 @@
 import { createIntl } from 'react-intl';
 import { loadMessages } from '@/lib/i18n';
-import { localeFromPath } from '@/lib/locale';
+import { localeFromPath } from '@site/locale';
 import { notify } from '@/lib/notify';
 import { createCheckoutSession } from './create-checkout-session';
 import { createPortalSession } from './create-portal-session';

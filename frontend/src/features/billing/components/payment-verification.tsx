@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { formatDate } from '@/lib/format';
 import { confirmSubscriptionActive, type VerifiedPayment, verifyPayment } from '../api/verify-payment';
 import { PLAN_NAME_ID } from '../labels';

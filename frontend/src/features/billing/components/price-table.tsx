@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LocalButtonLink } from '@/components/local-link';
-import { localizePath, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { formatEuro } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -15,6 +15,8 @@ import { BillingFunctionError } from '../api/invoke-function';
 import { readPendingCheckout, rememberPendingCheckout, resumePendingCheckout } from '../api/resume-checkout';
 import { PLANS } from '../plans';
 import { BILLING_PERIODS, type BillingPeriod, freeMonths, isBillingPeriod, savingPercent } from '../pricing';
+import { withLocale } from '@site/locale';
+import { getSessionUser } from '@/lib/session';
 
 const PLAN_NAME = { basic: 'prices.plan.basic', premium: 'prices.plan.premium', enterprise: 'prices.plan.enterprise' } as const;
 const PERIOD_LABEL = {
@@ -52,9 +54,9 @@ export function PriceTable({ locale }: PageProps) {
   useEffect(() => {
     if (!readPendingCheckout()) return;
     let cancelled = false;
-    void import('@/lib/supabase').then(({ supabase }) => supabase.auth.getSession()).then(async ({ data }) => {
-      if (cancelled || !data.session) return;
-      if (!(await resumePendingCheckout())) navigate(localizePath(paths.user.home, locale));
+    void getSessionUser().then(async (user) => {
+      if (cancelled || !user) return;
+      if (!(await resumePendingCheckout())) navigate(withLocale(paths.user.home, locale));
     });
     return () => {
       cancelled = true;
@@ -64,7 +66,7 @@ export function PriceTable({ locale }: PageProps) {
   const openPortal = async (planId: PlanId) => {
     setBusyPlan(planId);
     try {
-      const { url } = await createPortalSession(locale, `${window.location.origin}${localizePath(paths.prices, locale)}`);
+      const { url } = await createPortalSession(locale, `${window.location.origin}${withLocale(paths.prices, locale)}`);
       window.location.assign(url);
     } catch {
       notify('error', intl.formatMessage({ id: 'billing.portal.failed' }));
@@ -75,11 +77,9 @@ export function PriceTable({ locale }: PageProps) {
   const order = async (planId: PlanId) => {
     setBusyPlan(planId);
     try {
-      const { supabase } = await import('@/lib/supabase');
-      const { data } = await supabase.auth.getSession();
-      if (!data.session) {
+      if (!(await getSessionUser())) {
         rememberPendingCheckout({ planId, billingPeriod: period });
-        navigate(localizePath(paths.login, locale));
+        navigate(withLocale(paths.login, locale));
         return;
       }
       const { url } = await createCheckoutSession({ planId, billingPeriod: period }, locale);
@@ -88,7 +88,7 @@ export function PriceTable({ locale }: PageProps) {
       if (error instanceof BillingFunctionError && error.code === 'already_subscribed') {
         notify('info', intl.formatMessage({ id: 'billing.checkout.alreadySubscribed' }));
         try {
-          const { url } = await createPortalSession(locale, `${window.location.origin}${localizePath(paths.user.settings, locale)}`);
+          const { url } = await createPortalSession(locale, `${window.location.origin}${withLocale(paths.user.settings, locale)}`);
           window.location.assign(url);
           return;
         } catch {

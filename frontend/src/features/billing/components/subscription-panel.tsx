@@ -2,13 +2,14 @@ import { Alert, Badge, Button, Card, Group, Skeleton, Stack, Text, Title } from 
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { useLocale } from '@/components/use-locale';
-import { localizePath, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { useCreatePortalSession } from '../api/create-portal-session';
 import { useCurrentSubscription } from '../api/get-subscription';
 import { BillingFunctionError } from '../api/invoke-function';
 import { PLAN_NAME_ID, STATUS_NAME_ID } from '../labels';
+import { withLocale } from '@site/locale';
 
 const STATUS_COLOR: Readonly<Record<string, string>> = { active: 'green', trialing: 'blue', past_due: 'red', canceled: 'gray' };
 
@@ -26,7 +27,7 @@ export function SubscriptionPanel() {
 
   const openPortal = () =>
     portal.mutate(
-      { locale, returnUrl: `${window.location.origin}${localizePath(paths.user.settings, locale)}` },
+      { locale, returnUrl: `${window.location.origin}${withLocale(paths.user.settings, locale)}` },
       {
         onSuccess: ({ url }) => window.location.assign(url),
         onError: (error) =>

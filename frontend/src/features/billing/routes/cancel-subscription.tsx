@@ -10,7 +10,8 @@ import { zodValidate } from '@/lib/zod-form';
 import { PRODUCT_NAME } from '@/lib/constants';
 import { useCancelContract } from '../api/cancel-contract';
 import { BillingFunctionError } from '../api/invoke-function';
-import { berlinToday, type CancellationForm, cancellationSchema } from '../cancellation-schema';
+import { type CancellationForm, cancellationSchema } from '../cancellation-schema';
+import { berlinToday } from '@site/cancellation';
 
 /**
  * `/cancel-subscription`: "Verträge hier kündigen" (§312k BGB). Works without login: then the

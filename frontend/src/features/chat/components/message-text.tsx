@@ -1,6 +1,6 @@
 import { Anchor } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { isHttpUrl } from '@/lib/safe-url';
+import { isHttpUrl } from '@site/url';
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"']+/giu;
 const TRAILING = /[.,;:!?)\]}]+$/u;

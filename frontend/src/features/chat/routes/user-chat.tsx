@@ -9,13 +9,12 @@ import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { avatarUrl } from '@/features/user/api/own-profile';
+import { publicAvatarUrl } from '@/lib/public-api';
 import { formatRelativeTime } from '@/lib/format';
 import { INBOX_PAGE_SIZE, inboxQuery } from '../api/chat';
-import { PresenceLabel } from '../components/presence-label';
-import { usePresence } from '../live/presence';
+import { PresenceLabel, usePresence } from '@/features/presence';
 
 /** Picture of the empty inbox: two speech bubbles (inline SVG, decorative). */
 function ChatBubbles() {
@@ -36,7 +35,7 @@ export default function UserChatRoute() {
   const intl = useIntl();
   const locale = useLocale();
   const localize = useLocalizedPath();
-  const me = useUserId().data;
+  const me = useSession().user?.id;
   const [page, setPage] = useState(1);
   const inbox = useQuery(inboxQuery(page));
   const rows = inbox.data?.rows ?? [];
@@ -82,7 +81,7 @@ export default function UserChatRoute() {
                       withBorder
                       offset={6}
                     >
-                      <Avatar src={avatarUrl(row.profile_img)} name={row.display_name ?? ''} alt="" radius="xl" size={48} color="blue" />
+                      <Avatar src={publicAvatarUrl(row.profile_img)} name={row.display_name ?? ''} alt="" radius="xl" size={48} color="blue" />
                     </Indicator>
                     <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
                       <Group justify="space-between" wrap="nowrap" gap="xs">

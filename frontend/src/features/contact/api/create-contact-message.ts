@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 
 /** Topics of public.contact_topic a visitor may pick (cancellation has its own form). */
 export const CONTACT_TOPICS = ['general', 'support', 'sales', 'enterprise', 'press'] as const;

@@ -5,11 +5,11 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { chatErrorMessageId, startConversation } from '@/features/chat/api/chat';
+import { chatErrorMessageId, startConversation } from '@/features/chat';
 import { notify } from '@/lib/notify';
-import { type AnalyticsItemType, trackItem } from '@/features/analytics/api/track';
+import { type AnalyticsItemType, trackItem } from '@/lib/track';
 import {
   answerContactRequest,
   CONTACT_NOTE_MAX,
@@ -45,7 +45,7 @@ export default function ConnectButton({
 }) {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const me = useUserId().data;
+  const me = useSession().user?.id;
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const localize = useLocalizedPath();

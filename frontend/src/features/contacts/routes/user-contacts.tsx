@@ -13,9 +13,8 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { CHAT_KEY, chatErrorMessageId, startConversation } from '@/features/chat/api/chat';
-import { PresenceLabel } from '@/features/chat/components/presence-label';
-import { usePresence } from '@/features/chat/live/presence';
+import { CHAT_KEY, chatErrorMessageId, startConversation } from '@/features/chat';
+import { PresenceLabel, usePresence } from '@/features/presence';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import {

@@ -1,5 +1,6 @@
 import { FunctionsHttpError } from '@supabase/supabase-js';
 import { supabase } from '@/lib/supabase';
+import { getSessionUser } from '@/lib/session';
 
 /** A price row for the test dropdown (public.prices). */
 export interface DevPrice {
@@ -50,9 +51,7 @@ export async function callFunction<T>(name: string, body: Record<string, unknown
 
 /** The signed-in user (id, e-mail) or null. */
 export async function currentUser(): Promise<{ id: string; email: string } | null> {
-  const { data } = await supabase.auth.getSession();
-  const user = data.session?.user;
-  return user ? { id: user.id, email: user.email ?? '' } : null;
+  return getSessionUser();
 }
 
 /** The caller's subscription rows (RLS: own rows), newest first. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-error';
-import { editEventSchema, type EditBaseline, EventSaveError, eventFormToColumns } from '../api/events';
+import { editEventSchema, type EditBaseline, EventSaveError, eventFormToColumns } from '../api/save-event';
 import { eventRowToFormValues } from '../components/event-form';
 import { eventSaveProblem } from '../lib/event-save-error';
 

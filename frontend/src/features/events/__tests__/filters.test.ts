@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createEventSchema, parseEventFilters, toEventSearch } from '../api/events';
+import { parseEventFilters, toEventSearch } from '../api/get-events';
+import { createEventSchema } from '../api/save-event';
 
 describe('/events URL filters', () => {
   it('round-trips and drops malformed values', () => {

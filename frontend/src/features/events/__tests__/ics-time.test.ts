@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { berlinLocalToUtc, utcToBerlinLocal } from '../lib/berlin-time';
-import { buildIcs, escapeIcsText, foldIcsLine } from '../lib/ics';
+import { buildIcs, escapeIcsText, foldIcsLine } from '@site/ics';
 
 describe('Europe/Berlin wall clock', () => {
   it('converts winter and summer times', () => {

@@ -4,7 +4,8 @@ import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LoadingState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
-import { type EventRow, type EventStatus, editEventSchema, useEventForEdit, useUpdateEvent } from '../api/events';
+import { type EventRow, type EventStatus, useEventForEdit } from '../api/get-events';
+import { editEventSchema, useUpdateEvent } from '../api/save-event';
 import { type EventSaveProblem, eventSaveProblem } from '../lib/event-save-error';
 import { EventForm, eventRowToFormValues, useEventForm } from './event-form';
 

@@ -3,10 +3,11 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { zodValidate } from '@/lib/zod-form';
-import type { EventFormValues, EventRow } from '../api/events';
+import type { EventRow } from '../api/get-events';
+import type { EventFormValues } from '../api/save-event';
 import { utcToBerlinLocal } from '../lib/berlin-time';
-import { PublishAsSelect } from '@/features/organizations/components/publish-as-select';
-import { CATEGORY_LABEL } from './labels';
+import { PublishAsSelect } from '@/features/organizations';
+import { CATEGORY_LABEL } from '@/lib/categories';
 
 /** Start values of the create form. */
 export const EMPTY_EVENT_FORM: EventFormValues = {

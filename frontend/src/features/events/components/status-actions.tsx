@@ -2,7 +2,8 @@ import { Button, Group } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
-import { type EventStatus, useChangeEventStatus, useTransitions } from '../api/events';
+import { useChangeEventStatus, useTransitions } from '../api/event-status';
+import { type EventStatus } from '../api/get-events';
 import { ConfirmButton } from './confirm-button';
 import { TRANSITION_LABEL } from './labels';
 

@@ -2,10 +2,10 @@ import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { FunctionCallError } from '@/lib/function-call-error';
 import { notify } from '@/lib/notify';
-import { cancelTicket, type MyRsvp, startTicketCheckout } from '../api/events';
+import { cancelTicket, type MyRsvp, startTicketCheckout } from '../api/event-attendance';
 import { ConfirmButton } from './confirm-button';
 import { formatPriceCents } from './labels';
 

@@ -1,5 +1,4 @@
-/** The zone events are planned and shown in (spec §1). */
-export const EVENT_TIME_ZONE = 'Europe/Berlin';
+import { EVENT_TIME_ZONE } from '@/lib/format';
 
 /** Offset of Europe/Berlin from UTC at an instant, in minutes (60 in winter, 120 in summer). */
 export function berlinOffsetMinutes(instant: Date): number {

@@ -1,23 +1,27 @@
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { OrganizationByline } from '@/features/organizations/components/organization-byline';
+import { OrganizationByline } from '@/features/organizations';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
-import { localizePath, paths } from '@/config/paths';
+import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { safeHref } from '@/lib/safe-url';
-import { trackItem, useTrackView } from '@/features/analytics/api/track';
-import { useEvent, useMyRsvp, useSetRsvp } from '../api/events';
+import { trackItem, useTrackView } from '@/lib/track';
+import { useMyRsvp, useSetRsvp } from '../api/event-attendance';
+import { useEvent } from '../api/get-events';
 import { TicketActions } from '../components/ticket-actions';
-import { useSessionUser } from '@/components/use-session-user';
+import { useSession } from '@/lib/session';
 import { ConfirmButton } from '../components/confirm-button';
 import { EditEventButton } from '../components/edit-event-dialog';
-import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
+import { formatEventRange } from '@/lib/format';
 import { StatusActions } from '../components/status-actions';
-import { buildIcs } from '../lib/ics';
+import { buildIcs } from '@site/ics';
+import { safeHref } from '@site/url';
 import { downloadIcs } from '../lib/ics-download';
+import { withLocale } from '@site/locale';
 
 const OPEN = new Set(['published', 'upcoming', 'ongoing']);
 
@@ -26,7 +30,9 @@ export default function EventRoute({ params, locale }: PageProps) {
   const intl = useIntl();
   const slug = params.slug ?? '';
   const event = useEvent(slug);
-  const { userId, ready } = useSessionUser();
+  const session = useSession();
+  const userId = session.user?.id ?? null;
+  const ready = session.status !== 'restoring';
   const ev = event.data ?? null;
   useTrackView('event', ev?.id);
   const rsvp = useMyRsvp(ev?.id, userId);
@@ -72,7 +78,7 @@ export default function EventRoute({ params, locale }: PageProps) {
       },
     );
   const exportIcs = () => {
-    const pageUrl = `${window.location.origin}${localizePath(paths.event(ev.slug), locale)}`;
+    const pageUrl = `${window.location.origin}${withLocale(paths.event(ev.slug), locale)}`;
     downloadIcs(buildIcs(ev, pageUrl, window.location.hostname || 'teamwerk'), ev.slug);
   };
   const address = [ev.venue_name, ev.street, [ev.zipcode, ev.city].filter(Boolean).join(' ')].filter(Boolean).join(', ');

@@ -10,11 +10,11 @@ import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
-import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/events';
-import { CATEGORY_LABEL, formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
-import type { MapItem } from '@/features/map/api/map';
-import { ResultsMap } from '@/features/map/components/results-map';
-import { ViewSwitch } from '@/features/map/components/view-switch';
+import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/get-events';
+import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
+import { formatEventRange } from '@/lib/format';
+import { type MapItem, ResultsMap, ViewSwitch } from '@/features/map';
 
 /** `/events`: upcoming public events, soonest first, with city/date/price/category filters in the URL and pagination (spec §2). */
 export default function EventsRoute({ locale }: PageProps) {

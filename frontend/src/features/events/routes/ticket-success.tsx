@@ -6,7 +6,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { FunctionCallError } from '@/lib/function-call-error';
-import { verifyTicket } from '../api/events';
+import { verifyTicket } from '../api/event-attendance';
 import { formatPriceCents } from '../components/labels';
 
 /**

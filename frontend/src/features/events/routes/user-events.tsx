@@ -7,9 +7,10 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
-import { useMyEvents } from '../api/events';
-import { useSessionUser } from '@/components/use-session-user';
-import { formatEventRange, formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { useMyEvents } from '../api/get-events';
+import { useSession } from '@/lib/session';
+import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatEventRange } from '@/lib/format';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { StatusActions } from '../components/status-actions';
 
@@ -21,7 +22,7 @@ const TICKET_STATUS: Record<string, string> = {
 
 /** `/user/events`: events I organise (all statuses, with editing and the allowed status changes), my tickets (issue 16) and my RSVPs (spec §2, issue 8). */
 export default function UserEventsRoute({ locale }: PageProps) {
-  const { userId } = useSessionUser();
+  const userId = useSession().user?.id ?? null;
   const mine = useMyEvents(userId);
   return (
     <Container size="md" py="xl">

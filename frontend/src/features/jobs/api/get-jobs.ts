@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
+import { isCategory } from '@/lib/categories';
 
 /** Row of public.jobs. */
 export type JobRow = Database['public']['Tables']['jobs']['Row'] & {
@@ -13,7 +14,6 @@ export const EMPLOYMENT_TYPES = ['full_time', 'part_time', 'contract', 'freelanc
 export const JOBS_PAGE_SIZE = 15;
 
 /** The ten values of public.project_category (events and jobs use it too). */
-const CATEGORY_VALUES: readonly string[] = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'];
 
 /** Filters of /jobs as they live in the URL. */
 export interface JobFilters {
@@ -33,7 +33,7 @@ export function parseJobFilters(search: URLSearchParams): JobFilters {
     remote: remote === 'remote' || remote === 'onsite' ? remote : '',
     city: (search.get('city') ?? '').slice(0, 100),
     type: (EMPLOYMENT_TYPES as readonly string[]).includes(type) ? type : '',
-    category: CATEGORY_VALUES.includes(search.get('category') ?? '') ? search.get('category')! : '',
+    category: isCategory(search.get('category') ?? '') ? search.get('category')! : '',
     page: Number.isFinite(page) && page > 0 ? page : 1,
   };
 }

@@ -1,9 +1,10 @@
-import { slugify } from '@/lib/slug';
+import { slugify } from '@site/slug';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';
 import { supabase } from '@/lib/supabase';
 import { EMPLOYMENT_TYPES } from './get-jobs';
+import { CATEGORIES } from '@/lib/categories';
 
 export { EMPLOYMENT_TYPES };
 
@@ -21,7 +22,7 @@ export const jobSchema = z
     city: z.string().trim().max(100, 'jobs.form.error.city'),
     remote: z.boolean(),
     employmentType: z.enum(EMPLOYMENT_TYPES),
-    category: z.enum(['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other']),
+    category: z.enum(CATEGORIES),
     description: z.string().trim().min(1, 'jobs.form.error.description').max(20000, 'jobs.form.error.description'),
     applyUrl: z
       .string()

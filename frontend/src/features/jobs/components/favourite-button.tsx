@@ -5,12 +5,14 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { useFavouriteJob } from '../api/favourite-job';
-import { useSessionUser } from '@/components/use-session-user';
+import { useSession } from '@/lib/session';
 
 /** Favourite toggle of a job; asks to log in when logged out (issue 8 favourites). */
 export function FavouriteJobButton({ jobId }: { jobId: string }) {
   const intl = useIntl();
-  const { userId, ready } = useSessionUser();
+  const session = useSession();
+  const userId = session.user?.id ?? null;
+  const ready = session.status !== 'restoring';
   const { state, toggle } = useFavouriteJob(jobId, userId);
   const [askLogin, setAskLogin] = useState(false);
   const favourite = state.data === true;

@@ -3,9 +3,10 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
-import type { Locale } from '@/lib/constants';
+import { CATEGORY_LABEL } from '@/lib/categories';
+import { type Locale } from '@site/locale';
 import type { RemoteJob } from '../api/get-remote-jobs';
-import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from './labels';
+import { EMPLOYMENT_TYPE_LABEL } from './labels';
 
 /** The columns of public.jobs a list entry shows (those of /working-remote-jobs); `remote` only where the list mixes both. */
 export type JobCardData = Omit<RemoteJob, 'language'> & { remote?: boolean };
@@ -19,7 +20,7 @@ export type JobCardData = Omit<RemoteJob, 'language'> & { remote?: boolean };
 export function JobCard({ job, locale }: { job: JobCardData; locale: Locale }) {
   const intl = useIntl();
   const typeLabel = EMPLOYMENT_TYPE_LABEL[job.employment_type];
-  const categoryLabel = job.category ? JOB_CATEGORY_LABEL[job.category] : undefined;
+  const categoryLabel = job.category ? CATEGORY_LABEL[job.category] : undefined;
   return (
     <li>
       <ContentCard

@@ -1,5 +1,3 @@
-import { CATEGORY_LABEL } from '@/lib/category-labels';
-
 /** Message ids of the employment types (public.employment_type). */
 export const EMPLOYMENT_TYPE_LABEL: Record<string, string> = {
   full_time: 'jobs.type.full_time',
@@ -10,6 +8,3 @@ export const EMPLOYMENT_TYPE_LABEL: Record<string, string> = {
   working_student: 'jobs.type.working_student',
   mini_job: 'jobs.type.mini_job',
 };
-
-/** Message ids of the ten categories (shared with search and events). */
-export const JOB_CATEGORY_LABEL = CATEGORY_LABEL;

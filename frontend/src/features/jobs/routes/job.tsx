@@ -5,12 +5,13 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { formatDate, formatEuro } from '@/lib/format';
 import type { PageProps } from '@/lib/route-def';
-import { safeHref } from '@/lib/safe-url';
-import { trackItem, useTrackView } from '@/features/analytics/api/track';
-import { OrganizationByline } from '@/features/organizations/components/organization-byline';
+import { safeHref } from '@site/url';
+import { trackItem, useTrackView } from '@/lib/track';
+import { OrganizationByline } from '@/features/organizations';
 import { useJob } from '../api/get-jobs';
 import { FavouriteJobButton } from '../components/favourite-button';
-import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
+import { EMPLOYMENT_TYPE_LABEL } from '../components/labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 
 /** `/jobs/{id}`: job details, apply link and favourite button (spec §2, issue 8). */
 export default function JobRoute({ params, locale }: PageProps) {
@@ -65,7 +66,7 @@ export default function JobRoute({ params, locale }: PageProps) {
             <FormattedMessage id={EMPLOYMENT_TYPE_LABEL[j.employment_type] ?? 'jobs.type.full_time'} />
           </Badge>
           <Badge variant="outline" color="var(--tw-gray)">
-            <FormattedMessage id={JOB_CATEGORY_LABEL[j.category] ?? 'search.category.other'} />
+            <FormattedMessage id={CATEGORY_LABEL[j.category] ?? 'search.category.other'} />
           </Badge>
         </Group>
         <Title order={1}>{j.title}</Title>

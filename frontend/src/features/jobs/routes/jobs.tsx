@@ -9,7 +9,8 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import type { PageProps } from '@/lib/route-def';
 import { EMPLOYMENT_TYPES, JOBS_PAGE_SIZE, type JobFilters, parseJobFilters, toJobSearch, useJobs } from '../api/get-jobs';
 import { JobCard } from '../components/job-card';
-import { EMPLOYMENT_TYPE_LABEL, JOB_CATEGORY_LABEL } from '../components/labels';
+import { EMPLOYMENT_TYPE_LABEL } from '../components/labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 
 /** `/jobs`: current job ads with remote/city/employment type/category filters in the URL and pagination (spec §2). */
 export default function JobsRoute({ locale }: PageProps) {
@@ -61,7 +62,7 @@ export default function JobsRoute({ locale }: PageProps) {
               label={<FormattedMessage id="jobs.filter.category" />}
               value={filters.category}
               onChange={(e) => apply({ category: e.currentTarget.value })}
-              data={[{ value: '', label: any }, ...Object.entries(JOB_CATEGORY_LABEL).map(([value, id]) => ({ value, label: intl.formatMessage({ id }) }))]}
+              data={[{ value: '', label: any }, ...Object.entries(CATEGORY_LABEL).map(([value, id]) => ({ value, label: intl.formatMessage({ id }) }))]}
               data-testid="jobs-filter-category"
             />
             <Button type="submit">

@@ -7,11 +7,10 @@ import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { orgErrorId, useMyOrganizations } from '@/features/organizations/api/organizations';
-import { PublishAsSelect } from '@/features/organizations/components/publish-as-select';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { orgErrorId, PublishAsSelect, useMyOrganizations } from '@/features/organizations';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { zodValidate } from '@/lib/zod-form';
@@ -29,8 +28,9 @@ export default function UserCreateJobRoute({ locale }: PageProps) {
   const t = (id: string) => intl.formatMessage({ id });
   const navigate = useNavigate();
   const localize = useLocalizedPath();
-  const userId = useUserId();
-  const orgs = useMyOrganizations(userId.data);
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const orgs = useMyOrganizations(userId);
   const create = useCreateJob();
   const form = useForm<JobFormValues>({ initialValues: emptyJob(locale), validate: zodValidate(jobSchema) });
   const err = (field: keyof JobFormValues) => {
@@ -39,7 +39,7 @@ export default function UserCreateJobRoute({ locale }: PageProps) {
   };
   const header = <PageHeader title={<FormattedMessage id="page.user-create-job.title" />} description={<FormattedMessage id="jobs.form.lead" />} />;
 
-  if (userId.isPending || orgs.isPending) {
+  if (sessionStatus === 'restoring' || orgs.isPending) {
     return (
       <Stack gap="lg">
         {header}
@@ -74,9 +74,9 @@ export default function UserCreateJobRoute({ locale }: PageProps) {
   }
 
   const submit = form.onSubmit((values) => {
-    if (!userId.data) return;
+    if (!userId) return;
     create.mutate(
-      { userId: userId.data, values },
+      { userId: userId, values },
       {
         onSuccess: (id) => {
           notify('success', t('jobs.form.published'));

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import * as z from 'zod/mini';
 import { unwrap } from '@/lib/api-error';
-import { CATEGORIES } from '@/features/search/api/search';
+import { CATEGORIES } from '@/lib/categories';
 
 /** The four map layers (issue 14), in drawing and list order. */
 export const MAP_LAYERS = ['people', 'projects', 'events', 'jobs'] as const;

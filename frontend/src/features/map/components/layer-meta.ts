@@ -1,9 +1,9 @@
 import type { IntlShape } from 'react-intl';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
-import type { Locale } from '@/lib/constants';
-import { formatEventRange } from '@/features/events/components/labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
+import { type Locale } from '@site/locale';
+import { formatEventRange } from '@/lib/format';
 import { paths } from '@/config/paths';
-import { PRIVATE_CATEGORY_LABEL } from '@/features/projects/api/project-schema';
+import { PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
 import type { MapItem, MapLayer } from '../api/map';
 
 /**

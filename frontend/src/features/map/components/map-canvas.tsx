@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import MapGL, { AttributionControl, Marker, NavigationControl, Popup, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { LocalLink } from '@/components/local-link';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import type { Bounds, CityLabel, MapItem } from '../api/map';
 import { declutter, ItemClusters, type MapMarker } from '../lib/clusters';
 import { MARKER_HEIGHT, MAX_ZOOM, mapStyle } from '../lib/map-style';

@@ -4,7 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
 import { LocalLink } from '@/components/local-link';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import type { MapItem } from '../api/map';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
 import classes from './map-item-list.module.css';

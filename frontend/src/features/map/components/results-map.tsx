@@ -1,7 +1,7 @@
 import { Grid, Text } from '@mantine/core';
 import { lazy, Suspense, useMemo } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { type Bounds, GERMANY, type MapItem } from '../api/map';
 import { MapItemList } from './map-item-list';
 import { MapLoading } from './map-loading';

@@ -3,6 +3,7 @@ import { ApiError, unwrap, type SupabaseResult } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
 import { ERROR_IDS } from './message-ids';
+import { CATEGORIES } from '@/lib/categories';
 
 /**
  * Matching (issue 19, spec §6 basic / advanced / custom matching): the caller's matching profile,
@@ -39,18 +40,7 @@ export const MATCH_ROLES: readonly MatchRole[] = [
   'team_member',
 ];
 export const COMMITMENTS: readonly MatchCommitment[] = ['full_time', 'part_time', 'side_project', 'later'];
-export const INDUSTRIES: readonly Industry[] = [
-  'education',
-  'technology',
-  'business',
-  'art',
-  'community',
-  'environment',
-  'health',
-  'science',
-  'social',
-  'other',
-];
+export const INDUSTRIES: readonly Industry[] = CATEGORIES;
 export const STAGES: readonly Stage[] = ['idea', 'concept', 'prototype', 'mvp', 'growth', 'established'];
 /** Languages offered in the editor (ISO 639-1; the database accepts any two-letter code). */
 export const LANGUAGE_CODES = ['de', 'en', 'fr', 'es', 'it', 'nl', 'pl', 'tr', 'ru', 'uk', 'ar', 'pt', 'zh'] as const;

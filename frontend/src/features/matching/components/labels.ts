@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { skillsQuery, type Skill } from '../api/matching';
 import { COMMITMENT_IDS, KIND_IDS, ROLE_IDS } from '../api/message-ids';
 import type { ReasonLabels } from '../api/reasons';

@@ -4,7 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import ConnectButton from '@/features/contacts/components/connect-button';
+import { ConnectButton } from '@/features/contacts';
 import { notify } from '@/lib/notify';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { declineMatch, matchingErrorId, type MatchItem } from '../api/matching';

@@ -6,11 +6,11 @@ import { Link } from 'react-router';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { myContactsQuery } from '@/features/contacts/api/contacts';
-import { useOwnProfile } from '@/features/user/api/own-profile';
-import { HomeDashboard } from '@/features/user/components/home-dashboard';
+import { myContactsQuery } from '@/features/contacts';
+import { useOwnProfile } from '@/lib/own-profile';
+import { HomeDashboard } from '../components/home-dashboard';
 import type { PageProps } from '@/lib/route-def';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { matchProfileCompleteness } from '../api/completeness';
@@ -221,7 +221,7 @@ function ProjectsForMeSection({ hasProfile }: { hasProfile: boolean }) {
  * see how many matches they would have and the way to a plan; Basic users their weekly quota.
  */
 export default function DashboardRoute({ locale }: PageProps) {
-  const me = useUserId().data;
+  const me = useSession().user?.id;
   const account = useOwnProfile();
   const profile = useQuery(ownMatchProfileQuery());
   if (profile.isPending || account.isPending) return <LoadingState messageId="matching.loading" />;

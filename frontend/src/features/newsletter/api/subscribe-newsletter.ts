@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { ApiError, unwrap } from '@/lib/api-error';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 
 /** Newsletter form; messages are ids of en.json/de.json. */
 export const newsletterSchema = z.object({

@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect, SimpleGrid, Stack, Textarea, TextInput, Ti
 import { useForm } from '@mantine/form';
 import { type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { ORGANIZATION_SIZES, type OrganizationFormValues, slugFromName, validateOrganization } from '../api/organizations';
+import { ORGANIZATION_SIZES, type OrganizationFormValues, slugFromName, validateOrganization } from '../api/organization';
 import { SIZE_LABEL } from './labels';
 
 /**

@@ -1,7 +1,7 @@
 import { NativeSelect } from '@mantine/core';
 import { useIntl } from 'react-intl';
-import { useUserId } from '@/components/use-user-id';
-import { useMyOrganizations } from '../api/organizations';
+import { useSession } from '@/lib/session';
+import { useMyOrganizations } from '../api/get-organizations';
 
 /**
  * "Publish as" of the project, job and event forms (issue 15): the signed-in user themself or one of
@@ -24,8 +24,8 @@ export function PublishAsSelect({
   error?: string;
 }) {
   const intl = useIntl();
-  const userId = useUserId();
-  const orgs = useMyOrganizations(userId.data);
+  const userId = useSession().user?.id;
+  const orgs = useMyOrganizations(userId);
   if (allowSelf && (!orgs.data || orgs.data.length === 0)) return null;
   const data = [
     ...(allowSelf ? [{ value: '', label: intl.formatMessage({ id: 'org.publishAs.self' }) }] : [{ value: '', label: intl.formatMessage({ id: 'org.publishAs.choose' }) }]),

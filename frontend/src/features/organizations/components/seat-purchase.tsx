@@ -2,11 +2,11 @@ import { Alert, Button, Group, Modal, NumberInput, Skeleton, Stack, Text } from 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { FunctionCallError } from '@/lib/function-call-error';
 import { formatEuro } from '@/lib/format';
 import { notify } from '@/lib/notify';
-import { organizationBillingQuery, SEAT_ERROR_IDS, useChangeSeats } from '../api/organizations';
+import { organizationBillingQuery, SEAT_ERROR_IDS, useChangeSeats } from '../api/organization-seats';
 
 /** Highest number of extra seats one organisation can buy (public.prepare_seat_change). */
 const MAX_EXTRA_SEATS = 995;

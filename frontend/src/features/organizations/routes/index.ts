@@ -1,9 +1,8 @@
 import type { RouteDef } from '@/lib/route-def';
+import { isOrganizationSlug } from '@site/slug';
 
-/** Slug rule of organizations.slug (lowercase a-z, 0-9, dashes; 3..60). */
-const isOrgSlug = (slug: string | undefined) => /^[a-z0-9][a-z0-9-]{1,58}[a-z0-9]$/.test(slug ?? '');
 
-/** Routes of the organisations feature (issue 15: corporate profiles with several users). */
+/** Routes of the organisations feature (issue 15: corporate profiles with several users); the public page /org/{slug} is in profiles. */
 export const organizationsRoutes: RouteDef[] = [
   {
     id: 'org-create',
@@ -23,17 +22,8 @@ export const organizationsRoutes: RouteDef[] = [
     titleKey: 'page.org-settings.title',
     descriptionKey: 'page.org-settings.description',
     noindex: true,
-    validate: (params) => isOrgSlug(params.slug),
+    validate: (params) => isOrganizationSlug(params.slug),
     load: () => import('./org-settings'),
-  },
-  {
-    id: 'org-page',
-    pattern: '/org/:slug',
-    layout: 'default',
-    titleKey: 'page.org-page.title',
-    descriptionKey: 'page.org-page.description',
-    validate: (params) => isOrgSlug(params.slug),
-    load: () => import('./org-page'),
   },
   {
     id: 'invitation',

@@ -6,12 +6,15 @@ import { useLocation, useNavigate } from 'react-router';
 import { LocalButtonLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { forgetReturnPath, rememberReturnPath } from '@/lib/return-path';
-import { acceptInvitation, declineInvitation, invitationQuery, organizationLogoUrl, orgErrorId, ROLE_LABEL } from '../api/organizations';
+import { invitationQuery } from '../api/get-organizations';
+import { organizationLogoUrl, ROLE_LABEL } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { acceptInvitation, declineInvitation } from '../api/save-organization';
 
 /** Message ids of the states an invitation can no longer be answered in. */
 const CLOSED_STATE: Readonly<Record<string, string>> = {
@@ -34,12 +37,13 @@ export default function InvitationRoute({ params }: PageProps) {
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
   const token = params.token ?? '';
-  const userId = useUserId();
-  const invitation = useQuery({ ...invitationQuery(token, userId.data ?? null), enabled: !userId.isPending });
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const invitation = useQuery({ ...invitationQuery(token, userId ?? null), enabled: sessionStatus !== 'restoring' });
   // arrived signed in (back from login or registration): the remembered return path is used up
   useEffect(() => {
-    if (userId.data) forgetReturnPath();
-  }, [userId.data]);
+    if (userId) forgetReturnPath();
+  }, [userId]);
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token),
     onSuccess: async () => {
@@ -57,7 +61,7 @@ export default function InvitationRoute({ params }: PageProps) {
   });
 
   let body;
-  if (invitation.isPending || userId.isPending) body = <LoadingState messageId="org.loading" />;
+  if (invitation.isPending || sessionStatus === 'restoring') body = <LoadingState messageId="org.loading" />;
   else if (invitation.isError) body = <LoadError messageId={orgErrorId(invitation.error)} onRetry={() => void invitation.refetch()} />;
   else if (!invitation.data) {
     body = (
@@ -89,7 +93,7 @@ export default function InvitationRoute({ params }: PageProps) {
             <Alert color="yellow" role="status" data-testid="invitation-closed">
               <FormattedMessage id={closed} />
             </Alert>
-          ) : userId.data ? (
+          ) : userId ? (
             <>
               {inv.email_matches === false && (
                 <Alert color="yellow" role="status" data-testid="invitation-mismatch">

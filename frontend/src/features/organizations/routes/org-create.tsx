@@ -9,9 +9,11 @@ import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { useCurrentSubscription } from '@/features/billing/api/get-subscription';
+import { useCurrentSubscription } from '@/features/billing';
 import { notify } from '@/lib/notify';
-import { createOrganization, EMPTY_ORGANIZATION, type OrganizationFormValues, orgErrorId } from '../api/organizations';
+import { EMPTY_ORGANIZATION, type OrganizationFormValues } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { createOrganization } from '../api/save-organization';
 import { OrganizationForm } from '../components/organization-form';
 
 const LIVE = new Set(['active', 'trialing', 'past_due']);

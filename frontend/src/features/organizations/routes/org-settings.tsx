@@ -9,25 +9,17 @@ import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import type { Locale } from '@/lib/constants';
+import { type Locale } from '@site/locale';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { publicAvatarUrl } from '@/lib/public-api';
 import type { PageProps } from '@/lib/route-def';
-import {
-  myOrganizationsQuery,
-  ORGANIZATION_ROLES,
-  organizationAdminQuery,
-  organizationLogoUrl,
-  type OrganizationMember,
-  type OrganizationRole,
-  orgErrorId,
-  ROLE_LABEL,
-  toOrganizationForm,
-  useOrganizationMutations,
-} from '../api/organizations';
+import { myOrganizationsQuery, organizationAdminQuery, type OrganizationMember } from '../api/get-organizations';
+import { ORGANIZATION_ROLES, organizationLogoUrl, type OrganizationRole, ROLE_LABEL, toOrganizationForm } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { useOrganizationMutations } from '../api/save-organization';
 import { OrganizationForm } from '../components/organization-form';
 import { SeatPurchase } from '../components/seat-purchase';
 
@@ -65,8 +57,9 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
   const navigate = useNavigate();
   const localize = useLocalizedPath();
   const slug = params.slug ?? '';
-  const userId = useUserId();
-  const mine = useQuery({ ...myOrganizationsQuery(userId.data ?? ''), enabled: !!userId.data });
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const mine = useQuery({ ...myOrganizationsQuery(userId ?? ''), enabled: !!userId });
   const membership = mine.data?.find((o) => o.slug === slug);
   const orgId = membership?.id ?? '';
   const isAdmin = membership?.role === 'owner' || membership?.role === 'admin';
@@ -100,7 +93,7 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
     </Container>
   );
 
-  if (userId.isPending || mine.isPending) return frame(<LoadingState messageId="org.loading" />);
+  if (sessionStatus === 'restoring' || mine.isPending) return frame(<LoadingState messageId="org.loading" />);
   if (mine.isError) return frame(<LoadError messageId="org.loadFailed" onRetry={() => void mine.refetch()} />);
   if (!membership || !isAdmin) {
     return frame(
@@ -203,7 +196,7 @@ export default function OrganizationSettingsRoute({ params, locale }: PageProps)
         <Stack component="ul" gap="xs" p={0} m={0} style={{ listStyle: 'none' }}>
           {members.map((member) => {
             const name = memberName(member);
-            const self = member.user_id === userId.data;
+            const self = member.user_id === userId;
             return (
               <Paper component="li" key={member.user_id} withBorder p="sm" radius="md" data-testid="org-member">
                 <Group justify="space-between" wrap="wrap" gap="sm">

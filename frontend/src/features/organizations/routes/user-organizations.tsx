@@ -7,9 +7,12 @@ import { EmptyState } from '@/components/empty-state';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { type MyOrganization, organizationLogoUrl, orgErrorId, ROLE_LABEL, useMyOrganizations, useOwnMembership } from '../api/organizations';
+import { type MyOrganization, useMyOrganizations } from '../api/get-organizations';
+import { organizationLogoUrl, ROLE_LABEL } from '../api/organization';
+import { orgErrorId } from '../api/organization-errors';
+import { useOwnMembership } from '../api/save-organization';
 
 /**
  * `/user/organizations` ("My organisations", issue 15): the organisations the signed-in user
@@ -20,9 +23,10 @@ import { type MyOrganization, organizationLogoUrl, orgErrorId, ROLE_LABEL, useMy
 export default function UserOrganizationsRoute() {
   const intl = useIntl();
   const t = (id: string, values?: Record<string, string>) => intl.formatMessage({ id }, values);
-  const userId = useUserId();
-  const orgs = useMyOrganizations(userId.data);
-  const own = useOwnMembership(userId.data ?? '');
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const orgs = useMyOrganizations(userId);
+  const own = useOwnMembership(userId ?? '');
   const [leaving, setLeaving] = useState<MyOrganization | null>(null);
   const fail = (error: unknown) => notify('error', t(orgErrorId(error)));
   const create = (
@@ -31,7 +35,7 @@ export default function UserOrganizationsRoute() {
     </LocalButtonLink>
   );
   let body;
-  if (userId.isPending || (orgs.isPending && !!userId.data)) body = <LoadingState messageId="org.loading" />;
+  if (sessionStatus === 'restoring' || (orgs.isPending && !!userId)) body = <LoadingState messageId="org.loading" />;
   else if (orgs.isError) body = <LoadError messageId="org.loadFailed" onRetry={() => void orgs.refetch()} />;
   else if (!orgs.data || orgs.data.length === 0) {
     body = (

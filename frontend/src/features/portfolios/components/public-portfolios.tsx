@@ -1,8 +1,8 @@
 import { Anchor, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
-import { isHttpsUrl, isHttpUrl } from '@/lib/safe-url';
+import { CATEGORY_LABEL } from '@/lib/categories';
+import { isHttpsUrl, isHttpUrl } from '@site/url';
 import { toPortfolioValues } from '../api/portfolio-schema';
 import { usePublicPortfolios } from '../api/portfolios';
 import { PortfolioFilesPanel } from './portfolio-files-panel';

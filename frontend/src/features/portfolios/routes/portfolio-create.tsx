@@ -2,7 +2,7 @@ import { Container, Group, List, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
-import { getUserId } from '@/components/use-user-id';
+import { getSessionUserId } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { PageHeader } from '@/components/page-header';
 
@@ -11,7 +11,7 @@ import { PageHeader } from '@/components/page-header';
  * signed in it leads to the portfolio form (the payment guard there sends free users to a plan).
  */
 export default function PortfolioCreateRoute() {
-  const session = useQuery({ queryKey: ['session', 'has-user'], queryFn: async () => (await getUserId()) !== null });
+  const session = useQuery({ queryKey: ['session', 'has-user'], queryFn: async () => (await getSessionUserId()) !== null });
   return (
     <Container size="sm" py="xl">
       <Stack>

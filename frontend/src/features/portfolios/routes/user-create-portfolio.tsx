@@ -2,7 +2,7 @@ import { Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { isPaymentRequired } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
@@ -15,7 +15,7 @@ export default function UserCreatePortfolioRoute() {
   const intl = useIntl();
   const navigate = useNavigate();
   const localize = useLocalizedPath();
-  const userId = useUserId();
+  const userId = useSession().user?.id;
   const { create } = usePortfolioMutations();
   return (
     <Stack maw={720}>
@@ -24,9 +24,9 @@ export default function UserCreatePortfolioRoute() {
         busy={create.isPending}
         submitId="portfolios.create"
         onSubmit={(values) =>
-          userId.data &&
+          userId &&
           create.mutate(
-            { ownerId: userId.data, values },
+            { ownerId: userId, values },
             {
               onSuccess: (row) => {
                 notify('success', intl.formatMessage({ id: 'portfolios.created' }));

@@ -1,7 +1,7 @@
 import { Alert, Badge, Button, Center, Divider, Group, Loader, Stack, Title } from '@mantine/core';
 import { useMemo } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { usePortfolio, usePortfolioMutations } from '../api/portfolios';
@@ -13,12 +13,13 @@ import { PortfolioForm } from '../components/portfolio-form';
 export default function UserEditPortfolioRoute({ params }: PageProps) {
   const intl = useIntl();
   const id = /^\d+$/.test(params.id ?? '') ? Number(params.id) : 0;
-  const userId = useUserId();
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
   const query = usePortfolio(id);
   const { update } = usePortfolioMutations();
   const initial = useMemo(() => (query.data ? toPortfolioValues(query.data) : undefined), [query.data]);
 
-  if (id > 0 && (query.isPending || userId.isPending)) {
+  if (id > 0 && (query.isPending || sessionStatus === 'restoring')) {
     return (
       <Center py="xl">
         <Loader aria-label={intl.formatMessage({ id: 'portfolios.loading' })} />
@@ -26,7 +27,7 @@ export default function UserEditPortfolioRoute({ params }: PageProps) {
     );
   }
   const row = query.data;
-  if (!row || row.owner_id !== userId.data) {
+  if (!row || row.owner_id !== userId) {
     return (
       <Alert color="red" role="alert" data-testid="portfolio-not-found">
         <FormattedMessage id="portfolios.notFound" />

@@ -8,9 +8,9 @@ import { ListPagination } from '@/components/list-pagination';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -20,9 +20,10 @@ import { FILE_ACCESS_LABEL, type PortfolioRow } from '../api/portfolio-schema';
 /** `/user/portfolios`: my portfolios with status, file access, edit and delete (spec §2). */
 export default function UserPortfoliosRoute({ locale }: PageProps) {
   const intl = useIntl();
-  const userId = useUserId();
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
   const [page, setPage] = useState(1);
-  const query = useMyPortfolios(userId.data, page);
+  const query = useMyPortfolios(userId, page);
   const { remove } = usePortfolioMutations();
   const [toDelete, setToDelete] = useState<PortfolioRow | null>(null);
   return (
@@ -36,7 +37,7 @@ export default function UserPortfoliosRoute({ locale }: PageProps) {
           </LocalButtonLink>
         }
       />
-      {(userId.isPending || query.isPending) && <LoadingState messageId="portfolios.loading" />}
+      {(sessionStatus === 'restoring' || query.isPending) && <LoadingState messageId="portfolios.loading" />}
       {query.isError && <LoadError messageId="portfolios.loadFailed" onRetry={() => void query.refetch()} />}
       {query.data?.rows.length === 0 && (
         <EmptyState

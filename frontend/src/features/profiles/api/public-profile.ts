@@ -2,7 +2,8 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
-import type { PremiumProfileSettings } from '@/features/user/api/premium-profile';
+import type { PremiumProfileSettings } from '@/features/user';
+import { getSessionUserId } from '@/lib/session';
 
 type Row = Database['public']['Views']['public_profiles']['Row'];
 /** What /u/{slug} shows of a profile (public.public_profiles: no private column; views type every column as nullable). */
@@ -68,8 +69,7 @@ export const responseStatsQuery = (profileId: string) =>
 
 /** The signed-in viewer's id, or null (no session stored). */
 export async function viewerId(): Promise<string | null> {
-  const { data } = await supabase.auth.getSession();
-  return data.session?.user.id ?? null;
+  return getSessionUserId();
 }
 
 /**

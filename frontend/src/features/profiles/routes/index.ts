@@ -1,6 +1,7 @@
 import type { RouteDef } from '@/lib/route-def';
+import { isOrganizationSlug } from '@site/slug';
 
-/** Routes of the profiles feature (spec §2). */
+/** Routes of the profiles feature: the public pages of people (spec §2) and organisations (issue 15). */
 export const profilesRoutes: RouteDef[] = [
   {
     id: 'profile',
@@ -9,5 +10,14 @@ export const profilesRoutes: RouteDef[] = [
     titleKey: 'page.profile.title',
     descriptionKey: 'page.profile.description',
     load: () => import('./profile'),
+  },
+  {
+    id: 'org-page',
+    pattern: '/org/:slug',
+    layout: 'default',
+    titleKey: 'page.org-page.title',
+    descriptionKey: 'page.org-page.description',
+    validate: (params) => isOrganizationSlug(params.slug),
+    load: () => import('./org-page'),
   },
 ];

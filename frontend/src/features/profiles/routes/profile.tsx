@@ -6,20 +6,19 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ContentCard } from '@/components/content-card';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
-import { blockedUserBySlugQuery, refreshAfterBlockChange, unblockUser } from '@/features/user/api/blocked-users';
-import { avatarUrl } from '@/features/user/api/own-profile';
-import { CATEGORY_IDS, SOCIAL_NETWORKS } from '@/features/user/components/profile-form';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { blockedUserBySlugQuery, CATEGORY_IDS, refreshAfterBlockChange, SOCIAL_NETWORKS, unblockUser } from '@/features/user';
+import { publicAvatarUrl } from '@/lib/public-api';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import type { PageProps } from '@/lib/route-def';
 import { notify } from '@/lib/notify';
-import { isHttpUrl } from '@/lib/safe-url';
-import { PublicPortfolios } from '@/features/portfolios/components/public-portfolios';
+import { isHttpUrl } from '@site/url';
+import { PublicPortfolios } from '@/features/portfolios';
 import { blockErrorMessageId } from '../api/block-errors';
 import { blockUser, profileProjectsQuery, publicProfileQuery, type ResponseStats, responseStatsQuery, viewerId } from '../api/public-profile';
 
-import { trackItem, useTrackView } from '@/features/analytics/api/track';
+import { trackItem, useTrackView } from '@/lib/track';
 
-const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
+const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 /**
  * /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3,
@@ -119,7 +118,7 @@ export default function ProfileRoute({ params }: PageProps) {
       style={accent ? { borderTop: `8px solid ${accent}`, borderRadius: 'var(--mantine-radius-md)' } : undefined}
     >
       <Group align="flex-start" wrap="nowrap">
-        <Avatar variant="filled" src={avatarUrl(p.profile_img)} alt="" size={96} radius="xl" />
+        <Avatar variant="filled" src={publicAvatarUrl(p.profile_img)} alt="" size={96} radius="xl" />
         <Stack gap={4} style={{ flex: 1 }}>
           <Group gap="sm">
             <Title order={1}>{p.display_name}</Title>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '@/lib/safe-url';
+import { CATEGORIES, PRIVATE_CATEGORIES } from '@/lib/categories';
 import type { Database } from '@/lib/database.types';
 
 type Enums = Database['public']['Enums'];
@@ -7,34 +8,6 @@ export type ProjectCategory = Enums['project_category'];
 export type PrivateProjectCategory = Enums['private_project_category'];
 export type ProjectStage = Enums['project_stage'];
 export type ProjectStatus = Enums['project_status'];
-
-/** The ten project categories (spec §1) with their message ids. */
-export const CATEGORY_LABEL: Readonly<Record<ProjectCategory, string>> = {
-  education: 'projects.category.education',
-  technology: 'projects.category.technology',
-  business: 'projects.category.business',
-  art: 'projects.category.art',
-  community: 'projects.category.community',
-  environment: 'projects.category.environment',
-  health: 'projects.category.health',
-  science: 'projects.category.science',
-  social: 'projects.category.social',
-  other: 'projects.category.other',
-};
-
-/** The ten private-project categories (spec §1) with their message ids. */
-export const PRIVATE_CATEGORY_LABEL: Readonly<Record<PrivateProjectCategory, string>> = {
-  socializing: 'projects.privateCategory.socializing',
-  movement: 'projects.privateCategory.movement',
-  creative: 'projects.privateCategory.creative',
-  learning_exchange: 'projects.privateCategory.learningExchange',
-  cooking_eating: 'projects.privateCategory.cookingEating',
-  family_children: 'projects.privateCategory.familyChildren',
-  volunteer: 'projects.privateCategory.volunteer',
-  testing_idea: 'projects.privateCategory.testingIdea',
-  finding_partners: 'projects.privateCategory.findingPartners',
-  gaining_visibility: 'projects.privateCategory.gainingVisibility',
-};
 
 /** Project stages (public.project_stage) with their message ids. */
 export const STAGE_LABEL: Readonly<Record<ProjectStage, string>> = {
@@ -53,8 +26,6 @@ export const STATUS_LABEL: Readonly<Record<ProjectStatus, string>> = {
   archived: 'projects.status.archived',
 };
 
-const CATEGORIES = Object.keys(CATEGORY_LABEL) as [ProjectCategory, ...ProjectCategory[]];
-const PRIVATE_CATEGORIES = Object.keys(PRIVATE_CATEGORY_LABEL) as [PrivateProjectCategory, ...PrivateProjectCategory[]];
 const STAGES = Object.keys(STAGE_LABEL) as [ProjectStage, ...ProjectStage[]];
 
 const httpsUrl = httpUrlSchema('projects.error.imageUrl', { httpsOnly: true });

@@ -2,7 +2,7 @@ import { Alert, Button } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { useFavouriteProject } from '../api/favourite-project';
@@ -13,13 +13,13 @@ import { useFavouriteProject } from '../api/favourite-project';
  */
 export function FavouriteProjectButton({ projectId }: { projectId: number }) {
   const intl = useIntl();
-  const userId = useUserId();
-  const { state, toggle } = useFavouriteProject(userId.data, projectId);
+  const userId = useSession().user?.id;
+  const { state, toggle } = useFavouriteProject(userId, projectId);
   const [askLogin, setAskLogin] = useState(false);
   const isFavourite = state.data === true;
 
   const onClick = () => {
-    if (!userId.data) {
+    if (!userId) {
       setAskLogin(true);
       return;
     }
@@ -35,7 +35,7 @@ export function FavouriteProjectButton({ projectId }: { projectId: number }) {
       <Button
         variant={isFavourite ? 'filled' : 'outline'}
         onClick={onClick}
-        loading={toggle.isPending || (!!userId.data && state.isPending)}
+        loading={toggle.isPending || (!!userId && state.isPending)}
         aria-pressed={isFavourite}
         data-testid="favourite-project"
       >

@@ -2,7 +2,7 @@ import { Alert, Text } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
-import { PlanLimitNotice } from '@/features/billing/components/plan-limit-notice';
+import { PlanLimitNotice } from '@/features/billing';
 
 /**
  * The project limit of the plan (spec §5: Basic 3 projects) with the upgrade path to /prices:

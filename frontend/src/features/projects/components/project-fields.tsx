@@ -1,8 +1,9 @@
 import { NativeSelect, NumberInput, SegmentedControl, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { PublishAsSelect } from '@/features/organizations/components/publish-as-select';
-import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, type ProjectFormValues, STAGE_LABEL } from '../api/project-schema';
+import { PublishAsSelect } from '@/features/organizations';
+import { type ProjectFormValues, STAGE_LABEL } from '../api/project-schema';
+import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
 
 /** The groups of fields; the wizard shows one per step, the edit page all. */
 export type FieldGroup = 'basics' | 'details' | 'location';

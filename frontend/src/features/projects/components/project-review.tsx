@@ -1,6 +1,7 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
-import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, type ProjectFormValues, STAGE_LABEL } from '../api/project-schema';
+import { type ProjectFormValues, STAGE_LABEL } from '../api/project-schema';
+import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
 import { ProjectDescription } from './project-description';
 
 /** Read-only summary of the project values (last wizard step). */

@@ -6,19 +6,20 @@ import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
-import { isHttpsUrl } from '@/lib/safe-url';
+import { isHttpsUrl } from '@site/url';
 import { unmatchedRouteError } from '@/lib/navigation-error';
 import type { PageProps } from '@/lib/route-def';
 import { usePublicProject } from '../api/get-projects';
-import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL, STAGE_LABEL } from '../api/project-schema';
-import { OrganizationByline } from '@/features/organizations/components/organization-byline';
+import { STAGE_LABEL } from '../api/project-schema';
+import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
+import { OrganizationByline } from '@/features/organizations';
 import { FavouriteProjectButton } from '../components/favourite-button';
 import { ProjectDescription } from '../components/project-description';
-import { useStoredSession } from '@/components/use-header-session';
-import { trackItem, useTrackView } from '@/features/analytics/api/track';
+import { useSession } from '@/lib/session';
+import { trackItem, useTrackView } from '@/lib/track';
 
 // "Connect" with the owner (issue 13) loads with supabase-js, only for signed-in visitors.
-const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
+const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 /**
  * `/{id}-{slug}`: public project page (spec §2). Unknown ids, drafts of others and projects of
@@ -31,7 +32,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
   const localize = useLocalizedPath();
   const id = Number(params.id);
   const query = usePublicProject(id);
-  const signedIn = useStoredSession().stored;
+  const signedIn = useSession().status !== 'signed-out';
   useTrackView('project', query.data?.id);
 
   if (query.isPending) {

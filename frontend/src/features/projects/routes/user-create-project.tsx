@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -53,8 +53,8 @@ function Wizard({ draftId, initial, initialStep }: { draftId: number | null; ini
   const intl = useIntl();
   const navigate = useNavigate();
   const localize = useLocalizedPath();
-  const userId = useUserId();
-  const mine = useMyProjects(userId.data, 1);
+  const userId = useSession().user?.id;
+  const mine = useMyProjects(userId, 1);
   const { form, validateGroups } = useProjectForm(initial);
   const { create, update, setStatus } = useProjectMutations();
   const [step, setStep] = useState(initialStep);
@@ -70,7 +70,7 @@ function Wizard({ draftId, initial, initialStep }: { draftId: number | null; ini
     const values = projectValues();
     if (draftId === null) {
       create.mutate(
-        { ownerId: userId.data!, values },
+        { ownerId: userId!, values },
         {
           onSuccess: (row) => {
             navigate(localize(paths.user.createProject(row.id)), { replace: true });

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { OpenRolesEditor } from '@/features/matching/components/open-roles-editor';
+import { OpenRolesEditor } from '@/features/matching';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
 import { useOwnProject } from '../api/get-projects';

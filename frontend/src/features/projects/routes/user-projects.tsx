@@ -8,9 +8,9 @@ import { ListPagination } from '@/components/list-pagination';
 import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
@@ -23,8 +23,9 @@ import { ProjectLimitNotice } from '../components/plan-limit-notice';
 export default function UserProjectsRoute({ locale }: PageProps) {
   const intl = useIntl();
   const [page, setPage] = useState(1);
-  const userId = useUserId();
-  const query = useMyProjects(userId.data, page);
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
+  const query = useMyProjects(userId, page);
   const { setStatus, remove } = useProjectMutations();
   const [toDelete, setToDelete] = useState<ProjectRow | null>(null);
   const [toUnpublish, setToUnpublish] = useState<ProjectRow | null>(null);
@@ -48,7 +49,7 @@ export default function UserProjectsRoute({ locale }: PageProps) {
         }
       />
       {data && data.limit !== null && <ProjectLimitNotice used={data.total} limit={data.limit} reached={reached} />}
-      {(query.isPending || userId.isPending) && <LoadingState messageId="projects.loading" />}
+      {(query.isPending || sessionStatus === 'restoring') && <LoadingState messageId="projects.loading" />}
       {query.isError && <LoadError messageId="projects.loadFailed" onRetry={() => void query.refetch()} />}
       {data && data.rows.length === 0 && (
         <EmptyState

@@ -2,13 +2,13 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 // zod/mini: the search page is public and performance-critical; the functional API tree-shakes (issue 5)
 import * as z from 'zod/mini';
 import { unwrap } from '@/lib/api-error';
+import { isCategory } from '@/lib/categories';
 
 /** The four site-search types of spec §6 (jobs are searched on /jobs). */
 export const SEARCH_TYPES = ['project', 'portfolio', 'event', 'profile'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
 
 /** The ten project categories (enum public.project_category), also used for events and jobs. */
-export const CATEGORIES = ['education', 'technology', 'business', 'art', 'community', 'environment', 'health', 'science', 'social', 'other'] as const;
 
 /** Results per page (public.search allows 1..50). */
 export const SEARCH_PAGE_SIZE = 10;
@@ -42,7 +42,7 @@ export function parseSearchParams(search: URLSearchParams): SearchParams {
   return {
     q: (search.get('q') ?? '').slice(0, 200),
     types: [...new Set(types)],
-    category: (CATEGORIES as readonly string[]).includes(category) ? category : '',
+    category: isCategory(category) ? category : '',
     city: (search.get('city') ?? '').slice(0, 100),
     from: date(search.get('from')),
     to: date(search.get('to')),

@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
-import type { Locale } from '@/lib/constants';
-import { type MapItem, type MapLayer, useCityPositions } from '@/features/map/api/map';
-import { ResultsMap } from '@/features/map/components/results-map';
+import { type Locale } from '@site/locale';
+import { type MapItem, type MapLayer, ResultsMap, useCityPositions } from '@/features/map';
 import type { SearchResult } from '../api/search';
 
 const LAYER: Partial<Record<string, MapLayer>> = { project: 'projects', event: 'events', profile: 'people' };

@@ -7,17 +7,18 @@ import { EmptyState } from '@/components/empty-state';
 import { ListPagination } from '@/components/list-pagination';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
-import type { Locale } from '@/lib/constants';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { type Locale } from '@site/locale';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
-import { CATEGORIES, SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
+import { SEARCH_PAGE_SIZE, SEARCH_TYPES, type SearchParams, type SearchResult, type SearchType, useSearch } from '../api/search';
+import { CATEGORIES } from '@/lib/categories';
 import { Highlight } from './highlight';
 import { SearchResultsMap } from './search-results-map';
-import { ViewSwitch } from '@/features/map/components/view-switch';
-import { useStoredSession } from '@/components/use-header-session';
+import { ViewSwitch } from '@/features/map';
+import { useSession } from '@/lib/session';
 
 // "Connect" on people (issue 13) loads with supabase-js, only for signed-in visitors.
-const ConnectButton = lazy(() => import('@/features/contacts/components/connect-button'));
+const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 const TYPE_LABEL: Record<SearchType, string> = {
   project: 'search.type.project',
@@ -75,7 +76,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
   // in one task with the query's update (Lighthouse TBT of /search, issue 18); until then the
   // previous results or the loading state stay
   const data = useDeferredValue(search.data);
-  const signedIn = useStoredSession().stored;
+  const signedIn = useSession().status !== 'signed-out';
   const apply = (patch: Partial<SearchParams>) => onChange({ ...params, ...patch, page: patch.page ?? 1 });
   const showMap = params.view === 'map';
   const submit = (e: FormEvent) => {

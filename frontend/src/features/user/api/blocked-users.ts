@@ -1,7 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
 import { supabase } from '@/lib/supabase';
-import { currentUserId } from './own-profile';
+import { currentUserId } from '@/lib/own-profile';
 
 /**
  * A person the signed-in user blocked, as `public.my_blocked_users` returns it (issue 8): enough to

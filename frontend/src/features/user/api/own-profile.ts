@@ -1,39 +1,8 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { invokeFunction } from '@/features/auth/api/invoke';
+import { invokeFunction } from '@/lib/invoke-function';
 import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
-import { publicAvatarUrl } from '@/lib/public-api';
+import { currentUserId } from '@/lib/own-profile';
 import { supabase } from '@/lib/supabase';
-
-/** The caller's profile with private fields and the computed display fields (public.my_profile(), spec §3). */
-export type OwnProfile = Database['public']['Functions']['my_profile']['Returns'][number];
-
-/** The signed-in user's id; throws when nobody is signed in. */
-export async function currentUserId(): Promise<string> {
-  const { data } = await supabase.auth.getSession();
-  const id = data.session?.user.id;
-  if (!id) throw new Error('Not signed in');
-  return id;
-}
-
-/**
- * Query options of the signed-in user's own profile: every column including the private ones,
- * display_name/display_address, premium_profile and suspended, through public.my_profile() (the
- * only path to one's private fields; issue 12).
- */
-export const ownProfileQuery = () =>
-  queryOptions({
-    queryKey: ['own-profile'],
-    queryFn: async (): Promise<OwnProfile> => {
-      await currentUserId(); // throws when nobody is signed in
-      return unwrap(await supabase.rpc('my_profile').single(), 'GET');
-    },
-  });
-
-/** The signed-in user's profile (TanStack Query). */
-export function useOwnProfile() {
-  return useQuery(ownProfileQuery());
-}
 
 /**
  * The map placement of the signed-in user's profile (issue 14): the stored coordinates (the
@@ -133,9 +102,6 @@ export async function uploadAvatar(blob: Blob, previousPath: string | null): Pro
   if (previousPath && previousPath.startsWith(`${userId}/`)) await supabase.storage.from('avatars').remove([previousPath]);
   return path;
 }
-
-/** Public URL of an avatar object path (the `avatars` bucket is public); null for none. */
-export const avatarUrl = publicAvatarUrl;
 
 /** DSGVO Art. 20: the caller's data as JSON (`export_my_data()` RPC). */
 export async function exportMyData(): Promise<unknown> {

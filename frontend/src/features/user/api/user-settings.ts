@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api-error';
 import { supabase } from '@/lib/supabase';
-import { currentUserId } from './own-profile';
+import { currentUserId } from '@/lib/own-profile';
 
 /**
  * Privacy and notification switches of the signed-in user (issue 13, table user_settings; no row

@@ -6,7 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { signOut } from '@/features/auth/session/sign-out';
+import { signOut } from '@/lib/sign-out';
 import { notify } from '@/lib/notify';
 import { deleteMyAccount, exportMyData } from '../api/own-profile';
 

@@ -3,7 +3,8 @@ import { useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { notify } from '@/lib/notify';
-import { AVATAR_TYPES, avatarUrl, prepareAvatar, uploadAvatar } from '../api/own-profile';
+import { AVATAR_TYPES, prepareAvatar, uploadAvatar } from '../api/own-profile';
+import { publicAvatarUrl } from '@/lib/public-api';
 
 const ERROR_IDS: Record<string, string> = {
   unsupported_type: 'account.avatar.unsupportedType',
@@ -26,7 +27,7 @@ export function AvatarUpload({ path }: { path: string | null }) {
   });
   return (
     <Group>
-      <Avatar variant="filled" src={avatarUrl(path)} alt={intl.formatMessage({ id: 'account.avatar.alt' })} size={96} radius="xl" data-testid="settings-avatar" />
+      <Avatar variant="filled" src={publicAvatarUrl(path)} alt={intl.formatMessage({ id: 'account.avatar.alt' })} size={96} radius="xl" data-testid="settings-avatar" />
       <Stack gap={4}>
         <input
           ref={input}

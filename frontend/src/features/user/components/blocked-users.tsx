@@ -10,7 +10,7 @@ import { paths } from '@/config/paths';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import { blockedUsersQuery, refreshAfterBlockChange, unblockUser, type BlockedUser } from '../api/blocked-users';
-import { avatarUrl } from '../api/own-profile';
+import { publicAvatarUrl } from '@/lib/public-api';
 
 /** Entries per page of the block list. */
 const PAGE_SIZE = 10;
@@ -60,7 +60,7 @@ export function BlockedUsers() {
               return (
                 <Group component="li" key={entry.user_id} justify="space-between" wrap="nowrap" data-testid="blocked-user">
                   <Group gap="sm" wrap="nowrap">
-                    <Avatar src={avatarUrl(entry.profile_img)} alt="" radius="xl" />
+                    <Avatar src={publicAvatarUrl(entry.profile_img)} alt="" radius="xl" />
                     <Stack gap={0}>
                       <LocalLink to={paths.profile(entry.slug)} fw={600}>
                         {entry.display_name}

@@ -7,7 +7,7 @@ import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
-import type { OwnProfile } from '../api/own-profile';
+import type { OwnProfile } from '@/lib/own-profile';
 import {
   hasPremiumProfile,
   ownPublishedProjectsQuery,

@@ -1,4 +1,4 @@
-import type { OwnProfile } from '../api/own-profile';
+import type { OwnProfile } from '@/lib/own-profile';
 
 /**
  * Profile fields counted for completeness (issue 6 /user start page), most useful first; `hint`

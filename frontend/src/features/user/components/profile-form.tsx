@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { notify } from '@/lib/notify';
 import { httpUrlSchema } from '@/lib/safe-url';
 import { zodValidate } from '@/lib/zod-form';
-import { type OwnProfile, type ProfileUpdates, updateOwnProfile } from '../api/own-profile';
+import { type ProfileUpdates, updateOwnProfile } from '../api/own-profile';
+import { type OwnProfile } from '@/lib/own-profile';
 
 /** The ten project categories of spec §1 (profiles.categories). */
 export const CATEGORY_IDS = {

@@ -4,22 +4,22 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
 import { LocalButtonLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
-import { useUserId } from '@/components/use-user-id';
+import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
-import { useFavouriteJobs, useFavouriteProjects, useRemoveFavourite } from '@/features/favorites/api/get-favorites';
-import { FavouriteList } from '@/features/favorites/components/favourite-list';
-import { CATEGORY_LABEL } from '@/lib/category-labels';
+import { FavouriteList, useFavouriteJobs, useFavouriteProjects, useRemoveFavourite } from '@/features/favorites';
+import { CATEGORY_LABEL } from '@/lib/categories';
 import { notify } from '@/lib/notify';
 
 /** `/user/favorites`: favourite projects and jobs as cards (issue 18) with remove and empty states (spec §2, §3). */
 export default function UserFavoritesRoute() {
   const intl = useIntl();
-  const userId = useUserId();
+  const { user, status: sessionStatus } = useSession();
+  const userId = user?.id;
   const [projectPage, setProjectPage] = useState(1);
   const [jobPage, setJobPage] = useState(1);
-  const projects = useFavouriteProjects(userId.data, projectPage);
-  const jobs = useFavouriteJobs(userId.data, jobPage);
-  const remove = useRemoveFavourite(userId.data);
+  const projects = useFavouriteProjects(userId, projectPage);
+  const jobs = useFavouriteJobs(userId, jobPage);
+  const remove = useRemoveFavourite(userId);
   const removeItem = (item: { kind: 'project'; id: number } | { kind: 'job'; id: string }) =>
     remove.mutate(item, {
       onSuccess: () => notify('success', intl.formatMessage({ id: 'favorites.removed' })),
@@ -47,7 +47,7 @@ export default function UserFavoritesRoute() {
         testId="favourite-project-item"
         emptyId="favorites.projectsEmpty"
         emptyAction={findMore}
-        isPending={userId.isPending || (!!userId.data && projects.isPending)}
+        isPending={sessionStatus === 'restoring' || (!!userId && projects.isPending)}
         isError={projects.isError}
         onRetry={() => projects.refetch()}
         total={projects.data?.total ?? 0}
@@ -89,7 +89,7 @@ export default function UserFavoritesRoute() {
             <FormattedMessage id="favorites.browseJobs" />
           </LocalButtonLink>
         }
-        isPending={userId.isPending || (!!userId.data && jobs.isPending)}
+        isPending={sessionStatus === 'restoring' || (!!userId && jobs.isPending)}
         isError={jobs.isError}
         onRetry={() => jobs.refetch()}
         total={jobs.data?.total ?? 0}

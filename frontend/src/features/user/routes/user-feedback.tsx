@@ -1,8 +1,8 @@
 import { Button, Input, NativeSelect, Rating, Stack, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useUserId } from '@/components/use-user-id';
-import { FEEDBACK_CATEGORY_LABEL, feedbackSchema, useCreateFeedback } from '@/features/feedback/api/create-feedback';
+import { useSession } from '@/lib/session';
+import { FEEDBACK_CATEGORY_LABEL, feedbackSchema, useCreateFeedback } from '@/features/feedback';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
 import { PageHeader } from '@/components/page-header';
@@ -10,7 +10,7 @@ import { PageHeader } from '@/components/page-header';
 /** `/user/feedback`: feedback form stored in `feedback`, confirmed with a success snackbar (spec §2). */
 export default function UserFeedbackRoute() {
   const intl = useIntl();
-  const userId = useUserId();
+  const userId = useSession().user?.id;
   const mutation = useCreateFeedback();
   const form = useForm({
     initialValues: { category: 'general' as keyof typeof FEEDBACK_CATEGORY_LABEL, rating: 0, message: '' },
@@ -21,10 +21,10 @@ export default function UserFeedbackRoute() {
     return typeof id === 'string' ? intl.formatMessage({ id }) : undefined;
   };
   const submit = form.onSubmit((values) => {
-    if (!userId.data) return;
+    if (!userId) return;
     const referrer = typeof document !== 'undefined' && document.referrer.startsWith(window.location.origin) ? document.referrer : null;
     mutation.mutate(
-      { userId: userId.data, input: feedbackSchema.parse(values), pageUrl: referrer },
+      { userId: userId, input: feedbackSchema.parse(values), pageUrl: referrer },
       {
         onSuccess: () => {
           form.reset();
@@ -57,7 +57,7 @@ export default function UserFeedbackRoute() {
             {...form.getInputProps('message')}
             error={err('message')}
           />
-          <Button type="submit" loading={mutation.isPending} disabled={!userId.data} style={{ alignSelf: 'flex-start' }}>
+          <Button type="submit" loading={mutation.isPending} disabled={!userId} style={{ alignSelf: 'flex-start' }}>
             <FormattedMessage id="feedback.submit" />
           </Button>
         </Stack>

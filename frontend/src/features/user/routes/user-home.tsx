@@ -2,10 +2,11 @@ import { Alert, Avatar, Button, Card, Group, List, Loader, Progress, Stack, Text
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
-import { SignOutButton } from '@/features/auth/components/sign-out-button';
+import { SignOutButton } from '@/features/auth';
 import type { PageProps } from '@/lib/route-def';
-import { avatarUrl, useOwnProfile } from '../api/own-profile';
-import { HomeDashboard } from '../components/home-dashboard';
+import { useOwnProfile } from '@/lib/own-profile';
+import { publicAvatarUrl } from '@/lib/public-api';
+import { HomeDashboard } from '@/features/matching';
 import { missingProfileSteps, profileCompleteness } from '../components/profile-completeness';
 import { PageHeader } from '@/components/page-header';
 
@@ -43,7 +44,7 @@ export default function UserHomeRoute({ locale }: PageProps) {
       {profile.data && (
         <>
           <Group>
-            <Avatar variant="filled" src={avatarUrl(profile.data.profile_img)} alt="" size="lg" radius="xl" />
+            <Avatar variant="filled" src={publicAvatarUrl(profile.data.profile_img)} alt="" size="lg" radius="xl" />
             <div>
               <Text fz="xl" fw={600} data-testid="greeting">
                 <FormattedMessage id="account.home.greeting" values={{ name: profile.data.display_name ?? profile.data.firstname }} />

@@ -1,6 +1,6 @@
 import { Alert, Button, Loader, Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useOwnProfile } from '../api/own-profile';
+import { useOwnProfile } from '@/lib/own-profile';
 import { AccountCredentials } from '../components/account-credentials';
 import { AccountData } from '../components/account-data';
 import { AvatarUpload } from '../components/avatar-upload';
@@ -9,9 +9,8 @@ import { BusinessMapLocation } from '../components/business-map-location';
 import { PremiumProfileSettings } from '../components/premium-profile-settings';
 import { PrivacyNotificationSettings } from '../components/privacy-notification-settings';
 import { ProfileForm } from '../components/profile-form';
-import { MatchProfileEditor } from '@/features/matching/components/match-profile-editor';
-import { SavedMatchProfiles } from '@/features/matching/components/saved-profiles';
-import { SubscriptionPanel } from '@/features/billing/components/subscription-panel';
+import { MatchProfileEditor, SavedMatchProfiles } from '@/features/matching';
+import { SubscriptionPanel } from '@/features/billing';
 import { PageHeader } from '@/components/page-header';
 
 /** /user/settings: profile fields, matching profile (issue 19), avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */

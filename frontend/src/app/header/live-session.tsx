@@ -1,0 +1,140 @@
+import type { RealtimeChannel } from '@supabase/supabase-js';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useIntl } from 'react-intl';
+import { CONTACTS_KEY } from '@/features/contacts';
+import { userSettingsQuery } from '@/features/user';
+import { notify } from '@/lib/notify';
+import { channelEffect } from '@/lib/realtime-channel';
+import { supabase } from '@/lib/supabase';
+import { setTitleUnreadCount } from '@/lib/title-prefix';
+import { CHAT_KEY, unreadTotalQuery } from '@/features/chat';
+import { setPresenceWatching } from '@/features/presence';
+
+/** No input for this long (milliseconds) turns "online" into "away" (issue 13). */
+export const AWAY_AFTER_MS = 5 * 60 * 1000;
+/** How often an open tab stores "last seen" (milliseconds). */
+export const LAST_SEEN_INTERVAL_MS = 60 * 1000;
+
+const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'mousemove', 'scroll', 'focus'] as const;
+
+/**
+ * The signed-in user's live connection, mounted once per tab by the header's account menu
+ * (issue 13):
+ * - `user:<id>` (private): `inbox` → inbox and unread total refetch in every tab; `contact_request`
+ *   → an in-app snackbar and the requests list; `contact_accepted` → contacts refetch;
+ *   `contact_expired` (issue 19) → contacts refetch, quietly. A rejoin
+ *   after a lost connection refetches too, so nothing sent meanwhile is missed.
+ * - own presence on `presence:user:<id>`: online, away after 5 minutes without input; nothing
+ *   while "Show my online status" is off, and then no one else's presence is watched either
+ *   (reciprocity). Each tab tracks under its own presence key and changes its status by untrack +
+ *   track: realtime-js loses the reference of a key's earlier presence when a second one joins the
+ *   same key (its onJoin payload rewrites the stored metas), and that presence would then never
+ *   leave.
+ * - "last seen" stored every minute while online (touch_presence).
+ * - the unread total in the tab title.
+ */
+export function LiveSession({ userId }: { userId: string }) {
+  const queryClient = useQueryClient();
+  const intl = useIntl();
+  const intlRef = useRef(intl);
+  useLayoutEffect(() => {
+    intlRef.current = intl;
+  }, [intl]);
+  const settings = useQuery(userSettingsQuery());
+  const unread = useQuery(unreadTotalQuery());
+
+  useEffect(() => {
+    setTitleUnreadCount(unread.data ?? 0);
+  }, [unread.data]);
+  useEffect(() => () => setTitleUnreadCount(0), []);
+
+  useEffect(() => {
+    const refreshChat = () => void queryClient.invalidateQueries({ queryKey: CHAT_KEY });
+    return channelEffect(`user:${userId}`, { config: { private: true } }, (channel) =>
+      channel
+      .on('broadcast', { event: 'inbox' }, refreshChat)
+      .on('broadcast', { event: 'contact_request' }, ({ payload }: { payload: { display_name?: string } }) => {
+        void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
+        notify('info', intlRef.current.formatMessage({ id: 'nav.notify.contactRequest' }, { name: payload.display_name ?? '' }));
+      })
+      .on('broadcast', { event: 'contact_accepted' }, () => {
+        void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
+        notify('success', intlRef.current.formatMessage({ id: 'nav.notify.contactAccepted' }));
+      })
+      // issue 19: a request of mine expired unanswered (14 days): the sent list and the Connect button follow
+      .on('broadcast', { event: 'contact_expired' }, () => void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY }))
+      .subscribe((status) => {
+        if (status === 'SUBSCRIBED') refreshChat();
+      }),
+    );
+  }, [userId, queryClient]);
+
+  const show = settings.data?.show_online_status;
+  useEffect(() => {
+    if (show !== undefined) setPresenceWatching(show);
+  }, [show]);
+
+  useEffect(() => {
+    if (show !== true) return;
+    let channel: RealtimeChannel | null = null;
+    let status: 'online' | 'away' = 'online';
+    let joined = false;
+    let tracked = false;
+    let queue: Promise<unknown> = Promise.resolve();
+    let awayTimer: ReturnType<typeof setTimeout> | undefined;
+    const track = () => {
+      const c = channel;
+      if (!joined || !c) return;
+      queue = queue
+        .then(async () => {
+          if (tracked) await c.untrack();
+          tracked = (await c.track({ status })) === 'ok';
+        })
+        .catch(() => undefined);
+    };
+    const touch = () => {
+      if (status === 'online') void supabase.rpc('touch_presence');
+    };
+    const scheduleAway = () => {
+      clearTimeout(awayTimer);
+      awayTimer = setTimeout(() => {
+        status = 'away';
+        track();
+      }, AWAY_AFTER_MS);
+    };
+    let lastActivity = 0;
+    const onActivity = () => {
+      const now = Date.now();
+      if (now - lastActivity < 1000) return;
+      lastActivity = now;
+      scheduleAway();
+      if (status === 'away') {
+        status = 'online';
+        track();
+        touch();
+      }
+    };
+    for (const e of ACTIVITY_EVENTS) window.addEventListener(e, onActivity, { passive: true });
+    const closeChannel = channelEffect(`presence:user:${userId}`, { config: { private: true } }, (c) => {
+      channel = c;
+      c.subscribe((s) => {
+        if (s === 'SUBSCRIBED') {
+          joined = true;
+          track();
+        }
+      });
+    });
+    scheduleAway();
+    touch();
+    const heartbeat = setInterval(touch, LAST_SEEN_INTERVAL_MS);
+    return () => {
+      clearTimeout(awayTimer);
+      clearInterval(heartbeat);
+      for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, onActivity);
+      closeChannel();
+    };
+  }, [show, userId]);
+
+  return null;
+}

@@ -1,0 +1,93 @@
+import { useEffect, useRef } from 'react';
+import { useIntl } from 'react-intl';
+import { useLocation, useNavigate } from 'react-router';
+import { localeFromPath, stripLocale, withLocale } from '@site/locale';
+import { notify } from '@/lib/notify';
+import { peekReturnPath } from '@/lib/return-path';
+import { type AuthBroadcast, sentByThisTab } from '@/lib/auth-browser-state';
+import { onAuthSignal, useSession } from '@/lib/session';
+import { isUserAreaPath } from '../navigation/check-navigation';
+import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
+
+/** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
+const SIGN_IN_PAGES = new Set(['/login', '/registration', '/register']);
+
+/**
+ * Session behaviour of spec §4 for the whole SPA (mounted once in the root shell):
+ * - auto-logout after 30 minutes without activity (mouse press debounced 300 ms, form submit,
+ *   page start; the timer restarts at most every 3 s), then /login (history entry replaced) and
+ *   the info message 'You have been logged out due to inactivity.';
+ * - other tabs follow a sign-in (login pages → /user) or sign-out (→ /login, replaced);
+ * - a /user page left for /login when the session ends while it is open (sign-out in another tab,
+ *   expired refresh token; history entry replaced, spec §2).
+ * The session and the tabs' signals come from lib/session, which loads supabase-js only when a
+ * session is stored, so public pages stay light.
+ */
+export function useAccountSession(): void {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const intl = useIntl();
+  const timer = useRef<InactivityTimer | null>(null);
+  const latest = useRef({ navigate, intl });
+  useEffect(() => {
+    latest.current = { navigate, intl };
+  }, [navigate, intl]);
+
+  const { status } = useSession();
+  // inactivity timer: (re)armed on every page while a session is stored
+  const signedIn = status !== 'signed-out';
+  const inUserArea = isUserAreaPath(stripLocale(pathname));
+  useEffect(() => {
+    if (inUserArea && status === 'signed-out') void navigate(withLocale('/login', localeFromPath(window.location.pathname)), { replace: true });
+  }, [inUserArea, status, navigate]);
+  useEffect(() => {
+    if (!signedIn) {
+      timer.current?.stop();
+      return;
+    }
+    if (timer.current?.running) return;
+    const onIdle = () => {
+      void import('@/lib/sign-out').then(async ({ signOut }) => {
+        await signOut();
+        const { navigate: go, intl: i18n } = latest.current;
+        const locale = localeFromPath(window.location.pathname);
+        void go(withLocale('/login', locale), { replace: true });
+        notify('info', i18n.formatMessage({ id: 'auth.session.inactivityLogout' }), false);
+      });
+    };
+    timer.current ??= new InactivityTimer(onIdle);
+    timer.current.start();
+  }, [signedIn, pathname]);
+
+  useEffect(() => {
+    const onActivity = () => timer.current?.activity();
+    const onMouse = debounce(onActivity, MOUSE_DEBOUNCE_MS);
+    document.addEventListener('mousedown', onMouse, { capture: true, passive: true });
+    document.addEventListener('submit', onActivity, { capture: true });
+    return () => {
+      document.removeEventListener('mousedown', onMouse, { capture: true });
+      document.removeEventListener('submit', onActivity, { capture: true });
+    };
+  }, []);
+
+  // other tabs
+  useEffect(() => {
+    const follow = (message: AuthBroadcast) => {
+      const path = window.location.pathname;
+      const locale = localeFromPath(path);
+      const plain = stripLocale(path);
+      if (message === 'signed-in' && SIGN_IN_PAGES.has(plain)) {
+        // issue 15: the page that sent the visitor to log in (e.g. an invitation) wins over /user,
+        // also in this tab, where the login form navigates to the same place
+        const back = peekReturnPath(new URLSearchParams(window.location.search).get('next'));
+        void latest.current.navigate(back ?? withLocale('/user', locale), { replace: true });
+      } else if (message === 'signed-out' && !sentByThisTab('signed-out')) {
+        timer.current?.stop();
+        if (plain === '/user' || plain.startsWith('/user/') || plain === '/admin' || plain.startsWith('/admin/')) {
+          void latest.current.navigate(withLocale(plain.startsWith('/admin') ? '/admin/login' : '/login', locale), { replace: true });
+        }
+      }
+    };
+    return onAuthSignal(follow);
+  }, []);
+}
