@@ -43,7 +43,7 @@ export const createEventSchema = z
 /** Validated create-event form values. */
 export type CreateEventValues = z.infer<typeof createEventSchema>;
 
-/** What the edit rules need to know about the saved event (see migration 20261121017000_event_editing.sql). */
+/** What the edit rules need to know about the saved event (see supabase/schemas/11_events.sql). */
 export interface EditBaseline {
   status: EventStatus;
   /** Saved start/end as Europe/Berlin `YYYY-MM-DDTHH:mm` (a value equal to these counts as unchanged). */
@@ -146,7 +146,7 @@ export class EventSaveError extends ApiError {
 
 /**
  * Saves the edited content of an event (organiser; slug and status stay). The database enforces
- * the rules of migration 20261121017000_event_editing.sql: finished/cancelled events are
+ * the edit rules of supabase/schemas/11_events.sql: finished/cancelled events are
  * read-only (P0001 event_read_only), a changed start/end lies in the future (event_time_past), an
  * ongoing event keeps its start (event_started), capacity ≥ going attendees
  * (capacity_below_attendees, hint = going count), no price rise with RSVPs (event_price_locked),

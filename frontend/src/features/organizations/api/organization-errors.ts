@@ -2,7 +2,7 @@ import { ApiError } from '@/lib/api-error';
 
 /**
  * Message ids of the errors the organisation RPCs and policies raise (message = code, see the
- * header of migration 20261129000000_organizations.sql), plus `generic`.
+ * header of supabase/schemas/05_organizations.sql), plus `generic`.
  */
 export const ORG_ERROR_IDS: Readonly<Record<string, string>> = {
   enterprise_required: 'org.error.enterprise_required',

@@ -8,7 +8,7 @@ const db = () => import('@/lib/supabase').then((m) => m.supabase);
  * Seats of an organisation (issue 15 seat purchase): the billing state and changing the number of seats.
  */
 
-/** Answer of RPC organization_billing (owners only; issue 15 seats, migration 20261130000000_seat_purchase.sql). */
+/** Answer of RPC organization_billing (owners only; issue 15 seats, supabase/schemas/05_organizations.sql). */
 export interface OrganizationBilling {
   seats: number;
   included_seats: number;

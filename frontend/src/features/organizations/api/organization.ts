@@ -6,7 +6,7 @@ import { SUPABASE_URL } from '@/lib/public-api';
 /**
  * Organisations (issue 15, spec §6 Enterprise "corporate profiles with multiple users"): reads and
  * writes of public.organizations, organization_members and organization_invitations and the RPCs
- * of migration 20261129000000_organizations.sql. The database owns every rule (Enterprise only,
+ * of supabase/schemas/05_organizations.sql. The database owns every rule (Enterprise only,
  * seats, roles, invitation expiry and single use, RLS); this module only calls it, types its
  * answers and names its errors (ORG_ERROR_IDS).
  */
