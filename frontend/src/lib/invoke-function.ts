@@ -3,12 +3,13 @@ import { FunctionCallError } from '@/lib/function-call-error';
 export { FunctionCallError };
 
 /**
- * POSTs a JSON body to an Edge Function through supabase-js (which adds the caller's token).
+ * POSTs a JSON body (or a multipart form) to an Edge Function through supabase-js (which adds the
+ * caller's token).
  * @returns the parsed JSON answer of a 2xx response
  * @throws FunctionCallError with the function's code and message (status 0 and code
  *   `network_error` when no answer arrived)
  */
-export async function invokeFunction<T>(name: string, body: Record<string, unknown>): Promise<T> {
+export async function invokeFunction<T>(name: string, body: Record<string, unknown> | FormData): Promise<T> {
   // supabase-js loads on first use, so pages that only may call a function (e.g. /prices) render without it
   const [{ supabase }, { FunctionsHttpError }] = await Promise.all([import('@/lib/supabase'), import('@supabase/supabase-js')]);
   const { data, error } = await supabase.functions.invoke<T>(name, { body });

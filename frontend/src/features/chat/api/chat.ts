@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { supabase } from '@/lib/supabase';
+import { uploadFile } from '@/lib/upload-file';
 import { ATTACHMENT_BUCKET, type ChatMessage, safeFileName } from './chat-logic';
 
 export * from './chat-logic';
@@ -104,15 +105,13 @@ export async function fetchNewerMessages(conversationId: string, afterId: number
 
 
 /**
- * Uploads an attachment into the sender's folder of the conversation.
+ * Uploads an attachment into the sender's folder of the conversation through the upload function
+ * (which checks the bytes).
  * @returns the object name to send with the message
- * @throws ApiError when Storage refuses it (not a member, blocked, too large, wrong type)
+ * @throws ApiError when it is refused (not a member, blocked, too large, wrong type or bytes)
  */
 export async function uploadAttachment(conversationId: string, senderId: string, file: File): Promise<string> {
-  const path = `${conversationId}/${senderId}/${crypto.randomUUID()}-${safeFileName(file.name)}`;
-  const { error } = await supabase.storage.from(ATTACHMENT_BUCKET).upload(path, file, { contentType: file.type, upsert: false });
-  if (error) throw new ApiError(error.message, 400, 'POST');
-  return path;
+  return uploadFile(ATTACHMENT_BUCKET, `${conversationId}/${senderId}/${safeFileName(file.name)}`, file);
 }
 
 /** A signed URL (valid `ATTACHMENT_URL_TTL_S`) of an attachment, for members only (Storage RLS). */

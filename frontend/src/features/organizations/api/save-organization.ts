@@ -1,6 +1,7 @@
 import { type Locale } from '@site/locale';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
+import { uploadFile } from '@/lib/upload-file';
 import type { OrganizationFormValues, OrganizationRole } from './organization';
 
 /** supabase-js, loaded lazily (the public organisation page and the forms' imports stay light). */
@@ -63,19 +64,18 @@ export async function updateOrganization(id: string, v: OrganizationFormValues):
 }
 
 /**
- * Uploads a logo (PNG/JPEG/WebP ≤ 2 MB) to `organization-logos/{organization id}/…` and stores
- * the path on the organisation.
+ * Uploads a logo (PNG/JPEG/WebP ≤ 2 MB) to `organization-logos/{organization id}/…` through the
+ * upload function (which checks the bytes) and stores the path on the organisation.
  * @throws ApiError when the upload or the update is refused
  */
 export async function uploadOrganizationLogo(id: string, file: File): Promise<void> {
   const ext = file.type === 'image/png' ? 'png' : file.type === 'image/webp' ? 'webp' : 'jpg';
   const path = `${id}/logo-${crypto.randomUUID()}.${ext}`;
   const supabase = await db();
-  const upload = await supabase.storage.from('organization-logos').upload(path, file, { contentType: file.type, upsert: false });
-  if (upload.error) throw new ApiError(upload.error.message, 400, 'POST');
+  const stored = await uploadFile('organization-logos', path, file);
   const result = await supabase
     .from('organizations')
-    .update({ logo_path: path } as never)
+    .update({ logo_path: stored } as never)
     .eq('id', id)
     .select('id')
     .maybeSingle();

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, unwrap } from '@/lib/api-error';
+import { uploadFile } from '@/lib/upload-file';
 import { fileProblem, type PortfolioFileRow, sanitiseFileName } from './portfolio-schema';
 
 const client = () => import('@/lib/supabase').then((m) => m.supabase);
@@ -20,23 +21,24 @@ export function usePortfolioFiles(portfolioId: number) {
 }
 
 /**
- * Uploads a supporting file to `portfolio-files/<owner>/<portfolio>/<stamp>-<safe name>` and records
- * it in portfolio_files; removes the object again when the row is refused.
+ * Uploads a supporting file to `portfolio-files/<owner>/<portfolio>/<random>-<safe name>` through the
+ * upload function (which checks the bytes) and records it in portfolio_files; removes the object
+ * again when the row is refused.
  * @throws ApiError 400 with message = message id when type/size are not allowed (≤ 10 MB)
  */
 export async function uploadPortfolioFile(ownerId: string, portfolioId: number, file: File): Promise<PortfolioFileRow> {
   const problem = fileProblem(file);
   if (problem) throw new ApiError(problem, 400, 'POST');
   const supabase = await client();
-  const path = `${ownerId}/${portfolioId}/${Date.now().toString(36)}-${sanitiseFileName(file.name)}`;
-  const uploaded = await supabase.storage.from(BUCKET).upload(path, file, { contentType: file.type, upsert: false });
-  if (uploaded.error) throw new ApiError(uploaded.error.message, 0, 'POST');
+  // the upload function puts a random part before the name
+  const path = `${ownerId}/${portfolioId}/${sanitiseFileName(file.name)}`;
+  const stored = await uploadFile(BUCKET, path, file);
   const inserted = await supabase
     .from('portfolio_files')
-    .insert({ portfolio_id: portfolioId, owner_id: ownerId, object_path: path, file_name: file.name.slice(0, 200) || 'file', mime_type: file.type, size_bytes: file.size })
+    .insert({ portfolio_id: portfolioId, owner_id: ownerId, object_path: stored, file_name: file.name.slice(0, 200) || 'file', mime_type: file.type, size_bytes: file.size })
     .select('*')
     .single();
-  if (inserted.error) await supabase.storage.from(BUCKET).remove([path]);
+  if (inserted.error) await supabase.storage.from(BUCKET).remove([stored]);
   return unwrap(inserted, 'POST');
 }
 

@@ -3,6 +3,7 @@ import { unwrap } from '@/lib/api-error';
 import type { Database } from '@/lib/database.types';
 import { currentUserId } from '@/lib/own-profile';
 import { supabase } from '@/lib/supabase';
+import { uploadFile } from '@/lib/upload-file';
 
 /**
  * The map placement of the signed-in user's profile (issue 14): the stored coordinates (the
@@ -88,19 +89,18 @@ export async function prepareAvatar(file: File): Promise<Blob> {
 }
 
 /**
- * Uploads a prepared avatar to `avatars/<userId>/avatar-<time>.<ext>` and stores the path in
- * profiles.profile_img (the previous file is removed).
+ * Uploads a prepared avatar to `avatars/<userId>/…avatar-<time>.<ext>` through the upload function
+ * (which checks the bytes) and stores the path in profiles.profile_img (the previous file is removed).
  * @returns the new object path
  */
 export async function uploadAvatar(blob: Blob, previousPath: string | null): Promise<string> {
   const userId = await currentUserId();
   const ext = blob.type === 'image/webp' ? 'webp' : 'jpg';
   const path = `${userId}/avatar-${Date.now()}.${ext}`;
-  const { error } = await supabase.storage.from('avatars').upload(path, blob, { contentType: blob.type, upsert: false });
-  if (error) throw new Error(error.message);
-  await updateOwnProfile({ profile_img: path });
+  const stored = await uploadFile('avatars', path, blob);
+  await updateOwnProfile({ profile_img: stored });
   if (previousPath && previousPath.startsWith(`${userId}/`)) await supabase.storage.from('avatars').remove([previousPath]);
-  return path;
+  return stored;
 }
 
 /** DSGVO Art. 20: the caller's data as JSON (`export_my_data()` RPC). */
