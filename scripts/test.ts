@@ -115,6 +115,8 @@ const steps: Step[] = [
     },
   },
   { name: 'lint', run: () => sh('npx', ['eslint', '.']) },
+  // the Edge Functions: Deno's linter with deno.json's rules (no-import-prefix: every package through the import map)
+  { name: 'lint:functions', run: () => sh(deno, ['lint', '--quiet']) },
   // issue 29: the production deploy validates every input and prints every step without network
   { name: 'deploy:dry-run', run: () => sh('npm', ['run', '--silent', 'deploy', '--', '--dry-run', '--env-file', 'supabase/deploy.env.example']) },
   { name: 'lint:frontend', run: () => (hasScript('frontend', 'lint') ? sh('npm', ['run', 'lint', '-w', 'frontend']) : Promise.resolve()) },

@@ -196,8 +196,8 @@ const STEPS: Step[] = [
   },
   {
     title: 'Edge Functions',
-    describe: (s) => [`supabase functions deploy --remote=${s.ref} --use-api (${functionNames().length} functions: ${functionNames().join(', ')})`],
-    run: async (s) => cli(s, ['functions', 'deploy', `--remote=${s.ref}`, '--use-api', '--yes']),
+    describe: (s) => [`supabase functions deploy --remote=${s.ref} --use-api --import-map deno.json (${functionNames().length} functions: ${functionNames().join(', ')})`],
+    run: async (s) => cli(s, ['functions', 'deploy', `--remote=${s.ref}`, '--use-api', '--import-map', path.join(ROOT, 'deno.json'), '--yes']),
   },
   {
     title: 'SPA build',

@@ -3,7 +3,7 @@
  * request-password-reset, complete-password-reset, login-check), built from the environment
  * by `accountDepsFromEnv`; tests pass their own clock, secret, captcha and queue kick.
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { adminClient } from './supabase.ts';
 import { env, siteUrl } from './env.ts';
 import { tokenSecret, tokenTtlSeconds } from './tokens.ts';

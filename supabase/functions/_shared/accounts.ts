@@ -2,7 +2,7 @@
  * Account rules shared by register, complete-password-reset and update-user: password strength,
  * e-mail normalisation, locale-prefixed links, captcha verification.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError } from './http.ts';
 import { env } from './env.ts';
 import { passwordProblems } from './site/index.ts';

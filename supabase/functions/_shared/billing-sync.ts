@@ -7,7 +7,7 @@
  *
  * Also the mapping of Stripe SDK errors to the functions' error answers (spec §8).
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Stripe } from './stripe.ts';
 import { STRIPE_NOT_CONFIGURED } from './stripe.ts';
 import { HttpError } from './http.ts';

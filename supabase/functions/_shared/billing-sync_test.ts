@@ -3,7 +3,7 @@
  * (spec §8 message for a bad key, 503 for an unreachable Stripe) and which subscription a
  * webhook event names (API 2023-10-16 and newer invoice shapes).
  */
-import Stripe from 'npm:stripe@^23';
+import Stripe from 'stripe';
 import { assertEquals } from './assert.ts';
 import { billingError, extraSeats, seatItem, subscriptionPrice, SyncError } from './billing-sync.ts';
 import { HttpError } from './http.ts';

@@ -5,7 +5,7 @@
  * Sets STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_API_HOST/PORT/PROTOCOL for handlers
  * built in-process (unless set), like the functions runner does.
  */
-import Stripe from 'npm:stripe@^23';
+import Stripe from 'stripe';
 import { assertEquals } from './assert.ts';
 import { invoke, stack, stackConf, withDb } from './testing.ts';
 

@@ -16,7 +16,7 @@
  * `clientIpKey` the key rate limits count: IPv4 as is, IPv4-mapped IPv6 as IPv4, other IPv6 per
  * /64 network (one subscriber line, e.g. `2001:db8:1:2::/64`), in Postgres' `inet` text form.
  */
-import ipaddr from 'npm:ipaddr.js@^2.5.0';
+import ipaddr from 'ipaddr.js';
 
 /** Headers as a Fetch `Headers` object or a plain lower-case map (PostgREST's `request.headers`). */
 export type HeaderSource = Headers | Record<string, string | undefined>;

@@ -7,7 +7,7 @@
  * `file-type` detects) must carry that signature; types without one (text/plain) are served as
  * declared.
  */
-import { fileTypeFromBuffer, supportedMimeTypes } from 'npm:file-type@^21.3.4';
+import { fileTypeFromBuffer, supportedMimeTypes } from 'file-type';
 
 /**
  * What `file-type` reports for declared types it does not name itself: legacy Office files are OLE

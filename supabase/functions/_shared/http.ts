@@ -2,7 +2,7 @@
  * HTTP helpers shared by the Edge Functions: CORS, JSON answers, the error shape
  * `{ error: { code, message } }` and zod-validated JSON bodies.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 
 export const corsHeaders: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',

@@ -4,7 +4,7 @@
  * production they are unset and the SDK talks to Stripe. Deno needs the fetch HTTP client and
  * SubtleCrypto for webhook signatures.
  */
-import Stripe from 'npm:stripe@^23';
+import Stripe from 'stripe';
 import { env } from './env.ts';
 import { requireSecret } from './secrets.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Supabase clients for Edge Functions and the caller's identity.
  */
-import { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, bearer } from './http.ts';
 import { requireEnv } from './env.ts';
 import { isServiceKey, publicKey, serviceKey } from './keys.ts';

@@ -11,8 +11,8 @@
  * Run: `TEAMWERK_STACK_OFFSET=<n> node_modules/.bin/deno test --allow-all <files>` with that
  * stack started (`TEAMWERK_STACK_OFFSET=<n> npm run stack:start`).
  */
-import pg from 'npm:pg@^8';
-import { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import pg from 'pg';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { stackConfig, type StackConfig } from '../../../scripts/local-stack/config.ts';
 import { functionsEnv } from '../../../scripts/local-stack/services/functions/env.ts';
 

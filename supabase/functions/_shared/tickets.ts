@@ -5,7 +5,7 @@
  * RPC `sync_ticket_checkout`, whose states only move forward (pending → paid → refund_pending →
  * refunded, pending → expired), so duplicate, late and out-of-order events change nothing.
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Stripe } from './stripe.ts';
 
 /** The ticket row `sync_ticket_checkout` returns, with what the call did. */

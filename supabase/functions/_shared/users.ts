@@ -1,7 +1,7 @@
 /**
  * Account lookups with the service role, shared by the account functions (issue 6).
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 /** The profile columns the account flows need (spec §3). */
 export interface AccountProfile {

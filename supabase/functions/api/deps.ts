@@ -4,8 +4,8 @@
  * organisation; the public search as anon (what a visitor finds). Database refusals become
  * DbError (mapped to 400/409 by the handler); other failures are thrown as plain errors (500).
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
-import { createClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient } from '@supabase/supabase-js';
 import { type ApiDeps, type ApiKeyInfo, DbError, type Row } from './handler.ts';
 
 /** Columns of each resource as the API returns them. */

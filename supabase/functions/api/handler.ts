@@ -21,7 +21,7 @@
  * minute and key). Every answer to a known key carries X-RateLimit-Limit / X-RateLimit-Remaining.
  * Malformed input never causes a 5xx; a 500 means the database failed (logged with a request id).
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import {
   decodeCursor,
   encodeCursor,

@@ -4,7 +4,7 @@
  * schemas the handler validates with (schemas.ts); responses are described by hand.
  * Input: the server URL clients use (…/functions/v1/api/v1). Output: a plain JSON object.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { CATEGORIES, EMPLOYMENT_TYPES, JobCreate, JobUpdate, SCOPES } from './schemas.ts';
 
 function bodySchema(schema: z.ZodType): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * write bodies and the cursor. The OpenAPI document (openapi.ts) is built from the same schemas,
  * so what is documented is what is validated.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 
 /** Scopes a key can carry (public.api_keys.scopes). */
 export const SCOPES = ['projects:read', 'jobs:read', 'events:read', 'search:read', 'jobs:write'] as const;

@@ -26,8 +26,8 @@
  * Errors: 400 `validation_failed` (missing/invalid fields, a date in the past), 401 `unauthorized`
  * (an invalid or expired access token), 405, 429 `rate_limited`, 500.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { localizedUrl } from '../_shared/accounts.ts';
 import { clientIpKey } from '../_shared/client-ip.ts';

@@ -14,7 +14,7 @@ import { anonClient, createConfirmedUser, invoke, stack, uniqueEmail, withDb } f
 import { ensurePrices, payCheckout, sandboxStripe } from '../_shared/billing-testing.ts';
 import { berlinToday, CANCEL_LINK_TTL_SECONDS, endOfBerlinDay } from './handler.ts';
 import { signToken } from '../_shared/tokens.ts';
-import { createClient } from 'npm:@supabase/supabase-js@^2';
+import { createClient } from '@supabase/supabase-js';
 
 const stripe = sandboxStripe();
 

@@ -12,8 +12,8 @@
  * Errors: 401 `unauthorized`; 400 `validation_failed`; 400 `refund_window_closed` ("Tickets can be
  * cancelled until 48 hours before the start."); 404 `event_not_found`; 403 `account_suspended`.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

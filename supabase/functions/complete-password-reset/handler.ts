@@ -13,7 +13,7 @@
  * → 200 `{ ok: true, email }`; the SPA then signs in with the new password.
  * Other errors: 400 `validation_failed`, 405, 500 `internal_error`.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { assertStrongPassword } from '../_shared/accounts.ts';
 import { CODE_VERIFIER_RE, pkceChallenge, timingSafeEqual, verifyToken } from '../_shared/tokens.ts';

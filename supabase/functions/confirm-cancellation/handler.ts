@@ -12,8 +12,8 @@
  * Errors: 400 `token_expired` (forged, altered, expired or undecodable; spec §5), 400 `token_used`
  * (a second use, or the request was confirmed already), 405, 500.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Stripe } from '../_shared/stripe.ts';
 import { verifyToken } from '../_shared/tokens.ts';

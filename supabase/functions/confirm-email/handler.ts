@@ -11,7 +11,7 @@
  * undecodable or wrong-purpose token or a deleted user (spec §5: undecodable counts as expired);
  * 400 `validation_failed`; 405; 500 `internal_error`.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { verifyToken } from '../_shared/tokens.ts';
 import { findProfileById } from '../_shared/users.ts';

@@ -24,8 +24,8 @@
  * - 502 `checkout_failed` 'Failed to create checkout session'; 502 `no_checkout_url`
  *   'No checkout URL returned'; 503 `stripe_unavailable` (Stripe down, retry).
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

@@ -14,8 +14,8 @@
  * refusals: 404 `event_not_found`, 400 `event_not_open` | `event_not_paid` | `refund_in_progress`,
  * 403 `account_suspended`; 503 `stripe_unavailable`; 502 `checkout_failed`.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

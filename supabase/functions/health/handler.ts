@@ -19,7 +19,7 @@
  *   bearer) also gets the numbers and the per-job details, which name internal jobs.
  * OPTIONS → 204 with CORS headers. Never throws. Deployed with `verify_jwt = false`.
  */
-import { CronExpressionParser } from 'npm:cron-parser@^5';
+import { CronExpressionParser } from 'cron-parser';
 
 /** CORS headers for browser callers (supabase-js sends authorization, apikey, x-client-info). */
 export const corsHeaders: Record<string, string> = {

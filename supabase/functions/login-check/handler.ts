@@ -26,7 +26,7 @@
  *   per-IP limit.
  * Other errors: 400 `validation_failed`, 405, 500.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { emailSchema } from '../_shared/accounts.ts';
 import { clientAddress } from '../_shared/client-ip.ts';

@@ -7,7 +7,7 @@
  * project setting `security_sb_forwarded_for_enabled`, which the deploy script turns on). With
  * only the legacy service_role key the header is not sent: hosted Auth would ignore it.
  */
-import { createClient } from 'npm:@supabase/supabase-js@^2';
+import { createClient } from '@supabase/supabase-js';
 import type { PasswordSignIn } from './handler.ts';
 
 const clientOptions = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } };

@@ -19,8 +19,8 @@
  * 409 `seats_in_use`; 503 `stripe_unavailable` | `sync_failed`; 500 `stripe_not_configured`,
  * `seats_failed`.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

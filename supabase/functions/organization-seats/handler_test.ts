@@ -4,7 +4,7 @@
  * paying owner buys more and gives some back (Stripe's subscription item changes, the stored seats
  * follow); never below the seats in use; only the paying owner; bad input changes nothing.
  */
-import { createClient } from 'npm:@supabase/supabase-js@^2';
+import { createClient } from '@supabase/supabase-js';
 import { assert, assertEquals } from '../_shared/assert.ts';
 import { createConfirmedUser, invoke, stack, withDb } from '../_shared/testing.ts';
 import { billingState, ensurePrices, eventually, payCheckout, sandboxStripe } from '../_shared/billing-testing.ts';

@@ -7,7 +7,7 @@
  * Errors: 401 `unauthorized`; 503 `stripe_unavailable` is never returned: failures stay queued
  * with backoff and are counted in `failed`.
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

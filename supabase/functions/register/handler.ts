@@ -21,11 +21,11 @@
  * - 429 `rate_limited`;
  * - 405 for other methods, 500 `internal_error`.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { bearer, HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { assertStrongPassword, emailSchema, localizedUrl } from '../_shared/accounts.ts';
 import { clientIpKey } from '../_shared/client-ip.ts';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { signToken } from '../_shared/tokens.ts';
 import { enqueueEmail } from '../_shared/email/enqueue.ts';
 import { background, type AccountDeps } from '../_shared/account-deps.ts';

@@ -15,7 +15,7 @@
  * Errors: 400 `captcha_failed` 'Captcha verification failed'; 400 `validation_failed`
  * (bad e-mail, challenge not 43 base64url characters, method other than S256); 405; 500.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { emailSchema, localizedUrl } from '../_shared/accounts.ts';
 import { clientAddress } from '../_shared/client-ip.ts';

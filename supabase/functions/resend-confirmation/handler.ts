@@ -8,7 +8,7 @@
  * → always 200 `{ ok: true }` whether or not the address exists or is confirmed (no account
  *   enumeration). Errors: 400 `validation_failed` (not an e-mail address), 405, 500.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { emailSchema, localizedUrl } from '../_shared/accounts.ts';
 import { signToken } from '../_shared/tokens.ts';

@@ -8,7 +8,7 @@
  * Errors: 401 `unauthorized` (anonymous: no open relay), 403 `forbidden` (signed-in non-admin),
  * 400 `validation_failed`, 502 `email_send_failed` with Resend's message, 405, 500.
  */
-import { z } from 'npm:zod@^4';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { env } from '../_shared/env.ts';
 import type { MailSender } from '../_shared/email/queue.ts';

@@ -28,8 +28,8 @@
  * answer is 500 `processing_failed` (503 `stripe_unavailable` when Stripe was unreachable), so
  * Stripe retries and the retry is handled again.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import { cryptoProvider, type Stripe } from '../_shared/stripe.ts';
 import { isStripeMissing, isStripeUnavailable, syncSubscription } from '../_shared/billing-sync.ts';

@@ -11,8 +11,8 @@
  * 400 `validation_failed`; 405 `method_not_allowed`; 429 `rate_limited` (60 a network address
  * and hour); 500 `internal_error`.
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
-import { z } from 'npm:zod@^4';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { clientIpKey } from '../_shared/client-ip.ts';
 import { UNSUBSCRIBE_KINDS, UNSUBSCRIBE_NAMES, verifyUnsubscribeToken } from '../_shared/email/unsubscribe.ts';

@@ -17,8 +17,8 @@
  * `validation_failed`, `weak_password`; 400/409 with the server's text for constraint errors
  * (spec §8: update-user errors are rethrown with the server's text); 404 `not_found`; 405; 500.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { assertStrongPassword, emailSchema } from '../_shared/accounts.ts';
 import type { Caller } from '../_shared/supabase.ts';

@@ -16,7 +16,7 @@
  * `content_mismatch` (the bytes are of another type), 403 `forbidden` (the bucket's policies refuse
  * the caller), 401 without a session.
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import { bytesMatchType, essence } from '../_shared/file-signature.ts';

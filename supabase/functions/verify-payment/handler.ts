@@ -22,8 +22,8 @@
  *   lost: retry, and the webhook syncs the subscription independently), `Retry-After: 5`;
  * - 500 `stripe_not_configured` (spec §8 text), 500 `verification_failed`.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, errorResponse, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

@@ -11,8 +11,8 @@
  * Errors: 401 `unauthorized`; 400 `validation_failed`; 404 `session_not_found` (unknown to
  * Stripe, not a ticket, or another user's); 503 `stripe_unavailable`.
  */
-import { z } from 'npm:zod@^4';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { z } from 'zod';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import type { Stripe } from '../_shared/stripe.ts';

@@ -2,7 +2,7 @@
  * Queues a transactional mail in `email_queue` with the service role (spec §7). The row is sent
  * by process-email-queue in `lang` (the recipient's language, default de).
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 /** One mail to queue. `payload` carries mail-specific placeholders such as `link`. */
 export interface EnqueueInput {

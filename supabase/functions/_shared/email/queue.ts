@@ -12,8 +12,8 @@
  *   last error; a worker that dies mid-batch leaves rows in processing that are reclaimed once
  *   their lock expires.
  */
-import { Resend } from 'npm:resend@^6';
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import { Resend } from 'resend';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { renderEmail, type EmailLang, type TemplateVars } from './render.ts';
 import { localizedUrl } from '../accounts.ts';
 import { env } from '../env.ts';

@@ -8,8 +8,8 @@
  * paragraph that is only `{{link}}` a button with the address below it. Links other than
  * http(s) are rendered as plain text. The subject gets plain values without line breaks.
  */
-import * as React from 'npm:react@^19';
-import { render } from 'npm:@react-email/render@^2';
+import * as React from 'react';
+import { render } from '@react-email/render';
 import {
   Body,
   Button,
@@ -21,7 +21,7 @@ import {
   Preview,
   Section,
   Text,
-} from 'npm:@react-email/components@^1';
+} from '@react-email/components';
 import { localePrefix } from '../site/index.ts';
 
 export type EmailLang = 'de' | 'en';

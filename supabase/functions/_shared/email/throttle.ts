@@ -2,7 +2,7 @@
  * Per-user throttle for account mails (resend confirmation, password reset): at most one mail
  * of a kind per user within a window, so the public endpoints cannot be used to flood a mailbox.
  */
-import type { SupabaseClient } from 'npm:@supabase/supabase-js@^2';
+import type { SupabaseClient } from '@supabase/supabase-js';
 
 /** True when a mail of `emailType` was queued for `userId` within the last `seconds`. */
 export async function queuedRecently(
