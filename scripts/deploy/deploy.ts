@@ -5,18 +5,19 @@
  *  1. validate every input (inputs.ts; a missing or malformed one is named, exit 1)
  *  2. fetch the project's API keys (Management API): the publishable key for the SPA, the secret key
  *     for pg_cron's calls and IP forwarding
- *  3. `supabase db push`: the Vault secrets `project_url` and `service_role_key` of the pg_cron jobs
+ *  3. the sender domain of EMAIL_FROM is verified in Resend (else every product mail bounces)
+ *  4. `supabase db push`: the Vault secrets `project_url` and `service_role_key` of the pg_cron jobs
  *     (`[db.vault]` of the production config; without them the jobs fail loudly and
  *     /functions/v1/health answers 503), then the migrations
- *  4. `supabase config push` with the production config.toml (production-config.ts)
- *  5. Auth and Realtime settings config.toml cannot carry (Management API): IP address forwarding
+ *  5. `supabase config push` with the production config.toml (production-config.ts)
+ *  6. Auth and Realtime settings config.toml cannot carry (Management API): IP address forwarding
  *     (Sb-Forwarded-For from login-check), private-only Realtime channels
- *  6. Stripe: products and prices (scripts/stripe/sync-prices.ts), the webhook endpoint and the
+ *  7. Stripe: products and prices (scripts/stripe/sync-prices.ts), the webhook endpoint and the
  *     customer-portal configuration (stripe-setup.ts)
- *  7. `supabase secrets set` (function secrets; required ones refuse to deploy when missing)
- *  8. `supabase functions deploy` (every function)
- *  9. the SPA build (`frontend/dist`) with VITE_SUPABASE_URL and the publishable key
- * 10. `GET /functions/v1/health` must answer 200
+ *  8. `supabase secrets set` (function secrets; required ones refuse to deploy when missing)
+ *  9. `supabase functions deploy` (every function, with the import map deno.json)
+ * 10. the SPA build (`frontend/dist`) with VITE_SUPABASE_URL and the publishable key
+ * 11. `GET /functions/v1/health` must answer 200
  *
  * `--dry-run` validates every input and prints every step (secrets redacted) without touching the
  * network or the project; CI runs it with `supabase/deploy.env.example`. The Supabase CLI runs in a
@@ -32,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import Stripe from 'stripe';
 import { PROJECT_REF, readDeployInputs, type DeployInputs } from './inputs.ts';
-import { productionConfigToml } from './production-config.ts';
+import { productionConfigToml, sender } from './production-config.ts';
 import { ensurePortalConfiguration, ensureWebhookEndpoint, portalConfigurationParams, PORTAL_PLANS } from './stripe-setup.ts';
 import { STRIPE_API_VERSION, syncPrices } from '../stripe/sync-prices.ts';
 import { supabaseCliBinary } from '../local-stack/migrate.ts';
@@ -113,6 +114,11 @@ function functionSecrets(s: DeployState): Record<string, string | null> {
   };
 }
 
+/** The domain of the sender address (EMAIL_FROM). */
+function senderDomain(s: DeployState): string {
+  return sender(s.inputs.EMAIL_FROM).address.split('@')[1]!.toLowerCase();
+}
+
 function stripeClient(s: DeployState): Stripe {
   return new Stripe(s.inputs.STRIPE_SECRET_KEY, { apiVersion: STRIPE_API_VERSION as Stripe.LatestApiVersion, maxNetworkRetries: 2 });
 }
@@ -126,6 +132,17 @@ const STEPS: Step[] = [
       s.publishableKey = keys.find((k) => k.type === 'publishable')?.api_key ?? null;
       s.secretKey = keys.find((k) => k.type === 'secret')?.api_key ?? null;
       if (!s.publishableKey || !s.secretKey) throw new Error('the project has no publishable or no secret API key: create them under Project Settings → API Keys');
+    },
+  },
+  {
+    title: 'Resend sender domain',
+    describe: (s) => [`GET https://api.resend.com/domains: the domain of EMAIL_FROM (${senderDomain(s)}) must be verified, or every product mail bounces`],
+    run: async (s) => {
+      const res = await fetch('https://api.resend.com/domains', { headers: { authorization: `Bearer ${s.inputs.RESEND_API_KEY}` } });
+      if (!res.ok) throw new Error(`Resend answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+      const domains = ((await res.json()) as { data?: { name: string; status: string }[] }).data ?? [];
+      const domain = domains.find((d) => d.name === senderDomain(s));
+      if (domain?.status !== 'verified') throw new Error(`the sender domain ${senderDomain(s)} is ${domain ? domain.status : 'not set up'} in Resend`);
     },
   },
   {
