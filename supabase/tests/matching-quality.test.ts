@@ -112,7 +112,7 @@ beforeAll(async () => {
     `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
        raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new, email_change)
      select '00000000-0000-0000-0000-000000000000', r.id, 'authenticated', 'authenticated', r.email, '', case when r.confirmed then now() end,
-       '{"provider":"email","providers":["email"]}', jsonb_build_object('firstname', 'Quality', 'lastname', r.email), now(), now(), '', '', '', ''
+       '{"provider":"email","providers":["email"]}', jsonb_build_object('firstname', 'Quality', 'lastname', 'Person ' || pg_catalog.left(r.id::text, 8)), now(), now(), '', '', '', ''
      from jsonb_to_recordset($1) as r(id uuid, email text, confirmed boolean)`,
     [JSON.stringify(rows)],
   );
