@@ -65,3 +65,14 @@ export function isServiceKey(token: string | null | undefined): boolean {
   const legacy = env('SUPABASE_SERVICE_ROLE_KEY');
   return (legacy !== '' && token === legacy) || allKeys('SUPABASE_SECRET_KEYS').includes(token);
 }
+
+/**
+ * True when `token` is a public key of the project: any publishable key or the legacy anon JWT.
+ * supabase-js sends the key it was built with as the bearer when nobody is signed in, and a project
+ * may serve SPAs built with either while it moves to the new keys; both mean "not signed in".
+ */
+export function isPublicKey(token: string | null | undefined): boolean {
+  if (!token) return false;
+  const legacy = env('SUPABASE_ANON_KEY');
+  return (legacy !== '' && token === legacy) || allKeys('SUPABASE_PUBLISHABLE_KEYS').includes(token);
+}

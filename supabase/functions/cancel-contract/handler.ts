@@ -56,8 +56,8 @@ export interface CancelContractDeps {
   stripe: Stripe;
   /** Who calls when the request carries a user's access token (throws HttpError 401 for an invalid one). */
   resolveCaller: (req: Request) => Promise<Caller>;
-  /** The public anon key: a bearer equal to it means "not signed in". */
-  anonKey: string;
+  /** True for a public key of the project (publishable or legacy anon): such a bearer means "not signed in" (keys.ts isPublicKey). */
+  isPublicKey: (token: string) => boolean;
   /** SPA origin for the confirmation link. */
   siteUrl: string;
   /** TOKEN_SECRET for the confirmation link. */
@@ -73,7 +73,7 @@ export const CANCEL_LINK_TTL_SECONDS = 24 * 3600;
 /** The signed-in user behind the request, or null for an anonymous one (no bearer, or the anon key). */
 async function signedInUser(req: Request, deps: CancelContractDeps): Promise<string | null> {
   const token = bearer(req);
-  if (!token || token === deps.anonKey) return null;
+  if (!token || deps.isPublicKey(token)) return null;
   const caller = await deps.resolveCaller(req);
   if (caller.kind !== 'user') throw new HttpError(403, 'forbidden', 'The cancellation form is for customers');
   return caller.userId;

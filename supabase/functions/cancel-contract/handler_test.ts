@@ -10,7 +10,7 @@
  *   stored; only admins read the requests; anonymous submissions are rate limited (429).
  */
 import { assert, assertEquals } from '../_shared/assert.ts';
-import { anonClient, createConfirmedUser, invoke, stack, uniqueEmail, withDb } from '../_shared/testing.ts';
+import { anonClient, createConfirmedUser, invoke, stack, stackConf, uniqueEmail, withDb } from '../_shared/testing.ts';
 import { ensurePrices, payCheckout, sandboxStripe } from '../_shared/billing-testing.ts';
 import { berlinToday, CANCEL_LINK_TTL_SECONDS, endOfBerlinDay } from './handler.ts';
 import { signToken } from '../_shared/tokens.ts';
@@ -141,6 +141,15 @@ Deno.test({
       assertEquals((await queued(email, 'cancellation_confirm_link')).length, 0);
     });
 
+    await t.step('as supabase-js sends it without a session: a public key as bearer (legacy anon JWT or publishable key) means not signed in', async () => {
+      for (const key of [stack.anonKey, stackConf.publishableKey]) {
+        const email = uniqueEmail('cc-public-key');
+        const res = await invoke('cancel-contract', { name: 'Paula Public', email, requestedDate: 'asap', locale: 'de' }, { token: key, apikey: key });
+        assertEquals([res.status, res.body.confirmation], [202, 'email']);
+        assertEquals((await requests(email)).length, 1);
+      }
+    });
+
     await t.step('a requested date after the period end → cancel_at at the end of that day (Berlin)', async () => {
       const user = await subscriber('cc-date', prices.basic_monthly, 'basic');
       const date = new Date(Date.now() + 75 * 86_400_000).toISOString().slice(0, 10);
@@ -193,6 +202,7 @@ Deno.test({
     });
 
     await t.step('anonymous submissions: at most 5 per address and day, then 429 with nothing stored or mailed', async () => {
+      await resetRateLimits(); // the steps before used up part of this address's hourly allowance
       const user = await createConfirmedUser('cc-flood');
       for (let i = 0; i < 5; i++) {
         const res = await invoke('cancel-contract', { name: 'Flut', email: user.email }, { token: null });

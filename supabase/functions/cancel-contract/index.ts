@@ -8,14 +8,14 @@ import { adminClient, resolveCaller } from '../_shared/supabase.ts';
 import { createStripe } from '../_shared/stripe.ts';
 import { withSecrets } from '../_shared/secrets.ts';
 import { siteUrl } from '../_shared/env.ts';
-import { publicKey } from '../_shared/keys.ts';
+import { isPublicKey } from '../_shared/keys.ts';
 import { tokenSecret } from '../_shared/tokens.ts';
 
 Deno.serve(withSecrets(['STRIPE_SECRET_KEY', 'TOKEN_SECRET'], () => createCancelContractHandler({
   admin: adminClient(),
   stripe: createStripe(),
   resolveCaller,
-  anonKey: publicKey(),
+  isPublicKey,
   siteUrl: siteUrl(),
   tokenSecret: tokenSecret(),
 })));
