@@ -116,6 +116,15 @@ export function eventTarget(event: Stripe.Event): Target | null {
   }
 }
 
+/**
+ * The `t=` value of a Stripe-Signature header (Unix seconds), or null when absent or not a number.
+ * Stripe's format: `t=<seconds>,v1=<hex>[,v1=…]` (docs "Verify webhook signatures manually").
+ */
+export function signatureTimestamp(header: string): number | null {
+  const t = header.split(',').map((part) => part.trim().split('=')).find(([key]) => key === 't')?.[1];
+  return t && /^\d+$/.test(t) ? Number(t) : null;
+}
+
 /** Builds the request handler of `stripe-webhook` over its dependencies. */
 export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) => Promise<Response> {
   return withErrors('stripe-webhook', async (req) => {
@@ -128,6 +137,12 @@ export function createStripeWebhookHandler(deps: WebhookDeps): (req: Request) =>
       event = await deps.stripe.webhooks.constructEventAsync(payload, signature, deps.webhookSecret, WEBHOOK_TOLERANCE_SECONDS, cryptoProvider);
     } catch (err) {
       throw new HttpError(400, 'invalid_signature', `Webhook signature verification failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // The SDK refuses only timestamps older than the tolerance; spec §7's window holds both ways
+    // (a signed event from the future is as suspect as a stale one; issue 31).
+    const signedAt = signatureTimestamp(signature);
+    if (signedAt === null || signedAt - Math.floor(Date.now() / 1000) > WEBHOOK_TOLERANCE_SECONDS) {
+      throw new HttpError(400, 'invalid_signature', 'Webhook signature verification failed: Timestamp outside the tolerance zone (in the future)');
     }
     const envelope = EventEnvelope.safeParse(event);
     if (!envelope.success) throw MALFORMED(envelope.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));

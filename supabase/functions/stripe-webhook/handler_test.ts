@@ -67,6 +67,10 @@ Deno.test({
       const stale = await postWebhook(payload, await signPayload(payload, Math.floor(Date.now() / 1000) - 301));
       assertEquals([stale.status, stale.body.error?.code], [400, 'invalid_signature']);
       assert(/timestamp/i.test(stale.body.error.message), stale.body.error.message);
+      // issue 31: correctly signed, but 10 minutes in the future
+      const future = await postWebhook(payload, await signPayload(payload, Math.floor(Date.now() / 1000) + 600));
+      assertEquals([future.status, future.body.error?.code], [400, 'invalid_signature']);
+      assert(/timestamp/i.test(future.body.error.message), future.body.error.message);
       const missing = await postWebhook(payload, null);
       assertEquals(missing.status, 400);
       assertEquals(await ledger(event.id), null);
