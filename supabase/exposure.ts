@@ -368,7 +368,7 @@ export const relations: Record<string, RelationExposure> = {
     select: both(JOB_COLUMNS),
     insert: signedIn([
       'id', 'title', 'company', 'company_logo', 'city', 'latitude', 'longitude', 'remote', 'employment_type', 'category',
-      'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'posted_by', 'posted_at', 'expires_at',
+      'description', 'apply_url', 'salary_min_cents', 'salary_max_cents', 'language', 'posted_by', 'expires_at',
       'organization_id',
     ]),
     update: signedIn(JOB_UPDATE),

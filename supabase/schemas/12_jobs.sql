@@ -72,8 +72,9 @@ grant select (id, title, company, company_logo, city, latitude, longitude, remot
               description, apply_url, salary_min_cents, salary_max_cents, language, posted_by, posted_at,
               expires_at, created_at, updated_at, organization_id)
   on public.jobs to anon, authenticated;
+-- posted_at orders every job list: the database sets it (default now()), never the client (issue 31 §4)
 grant insert (id, title, company, company_logo, city, latitude, longitude, remote, employment_type, category,
-              description, apply_url, salary_min_cents, salary_max_cents, language, posted_by, posted_at,
+              description, apply_url, salary_min_cents, salary_max_cents, language, posted_by,
               expires_at, organization_id)
   on public.jobs to authenticated;
 grant update (title, company, company_logo, city, latitude, longitude, remote, employment_type, category,

@@ -362,6 +362,14 @@ describe('row-level security and roles', () => {
       description: 'Text', apply_url: 'https://jobs.example.com/a', posted_by: removed.id, organization_id: org,
     });
     expect(error).toBeNull();
+    // issue 31 §4: the database sets posted_at (the list's order); a member cannot pin a job to the top
+    const { rows } = await db.query<{ fresh: boolean }>(`select posted_at > now() - interval '1 minute' and posted_at <= now() as fresh from public.jobs where id = $1`, [removedJob]);
+    expect(rows).toEqual([{ fresh: true }]);
+    const pinned = await removed.client.from('jobs').insert({
+      id: `${removedJob}-pinned`, title: 'Immer oben', company: 'Sicherheit GmbH', remote: true, employment_type: 'part_time',
+      description: 'Text', apply_url: 'https://jobs.example.com/p', posted_by: removed.id, organization_id: org, posted_at: '2030-01-01T00:00:00Z',
+    });
+    expect(pinned.error?.code).toBe('42501');
     await call(admin, 'remove_organization_member', { p_organization_id: org, p_user_id: removed.id });
   });
 
