@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ANON_KEY, apiUrl, collectErrors, expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
+import { linkFromMail } from './accounts-support';
 
 const admin = () => nodeClient(SERVICE_ROLE_KEY);
 
@@ -75,22 +76,55 @@ test.describe('the SPA talks to the local stack (issue 2 item 10)', () => {
     expect(errors).toEqual([]);
   });
 
-  test('newsletter double opt-in: pending after the form, confirmed by the link', async ({ page }) => {
-    const email = `news-${Date.now()}@example.com`;
-    await page.goto('/newsletter');
-    await page.getByLabel('E-mail address').fill(email);
-    await page.getByRole('checkbox', { name: /receive the newsletter/ }).check();
-    await page.getByRole('button', { name: 'Subscribe' }).click();
-    await expect(page).toHaveURL(/\/newsletter-thankyou$/);
-    const row = await admin().from('newsletter_subscribers').select('status, lang, token').eq('email', email).single();
-    expect(row.error).toBeNull();
-    expect(row.data).toMatchObject({ status: 'pending', lang: 'en' });
-    await page.goto(`/newsletter-thankyou?token=${row.data!.token}`);
-    await expect(page.getByTestId('newsletter-confirmed')).toBeVisible();
-    const after = await admin().from('newsletter_subscribers').select('status').eq('email', email).single();
-    expect(after.data?.status).toBe('confirmed');
+  // issue 33 §1: every link is followed as a person follows it, from the mailbox (never a token
+  // read from the database): confirm link → confirmed → welcome mail → its unsubscribe link works.
+  for (const lang of ['en', 'de'] as const) {
+    test(`newsletter double opt-in from the mailbox (${lang}): confirm link, welcome mail, unsubscribe link`, async ({ page }) => {
+      const t = lang === 'de'
+        ? { prefix: '/de', email: 'E-Mail-Adresse', consent: /Newsletter erhalten/, submit: 'Anmelden', unsubscribe: 'Abbestellen' }
+        : { prefix: '', email: 'E-mail address', consent: /receive the newsletter/, submit: 'Subscribe', unsubscribe: 'Unsubscribe' };
+      const email = `news-${lang}-${Date.now()}@example.com`;
+      const drainQueue = async () => {
+        const run = await admin().functions.invoke('process-email-queue', { body: {} });
+        expect(run.error).toBeNull();
+      };
+      await page.goto(`${t.prefix}/newsletter`);
+      await page.getByLabel(t.email).fill(email);
+      await page.getByRole('checkbox', { name: t.consent }).check();
+      await page.getByRole('button', { name: t.submit }).click();
+      await expect(page).toHaveURL(new RegExp(`${t.prefix}/newsletter-thankyou$`));
+      const row = await admin().from('newsletter_subscribers').select('status, lang').eq('email', email).single();
+      expect(row.error).toBeNull();
+      expect(row.data).toEqual({ status: 'pending', lang });
+
+      await drainQueue();
+      const confirm = await linkFromMail(email, '/newsletter-thankyou?token=');
+      expect(confirm).toMatch(new RegExp(`^${t.prefix}/newsletter-thankyou\\?token=[0-9a-f-]{36}$`));
+      await page.goto(confirm);
+      await expect(page.getByTestId('newsletter-confirmed')).toBeVisible();
+      const confirmed = await admin().from('newsletter_subscribers').select('status').eq('email', email).single();
+      expect(confirmed.data?.status).toBe('confirmed');
+
+      await drainQueue();
+      const unsubscribe = await linkFromMail(email, '/newsletter-unsubscribe?token=');
+      expect(unsubscribe).toMatch(new RegExp(`^${t.prefix}/newsletter-unsubscribe\\?token=[0-9a-f-]{36}$`));
+      await page.goto(unsubscribe);
+      await expect(page.getByTestId('newsletter-unsubscribe-submit')).toBeVisible();
+      const opened = await admin().from('newsletter_subscribers').select('status').eq('email', email).single();
+      expect(opened.data?.status, 'opening the link does not act (mail scanners open links)').toBe('confirmed');
+      await page.getByRole('button', { name: t.unsubscribe, exact: true }).click();
+      await expect(page.getByTestId('newsletter-unsubscribed')).toBeVisible();
+      const after = await admin().from('newsletter_subscribers').select('status').eq('email', email).single();
+      expect(after.data?.status).toBe('unsubscribed');
+    });
+  }
+
+  test('newsletter links with an unknown token say so', async ({ page }) => {
     await page.goto('/newsletter-thankyou?token=00000000-0000-4000-8000-000000000000');
     await expect(page.getByTestId('newsletter-invalid')).toBeVisible();
+    await page.goto('/newsletter-unsubscribe?token=00000000-0000-4000-8000-000000000000');
+    await page.getByTestId('newsletter-unsubscribe-submit').click();
+    await expect(page.getByTestId('newsletter-unsubscribe-error')).toBeVisible();
   });
 
   test('sitemaps are served with database content and valid structure', async ({ request }) => {

@@ -199,7 +199,7 @@ revoke all on private.duplicate_subscriptions from public, anon, authenticated;
 /* Queues subscription_activated when a subscription becomes paid (new, or from an unpaid
    status) and payment_failed when it becomes past_due. Runs on the rows sync_subscription
    writes, so verify-payment and the webhook (in either order, any number of times) queue each
-   mail once per transition. */
+   mail once per transition. Both link to the settings page (payload path, issue 33 §1). */
 create or replace function private.after_subscription_status()
 returns trigger
 language plpgsql
@@ -240,7 +240,9 @@ begin
       'amount', case when v_amount is null then ''
                      when p.preferred_language = 'en' then '€' || pg_catalog.to_char(v_amount / 100.0, 'FM999990.00')
                      else pg_catalog.replace(pg_catalog.to_char(v_amount / 100.0, 'FM999990.00'), '.', ',') || ' €' end,
-      'stripe_subscription_id', new.stripe_subscription_id));
+      'stripe_subscription_id', new.stripe_subscription_id,
+      -- both mails send the reader to the subscription panel of the settings (issue 33 §1)
+      'path', '/user/settings'));
   return null;
 end;
 $$;

@@ -200,12 +200,13 @@ begin
     update public.newsletter_subscribers set status = 'pending', lang = v_lang where id = sub.id
     returning * into sub;
   end if;
+  -- path: the confirmation page of the SPA with the token (process-email-queue makes it {{link}})
   perform private.enqueue_email(sub.user_id, sub.email, 'newsletter_confirm', sub.lang, '{}'::jsonb,
-    pg_catalog.jsonb_build_object('token', sub.token));
+    pg_catalog.jsonb_build_object('path', '/newsletter-thankyou?token=' || sub.token::text));
 end;
 $$;
 comment on function private.newsletter_subscribe(text, text, text) is
-  'Implementation of public.newsletter_subscribe: per-IP limit, one confirmation per address and day, confirmed rows untouched (issue 12 §8).';
+  'Implementation of public.newsletter_subscribe: per-IP limit, one confirmation per address and day, confirmed rows untouched (issue 12 §8); the mail links to /newsletter-thankyou?token= (issue 33 §1).';
 
 create or replace function private.newsletter_confirm(p_token uuid)
 returns boolean
@@ -222,12 +223,14 @@ begin
   if not found then
     return exists (select 1 from public.newsletter_subscribers where token = p_token and status = 'confirmed');
   end if;
+  -- path: the unsubscribe page of the SPA with the token (the welcome mail's {{link}})
   perform private.enqueue_email(sub.user_id, sub.email, 'newsletter_welcome', sub.lang, '{}'::jsonb,
-    pg_catalog.jsonb_build_object('token', sub.token));
+    pg_catalog.jsonb_build_object('path', '/newsletter-unsubscribe?token=' || sub.token::text));
   return true;
 end;
 $$;
-comment on function private.newsletter_confirm(uuid) is 'Implementation of public.newsletter_confirm.';
+comment on function private.newsletter_confirm(uuid) is
+  'Implementation of public.newsletter_confirm; the welcome mail links to /newsletter-unsubscribe?token= (issue 33 §1).';
 
 create or replace function private.newsletter_unsubscribe(p_token uuid)
 returns boolean
@@ -275,7 +278,7 @@ using ((select private.is_admin()));
 -- -----------------------------------------------------------------------------
 
 /* Newsletter sign-up (step 1 of double opt-in): stores the address as pending and queues
-   newsletter_confirm with the token. The answer never reveals whether the address was known.
+   newsletter_confirm with the link to /newsletter-thankyou?token=<token>. The answer never reveals whether the address was known.
    Errors: 22023 invalid_email. */
 create or replace function public.newsletter_subscribe(p_email text, p_lang text default 'de', p_source text default null)
 returns void

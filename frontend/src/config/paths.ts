@@ -22,6 +22,7 @@ export const paths = {
   impressum: '/impressum',
   newsletter: '/newsletter',
   newsletterThankYou: '/newsletter-thankyou',
+  newsletterUnsubscribe: '/newsletter-unsubscribe',
   guidelines: '/our-guidelines',
   about: '/ueber-teamwerk',
   remoteJobs: '/working-remote-jobs',

@@ -46,6 +46,10 @@ Deno.test('database-queued mails: site-relative paths become links in the row la
   assertEquals(de.count, 3);
   const en = templateVars(row('en', { path: '/user/contacts?tab=received' }), 'https://teamwerk.example');
   assertEquals(en.link, 'https://teamwerk.example/user/contacts?tab=received');
+  // the newsletter mails carry their token in the path's query (issue 33 §1)
+  const token = '3f0c2a4e-9b1d-4c8e-8f5a-0d6b7e1c2a3b';
+  const confirm = templateVars(row('de', { path: `/newsletter-thankyou?token=${token}` }), 'https://teamwerk.example');
+  assertEquals(confirm.link, `https://teamwerk.example/de/newsletter-thankyou?token=${token}`);
   // another host or a scheme is never turned into a link of ours
   const evil = templateVars(row('en', { path: '//evil.example/x', settings_path: 'https://evil.example' }), 'https://teamwerk.example');
   assertEquals(evil.link, 'https://teamwerk.example/');

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { ApiError, unwrap } from '@/lib/api-error';
 import { type Locale } from '@site/locale';
 
+/** Shape of a newsletter token (newsletter_subscribers.token, a uuid). */
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Newsletter form; messages are ids of en.json/de.json. */
 export const newsletterSchema = z.object({
   email: z.email('newsletter.error.email').max(254, 'newsletter.error.email'),
@@ -34,7 +37,7 @@ export async function subscribeNewsletter(input: NewsletterInput, locale: Locale
  * @throws ApiError when the request fails
  */
 export async function confirmNewsletter(token: string): Promise<boolean> {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(token)) return false;
+  if (!UUID_RE.test(token)) return false;
   const { supabase } = await import('@/lib/supabase');
   const result = await supabase.rpc('newsletter_confirm', { p_token: token });
   try {
@@ -43,6 +46,30 @@ export async function confirmNewsletter(token: string): Promise<boolean> {
     if (error instanceof ApiError && error.status === 400) return false;
     throw error;
   }
+}
+
+/**
+ * Unsubscribe: the link in the newsletter_welcome mail (issue 33 §1) opens
+ * `/newsletter-unsubscribe?token=<uuid>`, whose button calls RPC `newsletter_unsubscribe`.
+ * @returns true when the token is known (the address is now unsubscribed, also when it already
+ *   was), false for an unknown or malformed token
+ * @throws ApiError when the request fails (POST, never retried)
+ */
+export async function unsubscribeNewsletter(token: string): Promise<boolean> {
+  if (!UUID_RE.test(token)) return false;
+  const { supabase } = await import('@/lib/supabase');
+  const result = await supabase.rpc('newsletter_unsubscribe', { p_token: token });
+  try {
+    return unwrap(result, 'POST') === true;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) return false;
+    throw error;
+  }
+}
+
+/** Mutation hook around unsubscribeNewsletter (the token of the link). */
+export function useUnsubscribeNewsletter(token: string) {
+  return useMutation({ mutationFn: () => unsubscribeNewsletter(token) });
 }
 
 /** Query (runs once per token) that confirms the subscription. */

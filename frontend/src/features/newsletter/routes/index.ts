@@ -20,4 +20,13 @@ export const newsletterRoutes: RouteDef[] = [
     noindex: true,
     load: () => import('./newsletter-thankyou'),
   },
+  {
+    id: 'newsletter-unsubscribe',
+    pattern: '/newsletter-unsubscribe',
+    layout: 'default',
+    titleKey: 'page.newsletter-unsubscribe.title',
+    descriptionKey: 'page.newsletter-unsubscribe.description',
+    noindex: true,
+    load: () => import('./newsletter-unsubscribe'),
+  },
 ];
