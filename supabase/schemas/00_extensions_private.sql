@@ -129,6 +129,34 @@ as $$
 $$;
 comment on function private.join_words(text[]) is 'Immutable array join for generated search columns.';
 
+-- Slugs nobody may take for a profile (/u/{slug}) or an organisation (/org/{slug}): every
+-- top-level path of the site, the locale prefixes, the API paths of the platform and names that
+-- look official (issue 31). supabase/tests/rules.test.ts holds that every top-level path of the
+-- SPA (frontend/src/config/paths.ts) is in this list.
+create or replace function private.is_reserved_slug(p_slug text)
+returns boolean
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.lower(coalesce(p_slug, '')) = any (array[
+    'about', 'account', 'admin', 'administrator', 'api', 'app', 'assets', 'auth', 'billing', 'cancel-subscription',
+    'confirm', 'confirm-email', 'contact', 'dashboard', 'de', 'developers', 'en', 'events', 'functions', 'help',
+    'impressum', 'index', 'invitations', 'jobs', 'legal', 'login', 'logout', 'map', 'matches', 'me', 'moderator', 'newsletter',
+    'newsletter-thankyou', 'newsletter-unsubscribe', 'null', 'o', 'org', 'organization', 'organizations',
+    'our-guidelines', 'password-reset', 'password-update', 'payment', 'portfolio', 'portfolios', 'prices',
+    'privacy', 'project', 'projects', 'realtime', 'register', 'registration', 'rest', 'robots', 'root', 'search',
+    'security', 'settings', 'signup', 'sitemap', 'static', 'storage', 'subscription-required', 'support', 'system',
+    'teamwerk', 'test', 'u', 'ueber-teamwerk', 'undefined', 'unified-search', 'unsubscribe', 'user', 'users',
+    'working-remote-jobs', 'www'
+  ]::text[])
+$$;
+comment on function private.is_reserved_slug(text) is
+  'True for slugs no profile or organisation may take: top-level paths, locale prefixes, platform paths (issue 31).';
+-- the CHECK constraints on profiles.slug and organizations.slug run it as the writing role
+grant execute on function private.is_reserved_slug(text) to anon, authenticated, service_role;
+
 -- URL slug: German transliteration first (ä -> ae, ß -> ss), then unaccent, then a-z0-9 and dashes.
 create or replace function private.slugify(value text)
 returns text

@@ -52,7 +52,8 @@ create table public.profiles (
   zipcode text check (char_length(zipcode) <= 20),
   latitude double precision check (latitude between -90 and 90),
   longitude double precision check (longitude between -180 and 180),
-  slug text not null unique check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) <= 100),
+  slug text not null unique check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) <= 100)
+    constraint profiles_slug_not_reserved check (not private.is_reserved_slug(slug)),
   headline text check (char_length(headline) <= 160),
   bio text check (char_length(bio) <= 5000),
   skills text[] not null default '{}' check (cardinality(skills) <= 50),
@@ -590,13 +591,13 @@ begin
     base := private.slugify(pg_catalog.split_part(coalesce(p_email, ''), '@', 1));
   end if;
   candidate := base;
-  if exists (select 1 from public.profiles where slug = candidate and id <> p_id) then
+  if private.is_reserved_slug(candidate) or exists (select 1 from public.profiles where slug = candidate and id <> p_id) then
     candidate := base || '-' || pg_catalog.left(pg_catalog.replace(p_id::text, '-', ''), 6);
   end if;
   return candidate;
 end;
 $$;
-comment on function private.profile_slug(uuid, text, text, text) is 'Slug for /u/{slug}: name-based, unique.';
+comment on function private.profile_slug(uuid, text, text, text) is 'Slug for /u/{slug}: name-based, unique, never a reserved slug (a short id suffix then).';
 
 create or replace function private.owner_listed(p_user_id uuid)
 returns boolean

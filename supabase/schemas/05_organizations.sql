@@ -44,7 +44,8 @@ comment on type public.organization_role is 'Role in an organisation (issue 15):
 
 create table public.organizations (
   id uuid primary key default gen_random_uuid(),
-  slug text not null unique check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) between 3 and 60),
+  slug text not null unique check (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and char_length(slug) between 3 and 60)
+    constraint organizations_slug_not_reserved check (not private.is_reserved_slug(slug)),
   name text not null check (char_length(btrim(name)) between 2 and 140),
   -- an image reference as everywhere else (issue 12): storage object path or http(s) URL with a host
   logo_path text constraint organizations_logo_path_ref check (logo_path is null or private.is_image_ref(logo_path)),
@@ -663,14 +664,14 @@ begin
       raise exception using errcode = '22023', message = 'invalid_slug',
         detail = 'slug: 3 to 60 characters a-z, 0-9 and single hyphens, not at the ends.';
     end if;
-    if exists (select 1 from public.organizations o where o.slug = v_slug) then
+    if private.is_reserved_slug(v_slug) or exists (select 1 from public.organizations o where o.slug = v_slug) then
       raise exception using errcode = 'PT409', message = 'slug_taken', detail = 'This address is already taken.';
     end if;
   else
     v_base := pg_catalog.left(pg_catalog.rtrim(pg_catalog.left(coalesce(nullif(private.slugify(p_name), ''), 'org'), 54), '-'), 54);
     if char_length(v_base) < 3 then v_base := v_base || '-org'; end if;
     v_slug := v_base;
-    while exists (select 1 from public.organizations o where o.slug = v_slug) loop
+    while private.is_reserved_slug(v_slug) or exists (select 1 from public.organizations o where o.slug = v_slug) loop
       n := n + 1;
       v_slug := v_base || '-' || n;
     end loop;

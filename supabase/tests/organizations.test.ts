@@ -149,6 +149,10 @@ describe('creating an organisation', () => {
     expect(await refused(b, 'create_organization', { p_name: 'Alpha', p_slug: `alpha-${tag}` })).toEqual(['PT409', 'slug_taken']);
     expect(await refused(b, 'create_organization', { p_name: 'Alpha', p_slug: 'Nicht gültig!' })).toEqual(['22023', 'invalid_slug']);
     expect(await refused(b, 'create_organization', { p_name: 'Alpha', p_slug: 'ab' })).toEqual(['22023', 'invalid_slug']);
+    // issue 31: top-level paths are no organisation addresses
+    for (const reserved of ['admin', 'api', 'login', 'org']) {
+      expect(await refused(b, 'create_organization', { p_name: 'Alpha', p_slug: reserved }), reserved).toEqual(['PT409', 'slug_taken']);
+    }
     expect(await refused(b, 'create_organization', { p_name: 'Alpha', p_size: '7' })).toEqual(['22023', 'invalid_size']);
     const first = await createOrg(b, `Gamma ${tag}`);
     const second = await createOrg(c, `Gamma ${tag}`);

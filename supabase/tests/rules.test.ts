@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { anon, serviceRole, TestDb, type Actor } from './support.ts';
+import { paths } from '../../frontend/src/config/paths.ts';
 
 let db: TestDb;
 type User = Actor & { kind: 'user' };
@@ -100,6 +101,24 @@ describe('slugs and function privileges', () => {
     expect(slugs).toContain('juergen-gross');
     expect(new Set(slugs).size).toBe(2);
     expect(slugs.every((x) => x.startsWith('juergen-gross'))).toBe(true);
+  });
+  test('reserved slugs (issue 31): every top-level path of the SPA; a name never yields one; nobody sets one', async () => {
+    const flatten = (value: unknown): string[] =>
+      typeof value === 'string' ? [value]
+        : typeof value === 'function' ? [(value as (...args: string[]) => string)('1', '1')]
+          : Object.values(value as Record<string, unknown>).flatMap(flatten);
+    // first path segments; /{id}-{slug} (projects) starts with a digit and is no slug
+    const segments = new Set(flatten(paths).map((p) => p.split(/[/?#]/)[1] ?? '').filter((segment) => /^[a-z]/.test(segment)));
+    expect(segments.size).toBeGreaterThan(20);
+    const free = await db.sql<{ segment: string }>(`select s as segment from unnest($1::text[]) s where not private.is_reserved_slug(s)`, [[...segments]]);
+    expect(free, 'top-level paths missing from private.is_reserved_slug').toEqual([]);
+    const named = await db.user({ name: 'Admin' });
+    const slug = await val<string>(`select slug from public.profiles where id = $1`, [named.id]);
+    expect(slug).toMatch(/^admin-[0-9a-f]{6}$/);
+    const taken = await db.as(named, `update public.profiles set slug = 'login' where id = $1`, [named.id]);
+    expect([taken.ok, taken.code]).toEqual([false, '23514']);
+    const own = await db.as(named, `update public.profiles set slug = 'admin-of-my-garden' where id = $1`, [named.id]);
+    expect(own.rowCount).toBe(1);
   });
   test.each(['claim_email_batch', 'complete_email', 'fail_email', 'confirm_user_email', 'sync_subscription', 'record_stripe_event', 'finish_stripe_event'])(
     'service-role RPC %s is not executable by anon or authenticated', async (fn) => {
