@@ -98,7 +98,7 @@ comment on column public.messages.attachment_size is 'Size of the stored object 
 comment on column public.messages.client_id is
   'Set by the sending client once per message; unique per sender, so a retried send cannot store the message twice (issue 17).';
 create index messages_conversation_idx on public.messages (conversation_id, created_at desc, id desc);
-create index messages_sender_idx on public.messages (sender_id);
+create index messages_sender_idx on public.messages (sender_id, created_at);
 create index messages_created_idx on public.messages (created_at);
 create index messages_conversation_id_idx on public.messages (conversation_id, id);
 create unique index messages_sender_client_id_key on public.messages (sender_id, client_id) where client_id is not null;
@@ -245,6 +245,38 @@ create trigger conversation_members_paid_access before insert on public.conversa
   for each row execute function private.require_paid_access();
 create trigger messages_paid_access before insert on public.messages
   for each row execute function private.require_paid_access();
+
+/* Messages per sender and minute: a person typing never sends this many; a script that floods a
+   contact's inbox is stopped (issue 31 §9). */
+create or replace function private.limit_message_rate()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit constant integer := 30;
+  v_recent integer;
+begin
+  if auth.uid() is null then
+    return new; -- the service role (system messages, tests)
+  end if;
+  -- one sender's inserts one after the other, so parallel requests cannot slip past the count
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('messages:' || new.sender_id::text));
+  select count(*) into v_recent from public.messages m
+  where m.sender_id = new.sender_id and m.created_at > pg_catalog.clock_timestamp() - interval '1 minute';
+  if v_recent >= v_limit then
+    raise exception using errcode = 'PT429', message = 'rate_limited',
+      detail = pg_catalog.format('Too many messages: at most %s per minute.', v_limit),
+      hint = 'retry_after=60';
+  end if;
+  return new;
+end;
+$$;
+comment on function private.limit_message_rate() is
+  'BEFORE INSERT on messages: at most 30 messages per sender and minute, else PT429 rate_limited (HTTP 429; issue 31 §9).';
+create trigger messages_sender_rate_limit before insert on public.messages
+  for each row execute function private.limit_message_rate();
 
 -- -----------------------------------------------------------------------------
 -- Helper functions

@@ -338,3 +338,22 @@ describe('idempotent sends (issue 17)', () => {
     expect(stored.rows[0]!.n).toBe(1);
   });
 });
+
+describe('message rate (issue 31 §9)', () => {
+  test('at most 30 messages per sender and minute: a flood is refused with PT429, the other person still writes', async () => {
+    const a = await paidUser('Flora Flut');
+    const b = await paidUser('Bruno Bremse');
+    await accept(a, b);
+    const conv = await conversationOf(a, b);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 35; i++) {
+      const r = await say(a, conv, `Nachricht ${i}`);
+      outcomes.push(r.ok ? 'ok' : String(r.code));
+    }
+    expect(outcomes.slice(0, 30)).toEqual(Array(30).fill('ok'));
+    expect(outcomes.slice(30)).toEqual(Array(5).fill('PT429'));
+    const stored = await db.as(a, `select count(*)::int as n from public.messages where conversation_id = $1 and sender_id = $2`, [conv, a.id]);
+    expect(stored.rows[0]!.n).toBe(30);
+    expect((await say(b, conv, 'Alles gut?')).ok).toBe(true);
+  });
+});
