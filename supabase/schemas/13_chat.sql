@@ -310,17 +310,6 @@ as $$
 $$;
 comment on function private.conversation_has_block(uuid) is 'Caller is in a block relation with another member.';
 
-create or replace function private.created_conversation(p_conversation_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select exists (select 1 from public.conversations where id = p_conversation_id and created_by = auth.uid())
-$$;
-comment on function private.created_conversation(uuid) is 'True when auth.uid() created the conversation.';
-
 /* Opens (or reuses) the direct conversation between the caller and p_other_user_id, who must be
    an accepted contact (issue 13: strangers cannot start one). Errors (HTTP through PostgREST):
    28000 not_authenticated (403); 22023 invalid_user_id | cannot_message_self (400); PT402
@@ -499,15 +488,18 @@ comment on function private.can_write_chat_attachment(text) is 'Storage upload r
 
 create policy conversations_select on public.conversations for select to authenticated
 using (private.is_conversation_member(id, (select auth.uid())) or created_by = (select auth.uid()) or (select private.is_admin()));
+-- A block stops every write to a shared conversation; a conversation holds the other person's
+-- messages too, so only admins delete one (members leave it: conversation_members_delete).
+-- Issue 31 §5.
 create policy conversations_update on public.conversations for update to authenticated
-using (created_by = (select auth.uid()) and (select private.caller_can_write()))
+using (created_by = (select auth.uid()) and (select private.caller_can_write()) and not private.conversation_has_block(id))
 with check (created_by = (select auth.uid()));
 create policy conversations_delete on public.conversations for delete to authenticated
-using (created_by = (select auth.uid()) or (select private.is_admin()));
+using ((select private.is_admin()));
 create policy conversation_members_select on public.conversation_members for select to authenticated
 using (private.is_conversation_member(conversation_id, (select auth.uid())) or (select private.is_admin()));
 create policy conversation_members_delete on public.conversation_members for delete to authenticated
-using (user_id = (select auth.uid()) or private.created_conversation(conversation_id));
+using (user_id = (select auth.uid()));
 -- Members read the conversation, except messages of someone in a block relation with them.
 create policy messages_select on public.messages for select to authenticated
 using (
@@ -523,7 +515,7 @@ with check (
   and not private.conversation_has_block(conversation_id)
 );
 create policy messages_update on public.messages for update to authenticated
-using (sender_id = (select auth.uid()) and (select private.caller_can_write()))
+using (sender_id = (select auth.uid()) and (select private.caller_can_write()) and not private.conversation_has_block(conversation_id))
 with check (sender_id = (select auth.uid()));
 
 -- -----------------------------------------------------------------------------
@@ -558,6 +550,15 @@ begin
   if auth.uid() is null then
     raise exception using errcode = '28000', message = 'not_authenticated';
   end if;
+  if private.conversation_has_block(p_conversation_id) then
+    -- a block stops every write to the conversation, read receipts included (issue 31 §5)
+    select m.last_read_at into v_at from public.conversation_members m
+    where m.conversation_id = p_conversation_id and m.user_id = auth.uid();
+    if not found then
+      raise exception using errcode = 'PT404', message = 'conversation_not_found';
+    end if;
+    return v_at;
+  end if;
   update public.conversation_members
   set last_read_at = greatest(coalesce(last_read_at, '-infinity'::timestamptz), pg_catalog.now())
   where conversation_id = p_conversation_id and user_id = auth.uid()
@@ -565,10 +566,8 @@ begin
   if not found then
     raise exception using errcode = 'PT404', message = 'conversation_not_found';
   end if;
-  if not private.conversation_has_block(p_conversation_id) then
-    perform private.broadcast('conversation:' || p_conversation_id::text, 'read',
-      pg_catalog.jsonb_build_object('user_id', auth.uid(), 'last_read_at', v_at));
-  end if;
+  perform private.broadcast('conversation:' || p_conversation_id::text, 'read',
+    pg_catalog.jsonb_build_object('user_id', auth.uid(), 'last_read_at', v_at));
   perform private.broadcast('user:' || auth.uid()::text, 'inbox', pg_catalog.jsonb_build_object('conversation_id', p_conversation_id));
   return v_at;
 end;
@@ -693,8 +692,7 @@ comment on function public.conversation_info(uuid) is 'Conversation header data 
 -- Functions not named here are executable by service_role only (schema public) or by no API role
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function private.is_conversation_member(uuid, uuid),
-  private.conversation_has_block(uuid),
-  private.created_conversation(uuid) to anon, authenticated, service_role;
+  private.conversation_has_block(uuid) to anon, authenticated, service_role;
 grant execute on function private.start_direct_conversation(uuid),
   private.attachment_conversation(text),
   private.can_read_chat_attachment(text),

@@ -163,6 +163,35 @@ describe('conversations and messages', () => {
     expect((await db.as(b, `select * from public.conversation_info($1)`, [conv])).code).toBe('PT404');
   });
 
+  test('after a block nobody writes to the conversation (edits, read receipts, title); the creator cannot erase it; members leave only themselves (issue 31 §5)', async () => {
+    const a = await paidUser('Carla Creator');
+    const b = await paidUser('Dirk Drüben');
+    await accept(a, b);
+    const conv = await conversationOf(a, b);
+    const mine = await say(a, conv, 'Meine Nachricht');
+    expect(mine.ok).toBe(true);
+    const theirs = await say(b, conv, 'Antwort von Dirk');
+    expect(theirs.ok).toBe(true);
+    // the creator cannot hard-delete the conversation with the other person's messages, nor remove them
+    expect((await db.as(a, `delete from public.conversations where id = $1`, [conv])).rowCount).toBe(0);
+    expect((await db.as(a, `delete from public.conversation_members where conversation_id = $1 and user_id = $2`, [conv, b.id])).rowCount).toBe(0);
+    expect((await db.sql<{ n: number }>(`select count(*)::int as n from public.messages where conversation_id = $1`, [conv]))[0]!.n).toBe(2);
+
+    const readBefore = (await db.sql<{ at: string | null }>(`select last_read_at::text as at from public.conversation_members where conversation_id = $1 and user_id = $2`, [conv, a.id]))[0]!.at;
+    await db.keep(b, `insert into public.user_blocks (blocker_id, blocked_id) values ($1, $2)`, [b.id, a.id]);
+    // the blocked person can no longer edit (each edit would ping the blocker), delete or mark read
+    const edit = await db.as(a, `update public.messages set body = 'Bearbeitet' where id = $1`, [mine.rows[0]!.id]);
+    expect(edit.rowCount).toBe(0);
+    expect((await db.as(a, `update public.messages set body = '', deleted_at = now() where id = $1`, [mine.rows[0]!.id])).rowCount).toBe(0);
+    expect((await db.as(a, `update public.conversations set title = 'Umbenannt' where id = $1`, [conv])).rowCount).toBe(0);
+    expect((await db.as(a, `select public.mark_conversation_read($1)`, [conv])).ok).toBe(true);
+    const readAfter = (await db.sql<{ at: string | null }>(`select last_read_at::text as at from public.conversation_members where conversation_id = $1 and user_id = $2`, [conv, a.id]))[0]!.at;
+    expect(readAfter).toBe(readBefore);
+    expect((await db.sql<{ body: string }>(`select body from public.messages where id = $1`, [mine.rows[0]!.id]))[0]!.body).toBe('Meine Nachricht');
+    // leaving is always possible, and only for oneself
+    expect((await db.as(a, `delete from public.conversation_members where conversation_id = $1 and user_id = $2`, [conv, a.id])).rowCount).toBe(1);
+  });
+
   test('edit and delete own messages within 15 minutes; delete empties the body; never someone else\'s', async () => {
     const a = await paidUser('Arne Edit');
     const b = await paidUser('Bianca Edit');

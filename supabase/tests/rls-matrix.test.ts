@@ -292,7 +292,8 @@ const MATRIX: Record<string, Spec> = {
       delete: () => `delete from public.conversations where id = '${f.conversation}'`,
     },
     // conversations start only through start_direct_conversation (issue 13: contacts only)
-    expect: { select: 'DAADAAA', insert: 'DDDDDDA', update: 'DADDDDA', delete: 'DADDAAA' },
+    // a conversation holds both people's messages: only admins delete it, members leave (issue 31 §5)
+    expect: { select: 'DAADAAA', insert: 'DDDDDDA', update: 'DADDDDA', delete: 'DDDDDAA' },
   },
   conversation_members: {
     sql: {
