@@ -438,8 +438,10 @@ begin
     perform private.analytics_cleanup();
     select s.salt into v_salt from private.analytics_salts s where s.day = v_day;
   end if;
+  -- the visitor is the network address (IPv6 per /64, private.request_client_ip): the user agent
+  -- is the client's to choose, so it would let one visitor count again and again (issue 31 §6)
   v_key := pg_catalog.sha256(v_salt || pg_catalog.convert_to(
-    pg_catalog.concat_ws(E'\n', coalesce(v_ip, ''), v_ua, p_item_type, p_item_id, p_metric), 'UTF8'));
+    pg_catalog.concat_ws(E'\n', coalesce(v_ip, ''), p_item_type, p_item_id, p_metric), 'UTF8'));
   insert into private.analytics_seen (day, key) values (v_day, v_key) on conflict do nothing;
   get diagnostics v_new = row_count;
   if v_new = 0 then
@@ -450,7 +452,7 @@ begin
 end;
 $$;
 comment on function public.analytics_track(text, text, text, boolean) is
-  'Issue 15: counts a view/click of a public item once per visitor, item, metric and day (salted daily hash, no identity stored); not for bots, owners or without statistics consent. 22023 bad input, PT404 unknown item, PT429.';
+  'Issue 15: counts a view/click of a public item once per network address, item, metric and day (salted daily hash, no identity stored; issue 31 §6); not for bots, owners or without statistics consent. 22023 bad input, PT404 unknown item, PT429.';
 
 /* Analytics of the caller's items (Premium or better) for /user/analytics.
    Input: p_item_type/p_item_id null = all own items (optionally only one type), or one item.

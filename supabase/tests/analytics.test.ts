@@ -80,15 +80,19 @@ beforeAll(async () => {
 afterAll(async () => db?.close());
 
 describe('counting (issue 15: one view per visitor, item and day)', () => {
-  test('a visitor counts once a day; another address or browser is another visitor; metrics count separately', async () => {
+  test('a visitor counts once a day; another address is another visitor, another user agent is not (issue 31 §6); metrics count separately', async () => {
     const before = await count('project', project);
     expect((await track(anon, '198.51.100.7', CHROME, 'project', project)).rows[0]!.r).toBe('counted');
     expect((await track(anon, '198.51.100.7', CHROME, 'project', project)).rows[0]!.r).toBe('duplicate');
     expect((await track(other, '198.51.100.7', CHROME, 'project', project)).rows[0]!.r).toBe('duplicate');
     expect(await count('project', project)).toBe(before + 1);
-    expect((await track(anon, '198.51.100.7', FIREFOX, 'project', project)).rows[0]!.r).toBe('counted');
+    // rotating the user agent does not count again
+    expect((await track(anon, '198.51.100.7', FIREFOX, 'project', project)).rows[0]!.r).toBe('duplicate');
+    for (let i = 0; i < 20; i++) {
+      expect((await track(anon, '198.51.100.7', `Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/${100 + i}.0`, 'project', project)).rows[0]!.r).toBe('duplicate');
+    }
     expect((await track(anon, '203.0.113.9', CHROME, 'project', project)).rows[0]!.r).toBe('counted');
-    expect(await count('project', project)).toBe(before + 3);
+    expect(await count('project', project)).toBe(before + 2);
 
     expect((await track(anon, '198.51.100.7', CHROME, 'profile', owner.id, 'connect_click')).rows[0]!.r).toBe('counted');
     expect((await track(anon, '198.51.100.7', CHROME, 'job', job, 'apply_click')).rows[0]!.r).toBe('counted');
