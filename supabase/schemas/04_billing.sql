@@ -225,7 +225,7 @@ comment on column private.account_deletion_cancellations.user_id is 'The deleted
 comment on column private.account_deletion_cancellations.known_subscription_ids is
   'Live subscriptions the database knew at deletion; the worker cancels every subscription Stripe lists for the customer that has not ended.';
 comment on column private.account_deletion_cancellations.deleted_by is 'self (delete_my_account), admin (admin_delete_user) or service (Auth admin API, maintenance).';
-comment on column private.account_deletion_cancellations.email is 'Address of the deleted account, for the confirmation mail only.';
+comment on column private.account_deletion_cancellations.email is 'Address of the deleted account, for the confirmation mail only; cleared (with firstname) when the mail is queued.';
 comment on column private.account_deletion_cancellations.status is 'pending (Stripe not yet done; retried) or done (no subscription of the customer is live; mail queued).';
 comment on column private.account_deletion_cancellations.canceled_subscription_ids is 'Subscriptions ended because of the deletion.';
 comment on column private.account_deletion_cancellations.next_attempt_at is 'Not claimed before this time (lease while working, backoff after failures).';
@@ -735,8 +735,9 @@ comment on function public.claim_account_deletion_cancellations(integer, uuid) i
 /* Stripe has no live subscription of the deleted account any more: records the subscriptions the
    deletion ended (p_canceled_subscription_ids) and, the first time only, queues the confirmation
    mail to the account's address in its language: account_deleted_subscription_cancelled (with
-   the names of plans p_plan_ids) when a subscription ended, else account_deleted. Returns true
-   when this call completed it (false: already done or unknown). service_role only. */
+   the names of plans p_plan_ids) when a subscription ended, else account_deleted; then forgets
+   the address and name. Returns true when this call completed it (false: already done or
+   unknown). service_role only. */
 create or replace function public.complete_account_deletion_cancellation(p_id bigint, p_canceled_subscription_ids text[], p_plan_ids text[] default '{}')
 returns boolean
 language plpgsql
@@ -746,14 +747,16 @@ as $$
 declare
   c private.account_deletion_cancellations;
 begin
-  update private.account_deletion_cancellations a
-  set status = 'done', completed_at = pg_catalog.now(), last_error = null,
-      canceled_subscription_ids = coalesce(p_canceled_subscription_ids, '{}')
-  where a.id = p_id and a.status = 'pending'
-  returning * into c;
+  select * into c from private.account_deletion_cancellations a where a.id = p_id and a.status = 'pending' for update;
   if not found then
     return false;
   end if;
+  -- the address and name served only this mail: the record keeps no personal data beyond the ids
+  update private.account_deletion_cancellations a
+  set status = 'done', completed_at = pg_catalog.now(), last_error = null,
+      canceled_subscription_ids = coalesce(p_canceled_subscription_ids, '{}'), email = null, firstname = null
+  where a.id = p_id
+  returning a.status, a.completed_at, a.canceled_subscription_ids into c.status, c.completed_at, c.canceled_subscription_ids;
   if c.email is not null then
     perform private.enqueue_email(null, c.email,
       case when pg_catalog.cardinality(c.canceled_subscription_ids) > 0 then 'account_deleted_subscription_cancelled' else 'account_deleted' end,

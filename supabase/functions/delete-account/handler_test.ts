@@ -108,8 +108,8 @@ Deno.test({
         assert(sub.ended_at && Math.abs(sub.ended_at - Date.now() / 1000) < 120, 'ended now, not at the period end');
 
         const row = await record(user.id);
-        assertEquals([row.stripe_customer_id, row.known_subscription_ids, row.deleted_by, row.status, row.canceled_subscription_ids, row.lang],
-          [user.customerId, [user.subscriptionId], 'self', 'done', [user.subscriptionId], 'en']);
+        assertEquals([row.stripe_customer_id, row.known_subscription_ids, row.deleted_by, row.status, row.canceled_subscription_ids, row.lang, row.email],
+          [user.customerId, [user.subscriptionId], 'self', 'done', [user.subscriptionId], 'en', null], 'recorded; the address forgotten once mailed');
         const mails = await queued(user.email);
         assertEquals(mails.map((m) => [m.email_type, m.lang, m.user_id, m.payload.plan, m.payload.subscription_ids]),
           [['account_deleted_subscription_cancelled', 'en', null, 'Basic', user.subscriptionId]]);
@@ -186,7 +186,7 @@ Deno.test({
         assertEquals(await accountExists(user.id), false);
         assertEquals((await stripe.subscriptions.retrieve(user.subscriptionId)).status, 'active', 'Stripe was not reached');
         let row = await record(user.id);
-        assertEquals([row.status, row.attempts, row.known_subscription_ids], ['pending', 1, [user.subscriptionId]]);
+        assertEquals([row.status, row.attempts, row.known_subscription_ids, row.email], ['pending', 1, [user.subscriptionId], user.email], 'the address is kept for the mail still owed');
         assert(row.last_error, 'the failure is kept');
         assert(new Date(row.next_attempt_at).getTime() > Date.now() + 30_000, 'retried after a backoff');
         assertEquals(await queued(user.email), [], 'no confirmation before Stripe confirmed');
