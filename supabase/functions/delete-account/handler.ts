@@ -17,7 +17,8 @@
  * proration or refund, the result is recorded and the confirmation mail queued. When Stripe is
  * unreachable the account is deleted all the same and the row stays queued (`pending: true`);
  * pg_cron retries with backoff until Stripe confirms. A deletion through the RPCs directly (or the
- * Auth admin API) is picked up by the cron run within a minute.
+ * Auth admin API) is picked up by the cron run within a minute. (Should a cron run claim the row
+ * first, this answer lists no cancellation although that run is making it.)
  * Errors: 400 `validation_failed` / `email_mismatch` / `cannot_delete_self`, 401 `unauthorized`,
  * 403 `forbidden` (not an admin), 404 `not_found`, 405; a failing database 500.
  */
@@ -30,7 +31,8 @@ import type { Stripe } from '../_shared/stripe.ts';
 import { processDeletionCancellations } from '../_shared/account-deletion.ts';
 
 const Body = z.object({
-  email: z.string().trim().min(1).max(320).optional(),
+  // no control characters (Postgres text holds no NUL): the RPC answers email_mismatch for anything else
+  email: z.string().trim().min(1).max(320).refine((v) => ![...v].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127), 'no control characters').optional(),
   userId: z.uuid().optional(),
 }).strict();
 
