@@ -29,6 +29,7 @@ const resultsFile = path.join(stack.dataDir, 'e2e-results.json');
  */
 const SHARED_STATE = [
   'billing-cancel-confirm.spec.ts',
+  'billing-delete-account.spec.ts',
   'billing-checkout.spec.ts',
   'billing-prices.spec.ts',
   'events-tickets.spec.ts',

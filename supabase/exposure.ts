@@ -675,6 +675,14 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'none',
   },
   'is_duplicate_subscription(p_stripe_subscription_id text)': { execute: [], returns: 'boolean', rows: 'none' },
+  // issue 32 §1: the queue of Stripe cancellations owed to deleted accounts (the delete-account function)
+  'claim_account_deletion_cancellations(p_limit integer, p_user_id uuid)': {
+    execute: [],
+    returns: ['id', 'user_id', 'stripe_customer_id', 'known_subscription_ids', 'attempts'],
+    rows: 'admin',
+  },
+  'complete_account_deletion_cancellation(p_id bigint, p_canceled_subscription_ids text[], p_plan_ids text[])': { execute: [], returns: 'boolean', rows: 'none' },
+  'fail_account_deletion_cancellation(p_id bigint, p_error text)': { execute: [], returns: 'void', rows: 'none' },
   'queue_cancellation_link(p_request_id uuid, p_link text)': { execute: [], returns: 'bigint', rows: 'none' },
   'confirm_cancellation_request(p_request_id uuid, p_user_id uuid)': {
     execute: [],

@@ -705,6 +705,9 @@ comment on function private.display_name(public.profiles) is
 
 -- Account deletion (DSGVO Art. 17; issue 6). Deleting the auth.users row removes the profile and
 -- everything that references it (on delete cascade), as the Auth admin API's deleteUser would.
+-- The profile's deletion queues the Stripe cancellation of its subscriptions and the confirmation
+-- mail (trigger profiles_delete_cancels_subscriptions, 04_billing.sql; issue 32 §1); the SPA calls
+-- these through the delete-account function, which cancels at Stripe right away.
 create or replace function private.delete_my_account(p_email text)
 returns void
 language plpgsql

@@ -192,6 +192,47 @@ create index duplicate_subscriptions_user_idx on private.duplicate_subscriptions
 alter table private.duplicate_subscriptions enable row level security;
 revoke all on private.duplicate_subscriptions from public, anon, authenticated;
 
+-- Deleting an account ends its subscriptions at Stripe (issue 32 §1). Account deletion
+-- (delete_my_account, admin_delete_user, the Auth admin API) must not depend on Stripe being
+-- reachable, and Stripe must not keep charging for an account that is gone. So the deletion itself
+-- queues the cancellation (trigger profiles_delete_cancels_subscriptions, in the same transaction
+-- as the delete): one row per deleted account that has a Stripe customer. The delete-account
+-- function works the row at once after a deletion it made; pg_cron calls it every minute for the
+-- rest and for retries (backoff after failures, nothing is dropped). The row has no foreign key: it
+-- outlives the account as the record of what was cancelled, when and why.
+-- Refund rule (no other rule is stated in the product): subscriptions end at once, without
+-- proration and without a refund of the period already paid; the delete dialogs say so.
+create table private.account_deletion_cancellations (
+  id bigint generated always as identity primary key,
+  user_id uuid not null unique,
+  stripe_customer_id text not null check (stripe_customer_id ~ '^cus_'),
+  known_subscription_ids text[] not null default '{}',
+  deleted_by text not null check (deleted_by in ('self', 'admin', 'service')),
+  email text check (email ~ '^[^@\s]+@[^@\s]+$' and char_length(email) <= 320),
+  lang text not null default 'de' check (lang in ('de', 'en')),
+  firstname text,
+  status text not null default 'pending' check (status in ('pending', 'done')),
+  canceled_subscription_ids text[] not null default '{}',
+  attempts integer not null default 0 check (attempts >= 0),
+  next_attempt_at timestamptz not null default now(),
+  last_error text,
+  created_at timestamptz not null default now(),
+  completed_at timestamptz
+);
+comment on table private.account_deletion_cancellations is
+  'Stripe cancellations owed to deleted accounts (issue 32 §1): queued by the deletion, worked by the delete-account function (at once, then pg_cron with backoff). Outlives the account.';
+comment on column private.account_deletion_cancellations.user_id is 'The deleted account (no foreign key: the row is the record after the account is gone).';
+comment on column private.account_deletion_cancellations.known_subscription_ids is
+  'Live subscriptions the database knew at deletion; the worker cancels every subscription Stripe lists for the customer that has not ended.';
+comment on column private.account_deletion_cancellations.deleted_by is 'self (delete_my_account), admin (admin_delete_user) or service (Auth admin API, maintenance).';
+comment on column private.account_deletion_cancellations.email is 'Address of the deleted account, for the confirmation mail only; cleared (with firstname) when the mail is queued.';
+comment on column private.account_deletion_cancellations.status is 'pending (Stripe not yet done; retried) or done (no subscription of the customer is live; mail queued).';
+comment on column private.account_deletion_cancellations.canceled_subscription_ids is 'Subscriptions ended because of the deletion.';
+comment on column private.account_deletion_cancellations.next_attempt_at is 'Not claimed before this time (lease while working, backoff after failures).';
+create index account_deletion_cancellations_due_idx on private.account_deletion_cancellations (next_attempt_at) where status = 'pending';
+alter table private.account_deletion_cancellations enable row level security;
+revoke all on private.account_deletion_cancellations from public, anon, authenticated;
+
 -- -----------------------------------------------------------------------------
 -- Trigger functions and triggers
 -- -----------------------------------------------------------------------------
@@ -253,6 +294,49 @@ create trigger subscriptions_status_mail
   for each row execute function private.after_subscription_status();
 create trigger subscriptions_updated_at before update on public.subscriptions
   for each row execute function private.set_updated_at();
+
+/* BEFORE DELETE on profiles (every way an account is deleted: delete_my_account,
+   admin_delete_user, the Auth admin API; issue 32 §1). While the profile and its subscriptions
+   still exist: an account with a Stripe customer (on the profile or a subscription row) gets one
+   row in private.account_deletion_cancellations (the delete-account function cancels at Stripe and
+   mails account_deleted_subscription_cancelled or account_deleted); an account that never reached
+   Stripe gets the account_deleted mail at once. The mails carry no user_id (the account is gone). */
+create or replace function private.queue_account_deletion_billing()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_customer text;
+  v_known text[];
+  v_by text;
+begin
+  select coalesce(pg_catalog.array_agg(s.stripe_subscription_id order by s.created_at), '{}')
+    into v_known
+  from public.subscriptions s
+  where s.user_id = old.id and s.status not in ('canceled', 'incomplete_expired');
+  v_customer := coalesce(old.stripe_customer_id,
+    (select s.stripe_customer_id from public.subscriptions s where s.user_id = old.id order by s.created_at desc limit 1));
+  if v_customer is null or v_customer !~ '^cus_' then
+    if old.email ~ '^[^@\s]+@[^@\s]+$' then
+      perform private.enqueue_email(null, old.email, 'account_deleted', old.preferred_language,
+        pg_catalog.jsonb_build_object('firstname', old.firstname, 'lastname', old.lastname), '{}'::jsonb);
+    end if;
+    return old;
+  end if;
+  v_by := case when (select auth.uid()) = old.id then 'self' when private.is_admin() then 'admin' else 'service' end;
+  insert into private.account_deletion_cancellations (user_id, stripe_customer_id, known_subscription_ids, deleted_by, email, lang, firstname)
+  values (old.id, v_customer, v_known, v_by, case when old.email ~ '^[^@\s]+@[^@\s]+$' then old.email end,
+          case when old.preferred_language = 'en' then 'en' else 'de' end, old.firstname)
+  on conflict (user_id) do nothing;
+  return old;
+end;
+$$;
+comment on function private.queue_account_deletion_billing() is
+  'BEFORE DELETE on profiles: queues the Stripe cancellation of a deleted account, or its deletion mail when it never paid (issue 32 §1).';
+create trigger profiles_delete_cancels_subscriptions before delete on public.profiles
+  for each row execute function private.queue_account_deletion_billing();
 
 -- -----------------------------------------------------------------------------
 -- Helper functions
@@ -626,6 +710,85 @@ as $$
   select exists (select 1 from private.duplicate_subscriptions where stripe_subscription_id = p_stripe_subscription_id)
 $$;
 comment on function public.is_duplicate_subscription(text) is 'service_role: true when the subscription was refunded as a duplicate (issue 12 finding 7).';
+
+-- Cancellations owed to deleted accounts (issue 32 §1, see private.account_deletion_cancellations)
+/* Claims up to p_limit (1..100) due pending cancellations of deleted accounts, or only the one of
+   account p_user_id (the delete-account function right after the deletion it made). A claim counts
+   an attempt and leases the row for 120 seconds (a worker that dies leaves it due again).
+   Output: id, the deleted account, its Stripe customer, the subscriptions the database knew as
+   live, attempts so far. service_role only. */
+create or replace function public.claim_account_deletion_cancellations(p_limit integer default 20, p_user_id uuid default null)
+returns table (id bigint, user_id uuid, stripe_customer_id text, known_subscription_ids text[], attempts integer)
+language sql
+security definer
+set search_path = ''
+as $$
+  update private.account_deletion_cancellations c
+  set attempts = c.attempts + 1, next_attempt_at = pg_catalog.now() + interval '120 seconds'
+  where c.id in (select q.id from private.account_deletion_cancellations q
+                 where q.status = 'pending' and q.next_attempt_at <= pg_catalog.now()
+                   and (p_user_id is null or q.user_id = p_user_id)
+                 order by q.next_attempt_at, q.id limit greatest(1, least(coalesce(p_limit, 20), 100)) for update skip locked)
+  returning c.id, c.user_id, c.stripe_customer_id, c.known_subscription_ids, c.attempts
+$$;
+comment on function public.claim_account_deletion_cancellations(integer, uuid) is
+  'service_role: claims due Stripe cancellations of deleted accounts (lease 120 s; issue 32 §1).';
+
+/* Stripe has no live subscription of the deleted account any more: records the subscriptions the
+   deletion ended (p_canceled_subscription_ids) and, the first time only, queues the confirmation
+   mail to the account's address in its language: account_deleted_subscription_cancelled (with
+   the names of plans p_plan_ids) when a subscription ended, else account_deleted; then forgets
+   the address and name. Returns true when this call completed it (false: already done or
+   unknown). service_role only. */
+create or replace function public.complete_account_deletion_cancellation(p_id bigint, p_canceled_subscription_ids text[], p_plan_ids text[] default '{}')
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c private.account_deletion_cancellations;
+begin
+  select * into c from private.account_deletion_cancellations a where a.id = p_id and a.status = 'pending' for update;
+  if not found then
+    return false;
+  end if;
+  -- the address and name served only this mail: the record keeps no personal data beyond the ids
+  update private.account_deletion_cancellations a
+  set status = 'done', completed_at = pg_catalog.now(), last_error = null,
+      canceled_subscription_ids = coalesce(p_canceled_subscription_ids, '{}'), email = null, firstname = null
+  where a.id = p_id
+  returning a.status, a.completed_at, a.canceled_subscription_ids into c.status, c.completed_at, c.canceled_subscription_ids;
+  if c.email is not null then
+    perform private.enqueue_email(null, c.email,
+      case when pg_catalog.cardinality(c.canceled_subscription_ids) > 0 then 'account_deleted_subscription_cancelled' else 'account_deleted' end,
+      c.lang, pg_catalog.jsonb_build_object('firstname', c.firstname),
+      pg_catalog.jsonb_build_object(
+        'plan', coalesce((select pg_catalog.string_agg(pl.name, ', ' order by pl.rank) from public.plans pl where pl.id = any (p_plan_ids)), ''),
+        'date', pg_catalog.to_char(c.completed_at at time zone 'Europe/Berlin', 'DD.MM.YYYY HH24:MI'),
+        'subscription_ids', pg_catalog.array_to_string(c.canceled_subscription_ids, ', ')));
+  end if;
+  return true;
+end;
+$$;
+comment on function public.complete_account_deletion_cancellation(bigint, text[], text[]) is
+  'service_role: a deleted account''s subscriptions are ended at Stripe; records them and mails the confirmation once (issue 32 §1).';
+
+/* Working cancellation p_id failed (Stripe unreachable or refusing): keeps the error and retries
+   after 2^attempts minutes (at most 6 hours); it stays pending until it succeeds. service_role only. */
+create or replace function public.fail_account_deletion_cancellation(p_id bigint, p_error text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update private.account_deletion_cancellations
+  set last_error = pg_catalog.left(p_error, 1000),
+      next_attempt_at = pg_catalog.now() + least(interval '6 hours', interval '1 minute' * power(2, attempts))
+  where id = p_id and status = 'pending'
+$$;
+comment on function public.fail_account_deletion_cancellation(bigint, text) is
+  'service_role: a Stripe cancellation of a deleted account failed; retried with backoff (issue 32 §1).';
 
 -- -----------------------------------------------------------------------------
 -- Grants on functions

@@ -1417,6 +1417,11 @@ isOneToOne: true
 "cancel_rsvp":
 { Args: { "p_event_id": number }; Returns: Json
                            },
+"claim_account_deletion_cancellations":
+{ Args: { "p_limit"?: number,"p_user_id"?: string }; Returns: {
+              "attempts": number,"id": number,"known_subscription_ids": (string)[],"stripe_customer_id": string,"user_id": string
+            }[]
+                           },
 "claim_email_batch":
 { Args: { "batch_size"?: number,"lock_seconds"?: number }; Returns: {
               "attempts": number,"body": string,"email": string,"email_type": string,"id": number,"lang": string,"payload": Json,"subject": string,"user_id": string,"user_metadata": Json
@@ -1429,6 +1434,9 @@ isOneToOne: true
                            },
 "clear_public_rate_limit":
 { Args: { "p_bucket": string,"p_key": string }; Returns: undefined
+                           },
+"complete_account_deletion_cancellation":
+{ Args: { "p_canceled_subscription_ids": (string)[],"p_id": number,"p_plan_ids"?: (string)[] }; Returns: boolean
                            },
 "complete_email":
 { Args: { "p_id": number,"p_provider_message_id"?: string }; Returns: boolean
@@ -1487,6 +1495,9 @@ isOneToOne: true
                            },
 "export_my_data":
 { Args: Record<PropertyKey, never>; Returns: Json
+                           },
+"fail_account_deletion_cancellation":
+{ Args: { "p_error": string,"p_id": number }; Returns: undefined
                            },
 "fail_email":
 { Args: { "p_error": string,"p_id": number,"p_max_attempts"?: number }; Returns: Database["public"]['Enums']["email_status"]

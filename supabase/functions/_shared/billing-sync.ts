@@ -144,6 +144,9 @@ function planHint(sub: Stripe.Subscription): string | null {
   return fromSub && /^(basic|premium|enterprise)$/.test(fromSub) ? fromSub : null;
 }
 
+/** The plan id (basic | premium | enterprise) a subscription is for, or null: price metadata, then subscription metadata. */
+export const subscriptionPlan = planHint;
+
 /** Whether a Stripe SDK error means "Stripe unreachable or failing": retry later. */
 export function isStripeUnavailable(err: unknown): boolean {
   const e = err as { type?: string; statusCode?: number } | null;
@@ -181,6 +184,21 @@ export function billingError(err: unknown, code: string, message: string): HttpE
   }
   console.error(JSON.stringify({ level: 'error', code, error: err instanceof Error ? err.message : String(err) }));
   return new HttpError(500, code, message);
+}
+
+/**
+ * Every subscription of Stripe customer `customerId` (all statuses, up to 100), as Stripe holds
+ * them now: what cancel-contract (§312k) and the account-deletion cancellations (issue 32 §1) act
+ * on. A customer Stripe does not know (404 resource_missing) has none: `[]`.
+ * Errors: other Stripe SDK errors unchanged (see `billingError`, `isStripeUnavailable`).
+ */
+export async function customerSubscriptions(stripe: Stripe, customerId: string): Promise<Stripe.Subscription[]> {
+  try {
+    return (await stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 })).data;
+  } catch (err) {
+    if (isStripeMissing(err)) return [];
+    throw err;
+  }
 }
 
 /** Finds the account a subscription belongs to, or null. Checked against profiles. */

@@ -267,7 +267,7 @@ async function expectRefusals(t: Deno.TestContext, runner: Runner, prices: Recor
     assertEquals((await stripe.customers.list({ email: user.email })).data.length, 0);
   });
 
-  await t.step('portal, verify-payment, cancel-contract and stripe-webhook leave a subscription as it is', async () => {
+  await t.step('portal, verify-payment, cancel-contract, delete-account and stripe-webhook leave a subscription as it is', async () => {
     const sub = await subscriber('sec-sub', prices);
     const before = await settledSubscription(sub.subscriptionId);
     assertEquals([before.status, before.cancel_at_period_end], ['active', false]);
@@ -284,6 +284,9 @@ async function expectRefusals(t: Deno.TestContext, runner: Runner, prices: Recor
       'STRIPE_SECRET_KEY',
       'cancel-contract',
     );
+    assertMisconfigured(await call(runner, 'delete-account', { email: sub.email }, bearer(sub.accessToken)), 'STRIPE_SECRET_KEY', 'delete-account');
+    const account = await withDb(async (db) => (await db.query('select count(*)::int as n from auth.users where id = $1', [sub.id])).rows[0].n);
+    assertEquals(account, 1, 'delete-account deleted nothing');
     const event = await signedCancelEvent(sub.subscriptionId);
     const hook = await call(runner, 'stripe-webhook', event.payload, { 'Stripe-Signature': event.signature });
     assertEquals([hook.status, hook.body?.error?.code], [500, 'server_misconfigured'], JSON.stringify(hook.body));

@@ -35,7 +35,7 @@ import { berlinToday, CANCELLATION_LIMITS } from '../_shared/site/index.ts';
 import type { Caller } from '../_shared/supabase.ts';
 import { signToken } from '../_shared/tokens.ts';
 import type { Stripe } from '../_shared/stripe.ts';
-import { isStripeMissing, subscriptionPeriod, syncSubscription } from '../_shared/billing-sync.ts';
+import { customerSubscriptions, subscriptionPeriod, syncSubscription } from '../_shared/billing-sync.ts';
 
 const LIVE = new Set(['active', 'trialing', 'past_due']);
 
@@ -181,13 +181,7 @@ async function cancelSubscriptions(deps: Pick<CancelContractDeps, 'admin' | 'str
     if (profile.error) throw new Error(profile.error.message);
     const customerId = (profile.data as { stripe_customer_id: string | null } | null)?.stripe_customer_id;
     if (!customerId) return { status: 'no_subscription', subscriptionIds: [], effectiveAt: null, error: null };
-    let subs: Stripe.Subscription[];
-    try {
-      subs = (await deps.stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 })).data.filter((s) => LIVE.has(s.status));
-    } catch (err) {
-      if (isStripeMissing(err)) return { status: 'no_subscription', subscriptionIds: [], effectiveAt: null, error: null };
-      throw err;
-    }
+    const subs = (await customerSubscriptions(deps.stripe, customerId)).filter((s) => LIVE.has(s.status));
     const ofPlan = plan ? subs.filter((s) => s.items.data[0]?.price?.metadata?.plan_id === plan || s.metadata?.planType === plan) : [];
     const targets = ofPlan.length ? ofPlan : subs;
     if (!targets.length) return { status: 'no_subscription', subscriptionIds: [], effectiveAt: null, error: null };

@@ -77,7 +77,12 @@ export async function adminCreateUser(input: {
   return created.user_id;
 }
 
-/** Deletes a user with everything they own (`admin_delete_user` RPC). @throws ApiError with the database's text */
+/**
+ * Deletes a user with everything they own through the `delete-account` function (`admin_delete_user`
+ * with the admin's session), which also cancels the user's subscriptions at Stripe at once,
+ * without refund (issue 32 §1). @throws FunctionCallError with the database's code and text
+ */
 export async function adminDeleteUser(userId: string): Promise<void> {
-  unwrap(await supabase.rpc('admin_delete_user', { p_user_id: userId }), 'POST');
+  const { invokeFunction } = await import('@/lib/invoke-function');
+  await invokeFunction('delete-account', { userId });
 }

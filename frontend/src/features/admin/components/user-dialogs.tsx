@@ -190,7 +190,7 @@ export function PasswordDialog({ user, onClose }: { user: AdminUserRow; onClose:
   );
 }
 
-/** Confirmation before deleting a user (destructive). */
+/** Confirmation before deleting a user (destructive; a paid subscription ends at once without refund, issue 32 §1). */
 export function DeleteUserDialog({ user, onClose }: { user: AdminUserRow; onClose: () => void }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
@@ -209,6 +209,9 @@ export function DeleteUserDialog({ user, onClose }: { user: AdminUserRow; onClos
       <Stack>
         <Text>
           <FormattedMessage id="admin.users.deleteText" values={{ email: user.email }} />
+        </Text>
+        <Text size="sm" c="red" data-testid="delete-subscription-warning">
+          <FormattedMessage id="admin.users.deleteSubscription" />
         </Text>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>

@@ -108,12 +108,22 @@ export async function exportMyData(): Promise<unknown> {
   return unwrap(await supabase.rpc('export_my_data'), 'POST');
 }
 
+/** What the deletion did to the account's subscriptions (issue 32 §1). */
+export interface AccountDeletion {
+  deleted: true;
+  /** Subscriptions cancelled at Stripe right away (`sub_…`); `pending`: queued, retried until Stripe confirms. */
+  subscriptions: { canceled: string[]; pending: boolean };
+}
+
 /**
- * DSGVO Art. 17: deletes the caller's account (`delete_my_account(p_email)` RPC; the typed
- * e-mail must match the account's). @throws ApiError with the database's message
+ * DSGVO Art. 17: deletes the caller's account through the `delete-account` function (which calls
+ * `delete_my_account(p_email)` with the caller's session; the typed e-mail must match the
+ * account's) and cancels its subscriptions at Stripe at once, without refund (issue 32 §1).
+ * @throws FunctionCallError, code `email_mismatch` when the address is not the account's
  */
-export async function deleteMyAccount(email: string): Promise<void> {
-  unwrap(await supabase.rpc('delete_my_account', { p_email: email }), 'POST');
+export async function deleteMyAccount(email: string): Promise<AccountDeletion> {
+  const { invokeFunction } = await import('@/lib/invoke-function');
+  return invokeFunction<AccountDeletion>('delete-account', { email });
 }
 
 /** Changes the own e-mail through Auth; the change completes when the link in the mail is confirmed. */

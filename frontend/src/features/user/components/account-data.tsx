@@ -1,4 +1,4 @@
-import { Button, Fieldset, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,9 +8,15 @@ import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { signOut } from '@/lib/sign-out';
 import { notify } from '@/lib/notify';
+import { FunctionCallError } from '@/lib/function-call-error';
+import { useCurrentSubscription } from '@/features/billing';
 import { deleteMyAccount, exportMyData } from '../api/own-profile';
 
-/** Data export (DSGVO Art. 20, JSON download) and account deletion (Art. 17, confirmed by typing the e-mail). */
+/**
+ * Data export (DSGVO Art. 20, JSON download) and account deletion (Art. 17, confirmed by typing the
+ * e-mail). With a live subscription the dialog says before confirming that deleting cancels it at
+ * once, without refund (issue 32 §1).
+ */
 export function AccountData({ email }: { email: string }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
@@ -18,6 +24,8 @@ export function AccountData({ email }: { email: string }) {
   const localize = useLocalizedPath();
   const [opened, { open, close }] = useDisclosure(false);
   const [typed, setTyped] = useState('');
+  const subscription = useCurrentSubscription();
+  const paying = !!subscription.data && ['active', 'trialing', 'past_due'].includes(subscription.data.status);
   const download = useMutation({
     mutationFn: exportMyData,
     onSuccess: (data) => {
@@ -38,7 +46,7 @@ export function AccountData({ email }: { email: string }) {
       await signOut();
       notify('success', t('account.delete.done'));
     },
-    onError: (err) => notify('error', err.message === 'email_mismatch' ? t('account.delete.mismatch') : err.message),
+    onError: (err) => notify('error', err instanceof FunctionCallError && err.code === 'email_mismatch' ? t('account.delete.mismatch') : err.message),
   });
   const matches = typed.trim().toLowerCase() === email.toLowerCase();
   return (
@@ -61,6 +69,11 @@ export function AccountData({ email }: { email: string }) {
           <Text>
             <FormattedMessage id="account.delete.warning" values={{ email }} />
           </Text>
+          {paying && (
+            <Alert color="red" role="alert" data-testid="delete-subscription-warning">
+              <FormattedMessage id="account.delete.subscription" />
+            </Alert>
+          )}
           <TextInput label={t('account.delete.typeEmail')} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
