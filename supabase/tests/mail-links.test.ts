@@ -58,6 +58,8 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   event_reminder: 'payload path /events/<slug>: supabase/tests/event-tickets.test.ts',
   match_digest: 'payload path /matches: supabase/tests/match-digest.test.ts',
   organization_invitation: 'payload path /invitations/<token>: frontend/e2e/organizations.spec.ts follows it from the mailbox',
+  account_deleted: 'no link (the account is gone; reply to the mail): supabase/functions/delete-account/handler_test.ts reads it from the mailbox',
+  account_deleted_subscription_cancelled: 'no link (the account is gone; reply to the mail): supabase/functions/delete-account/handler_test.ts reads it from the mailbox',
 };
 
 const tag = randomUUID().slice(0, 8);

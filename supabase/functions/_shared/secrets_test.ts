@@ -199,6 +199,9 @@ function stackEnvWith(changes: Record<string, string | null>): Record<string, st
 async function expectRefusals(t: Deno.TestContext, runner: Runner, prices: Record<PriceKey, string>): Promise<void> {
   await t.step('process-email-queue claims and sends nothing', async () => {
     const email = uniqueEmail('sec-queue');
+    // a login in the test file before this one kicks the stack's (configured) queue 2 s later
+    // (login-check, spec §4): let that run pass first, then keep clear of the cron minute
+    await new Promise((r) => setTimeout(r, 2500));
     await awayFromTheMinute();
     await withDb((db) => db.query(`insert into public.email_queue (email, email_type, lang) values ($1, 'welcome_email', 'en')`, [email]));
     const res = await call(runner, 'process-email-queue', {}, service);

@@ -21,15 +21,16 @@
  *   token_type, user } }` — the SPA calls `supabase.auth.setSession(session)`. The e-mail queue is
  *   processed 2 s later (spec §4).
  * `message` in every error is in `locale`; `code` is the contract.
- * - 429 `over_request_rate_limit` — more than ATTEMPTS_PER_ACCOUNT attempts for the address in
- *   15 minutes (counted before the password check, known and unknown addresses alike), or Auth's
- *   per-IP limit.
+ * - 429 `over_request_rate_limit` — more than ATTEMPTS_PER_ACCOUNT attempts for the address from
+ *   one network address in 15 minutes, or more than ATTEMPTS_PER_ACCOUNT_ALL_SOURCES from all
+ *   sources in an hour (counted before the password check, known and unknown addresses alike), or
+ *   Auth's per-IP limit.
  * Other errors: 400 `validation_failed`, 405, 500.
  */
 import { z } from 'zod';
 import { HttpError, json, readBody, withErrors } from '../_shared/http.ts';
 import { emailSchema } from '../_shared/accounts.ts';
-import { clientAddress } from '../_shared/client-ip.ts';
+import { clientAddress, clientIpKey } from '../_shared/client-ip.ts';
 import { findProfileByEmail, isSuspended } from '../_shared/users.ts';
 import { background, type AccountBaseDeps } from '../_shared/account-deps.ts';
 
@@ -51,38 +52,58 @@ export const LOGIN_MESSAGES = {
   },
 } as const;
 
-/** Password attempts per account (e-mail address) and window (issue 12 finding 9, issue 29 §2). */
+/**
+ * Password attempts per account (e-mail address) and source (the client's network address, IPv6
+ * per /64) in ATTEMPT_WINDOW_SECONDS (issue 12 finding 9, issue 29 §2). Per source, so guesses from
+ * elsewhere do not lock the account holder out (issue 31 §7).
+ */
 export const ATTEMPTS_PER_ACCOUNT = 10;
 /** The window of ATTEMPTS_PER_ACCOUNT, in seconds (15 minutes). */
 export const ATTEMPT_WINDOW_SECONDS = 900;
+/** The slower limit per account over all sources, in ALL_SOURCES_WINDOW_SECONDS (issue 31 §7). */
+export const ATTEMPTS_PER_ACCOUNT_ALL_SOURCES = 60;
+/** The window of ATTEMPTS_PER_ACCOUNT_ALL_SOURCES, in seconds (1 hour). */
+export const ALL_SOURCES_WINDOW_SECONDS = 3600;
 
 /**
- * The product's per-account password limit (hosted Auth has none): a counter in the database
- * (`rpc/enforce_public_rate_limit`, bucket `login:account`, the address hashed there) counted
- * BEFORE Auth checks the password, so parallel guesses cannot overshoot; a proven password (a
- * session, or a refusal Auth gives only after the password matched) clears it
- * (`rpc/clear_public_rate_limit`). Unknown addresses are counted alike (no enumeration).
+ * The product's password limits (hosted Auth has none): counters in the database
+ * (`rpc/enforce_public_rate_limit`, keys hashed there) counted BEFORE Auth checks the password, so
+ * parallel guesses cannot overshoot: bucket `login:account_source` (address + source,
+ * ATTEMPTS_PER_ACCOUNT per 15 minutes), then `login:account` (address, ATTEMPTS_PER_ACCOUNT_ALL_SOURCES
+ * per hour). A proven password (a session, or a refusal Auth gives only after the password
+ * matched) clears both (`rpc/clear_public_rate_limit`). Unknown addresses are counted alike (no
+ * enumeration).
  */
 export interface LoginAttempts {
-  /** Counts an attempt for `email`; false when the account used its attempts of the window. */
-  hit: (email: string) => Promise<boolean>;
-  /** Starts the count of `email` afresh. Never throws. */
-  clear: (email: string) => Promise<void>;
+  /** Counts an attempt for `email` from `source` (clientIpKey); false when a limit is used up. */
+  hit: (email: string, source: string) => Promise<boolean>;
+  /** Starts the counts of `email` (from `source` and overall) afresh. Never throws. */
+  clear: (email: string, source: string) => Promise<void>;
 }
 
 /** LoginAttempts over the database (service-role client). Errors of `hit`: throws on a database error. */
 export function databaseLoginAttempts(admin: AccountBaseDeps['admin']): LoginAttempts {
-  const bucket = 'login:account';
+  const keys = (email: string, source: string) => {
+    const account = email.trim().toLowerCase();
+    return [
+      { bucket: 'login:account_source', key: `${account}\n${source}`, limit: ATTEMPTS_PER_ACCOUNT, window: ATTEMPT_WINDOW_SECONDS },
+      { bucket: 'login:account', key: account, limit: ATTEMPTS_PER_ACCOUNT_ALL_SOURCES, window: ALL_SOURCES_WINDOW_SECONDS },
+    ];
+  };
   return {
-    async hit(email) {
-      const res = await admin.rpc('enforce_public_rate_limit', { p_bucket: bucket, p_key: email.trim().toLowerCase(), p_limit: ATTEMPTS_PER_ACCOUNT, p_window_seconds: ATTEMPT_WINDOW_SECONDS });
-      if (res.error?.code === 'PT429') return false;
-      if (res.error) throw new Error(`enforce_public_rate_limit: ${res.error.message}`);
+    async hit(email, source) {
+      for (const k of keys(email, source)) {
+        const res = await admin.rpc('enforce_public_rate_limit', { p_bucket: k.bucket, p_key: k.key, p_limit: k.limit, p_window_seconds: k.window });
+        if (res.error?.code === 'PT429') return false;
+        if (res.error) throw new Error(`enforce_public_rate_limit: ${res.error.message}`);
+      }
       return true;
     },
-    async clear(email) {
-      const res = await admin.rpc('clear_public_rate_limit', { p_bucket: bucket, p_key: email.trim().toLowerCase() });
-      if (res.error) console.error(JSON.stringify({ fn: 'login-check', clear: res.error.message }));
+    async clear(email, source) {
+      for (const k of keys(email, source)) {
+        const res = await admin.rpc('clear_public_rate_limit', { p_bucket: k.bucket, p_key: k.key });
+        if (res.error) console.error(JSON.stringify({ fn: 'login-check', clear: res.error.message }));
+      }
     },
   };
 }
@@ -127,7 +148,8 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       return new HttpError(status, code, LOGIN_MESSAGES[code][locale]);
     };
 
-    if (!(await deps.attempts.hit(email))) {
+    const source = clientIpKey(req.headers);
+    if (!(await deps.attempts.hit(email, source))) {
       throw new HttpError(429, 'over_request_rate_limit', LOGIN_MESSAGES.over_request_rate_limit[locale]);
     }
     const signIn = await deps.signIn(email, password, clientAddress(req.headers));
@@ -138,7 +160,7 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
       // account's state may then be told, in the order of spec §4, from the database.
       const hookRefused = signIn.code === 'unknown' && signIn.status >= 400 && signIn.status < 500;
       if (hookRefused || signIn.code === 'email_not_confirmed') {
-        await deps.attempts.clear(email);
+        await deps.attempts.clear(email, source);
         const profile = await findProfileByEmail(deps.admin, email);
         if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended');
         if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required');
@@ -155,7 +177,7 @@ export function createLoginCheckHandler(deps: LoginCheckDeps): (req: Request) =>
     const profile = await findProfileByEmail(deps.admin, email);
     if (profile && (await isSuspended(deps.admin, profile.id))) throw await refuse(403, 'suspended', signIn.session);
     if (profile && profile.user_role === 'old_user') throw await refuse(409, 'password_update_required', signIn.session);
-    await deps.attempts.clear(email);
+    await deps.attempts.clear(email, source);
     const delay = deps.queueDelayMs ?? 2000;
     background(new Promise((resolve) => setTimeout(resolve, delay)).then(() => deps.kickQueue()));
     return json({ status: 'ok', session: signIn.session });

@@ -10,9 +10,10 @@
  * production, and the account state from the stack's database.
  */
 import { assertEquals } from '../_shared/assert.ts';
-import { answer, createConfirmedUser, invoke, post, STRONG_PASSWORD, uniqueEmail, withDb } from '../_shared/testing.ts';
+import { answer, createConfirmedUser, invoke, post, stack, STRONG_PASSWORD, uniqueEmail, withDb } from '../_shared/testing.ts';
+import { serviceKey } from '../_shared/keys.ts';
 import { accountBaseDepsFromEnv } from '../_shared/account-deps.ts';
-import { ATTEMPTS_PER_ACCOUNT, createLoginCheckHandler, databaseLoginAttempts, LOGIN_MESSAGES } from './handler.ts';
+import { ATTEMPTS_PER_ACCOUNT, ATTEMPTS_PER_ACCOUNT_ALL_SOURCES, createLoginCheckHandler, databaseLoginAttempts, LOGIN_MESSAGES } from './handler.ts';
 import { createPasswordSignIn } from './password-grant.ts';
 
 interface Seen {
@@ -115,6 +116,26 @@ Deno.test({
       const ghost = uniqueEmail('lc-ghost');
       const ghostCodes = (await Promise.all(Array.from({ length: ATTEMPTS_PER_ACCOUNT + 1 }, () => invoke('login-check', { email: ghost, password: 'x' })))).map((g) => g.body.error?.code);
       assertEquals(ghostCodes.filter((c) => c === 'over_request_rate_limit').length, 1);
+    });
+
+    await t.step('guesses from elsewhere do not lock the account holder out; a slower limit holds over all sources (issue 31 §7)', async () => {
+      // the handler as deployed, fed the client address as Cloudflare sets it in front of hosted Supabase
+      const base = accountBaseDepsFromEnv();
+      const handler = createLoginCheckHandler({
+        ...base, signIn: createPasswordSignIn(stack.apiUrl, serviceKey()), attempts: databaseLoginAttempts(base.admin),
+        revoke: (token) => base.admin.auth.admin.signOut(token).then(() => undefined, () => undefined), queueDelayMs: 0,
+      });
+      const from = async (ip: string, email: string, password: string) => (await answer(await handler(post({ email, password }, { 'cf-connecting-ip': ip })))).status;
+      const user = await createConfirmedUser('lc-sources');
+      for (let i = 0; i < ATTEMPTS_PER_ACCOUNT; i++) assertEquals(await from('198.51.100.66', user.email, `Wrong-${i}`), 400);
+      assertEquals(await from('198.51.100.66', user.email, STRONG_PASSWORD), 429, 'the guessing source is locked');
+      assertEquals(await from('203.0.113.5', user.email, STRONG_PASSWORD), 200, 'the account holder elsewhere gets in');
+      // many sources together meet the slower limit of the account
+      const ghost = uniqueEmail('lc-sources-ghost');
+      const statuses: number[] = [];
+      for (let i = 0; i < ATTEMPTS_PER_ACCOUNT_ALL_SOURCES + 1; i++) statuses.push(await from(`192.0.2.${1 + Math.floor(i / ATTEMPTS_PER_ACCOUNT)}`, ghost, 'x'));
+      assertEquals(statuses.filter((s) => s === 400).length, ATTEMPTS_PER_ACCOUNT_ALL_SOURCES);
+      assertEquals(statuses.at(-1), 429);
     });
 
     await t.step('a successful sign-in starts the count afresh', async () => {

@@ -3,7 +3,8 @@
  * Stripe subscription). The owner whose Enterprise subscription pays for an organisation buys or
  * gives back extra seats; the quantity is changed on the subscription's extra-seat item.
  *
- * POST `{ organizationId: uuid, extraSeats: 0..995 }` with the signed-in owner's access token.
+ * POST `{ organizationId: uuid, extraSeats: 0..995, requestId?: uuid }` with the signed-in owner's
+ * access token; `requestId` names one user action (a retry of the same action sends the same one).
  * → 200 `{ seats, extraSeats, changed }`: seats = 5 + extraSeats, as stored after the sync;
  *   `changed` is false when Stripe already had that quantity (a repeated click changes nothing).
  * Rules (the database decides, `public.prepare_seat_change`): only an owner of the organisation
@@ -11,8 +12,11 @@
  * open invitations. The seat price is the one of the subscription's billing period
  * (`public.seat_prices`). The subscription is then re-read from Stripe and stored
  * (`syncSubscription`, the same path as the webhook), which sets organizations.seats.
- * The Stripe update carries an idempotency key of (subscription, old quantity, new quantity), so a
- * retried request never buys twice.
+ * The Stripe update carries an idempotency key of one request (subscription + `requestId`, a fresh
+ * one when the client sends none): a key names a request, not a transition, so giving seats back
+ * and buying them again works any number of times (issue 31 §8). The quantity is absolute, so a
+ * repeated request never buys twice; `changed` is true only when Stripe answers with the asked
+ * quantity (else 500 `seats_failed`).
  * Errors (`{ error: { code, message } }`): 401 `unauthorized` | `not_authenticated`; 403
  * `forbidden` (service role), `not_organization_owner`, `not_billing_owner`, `account_suspended`;
  * 404 `organization_not_found`; 400 `validation_failed`, `invalid_seats`; 402 `enterprise_required`;
@@ -32,6 +36,7 @@ export const SEATS_FAILED = 'The seats could not be changed. Please try again.';
 const Body = z.object({
   organizationId: z.uuid(),
   extraSeats: z.number().int().min(0).max(995),
+  requestId: z.uuid().optional(),
 });
 
 /** What public.prepare_seat_change answers. */
@@ -73,11 +78,13 @@ export function createOrganizationSeatsHandler(deps: SeatDeps): (req: Request) =
         const items: Stripe.SubscriptionUpdateParams.Item[] = item
           ? [body.extraSeats === 0 ? { id: item.id, deleted: true } : { id: item.id, quantity: body.extraSeats }]
           : [{ price: plan.seat_price_id, quantity: body.extraSeats }];
-        await deps.stripe.subscriptions.update(
+        const updated = await deps.stripe.subscriptions.update(
           sub.id,
           { items, proration_behavior: 'create_prorations' },
-          { idempotencyKey: `organization-seats-${sub.id}-${current}-${body.extraSeats}` },
+          { idempotencyKey: `organization-seats-${sub.id}-${body.requestId ?? crypto.randomUUID()}` },
         );
+        const now = seatItem(updated)?.quantity ?? 0;
+        if (now !== body.extraSeats) throw new Error(`Stripe answered ${now} extra seats instead of ${body.extraSeats}`);
         changed = true;
       }
       await syncSubscription(deps.stripe, deps.admin, sub.id, { userId: caller.userId });

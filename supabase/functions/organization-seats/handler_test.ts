@@ -87,6 +87,15 @@ Deno.test({
       assertEquals(sub.items.data.length, 1, 'the seat item is removed');
       assertEquals((await billingState(owner.id)).role, 'enterprise');
       assertEquals(await stored(orgId), { seats: 5, extra: 0 });
+
+      // issue 31 §8: the same transition again within 24 hours is a new request, done and told truly
+      const moreAgain = await invoke('organization-seats', { organizationId: orgId, extraSeats: 4 }, { token: owner.accessToken });
+      assertEquals([moreAgain.status, moreAgain.body], [200, { seats: 9, extraSeats: 4, changed: true }]);
+      sub = await stripe.subscriptions.retrieve(subId);
+      assertEquals(sub.items.data.find((i) => i.price.metadata.teamwerk_item === 'extra_seat')?.quantity, 4);
+      const noneAgain = await invoke('organization-seats', { organizationId: orgId, extraSeats: 0 }, { token: owner.accessToken });
+      assertEquals([noneAgain.status, noneAgain.body], [200, { seats: 5, extraSeats: 0, changed: true }]);
+      assertEquals(await stored(orgId), { seats: 5, extra: 0 });
     });
 
     await t.step('never fewer seats than members + open invitations: 409 seats_in_use, nothing changes', async () => {
