@@ -45,6 +45,20 @@ async function record(userId: string) {
      from private.account_deletion_cancellations where user_id = $1`, [userId])).rows[0] ?? null);
 }
 
+/**
+ * Runs the queue as pg_cron does (the function with the service key) until the row of `userId` is
+ * done: rows of earlier test files may be due before it (a run claims a batch), so one run is not
+ * enough in the full suite. Errors: throws after 20 runs.
+ */
+async function cronRunsUntilDone(userId: string): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const run = await invoke('delete-account', {}, service);
+    assertEquals(run.status, 200, JSON.stringify(run.body));
+    if ((await record(userId))?.status === 'done') return;
+  }
+  throw new Error(`the deletion cancellation of ${userId} is not done after 20 cron runs`);
+}
+
 async function queued(email: string) {
   return await withDb(async (db) => (await db.query(
     `select email_type, lang, user_id, payload from public.email_queue where email = lower($1) and email_type like 'account_deleted%' order by id`,
@@ -193,15 +207,15 @@ Deno.test({
 
         // the backoff is over; pg_cron calls the function with the service key
         await withDb((db) => db.query('update private.account_deletion_cancellations set next_attempt_at = now() where user_id = $1', [user.id]));
-        const run = await invoke('delete-account', {}, service);
-        assertEquals(run.status, 200, JSON.stringify(run.body));
-        assert(run.body.canceled.includes(user.subscriptionId), JSON.stringify(run.body));
+        await cronRunsUntilDone(user.id);
         assertEquals((await stripe.subscriptions.retrieve(user.subscriptionId)).status, 'canceled');
         row = await record(user.id);
         assertEquals([row.status, row.attempts, row.last_error, row.canceled_subscription_ids], ['done', 2, null, [user.subscriptionId]]);
 
         await withDb((db) => db.query('update private.account_deletion_cancellations set next_attempt_at = now() where user_id = $1', [user.id]));
-        assertEquals((await invoke('delete-account', {}, service)).body.claimed, 0, 'done rows are not claimed again');
+        assertEquals((await invoke('delete-account', {}, service)).status, 200);
+        row = await record(user.id);
+        assertEquals([row.status, row.attempts], ['done', 2], 'done rows are not claimed again');
         assertEquals((await queued(user.email)).map((m) => m.email_type), ['account_deleted_subscription_cancelled'], 'one mail');
         assertEquals(await deliver(user.email), ['Account deleted, subscription cancelled']);
       });
@@ -211,9 +225,8 @@ Deno.test({
         const { error } = await serviceClient().auth.admin.deleteUser(user.id);
         assertEquals(error, null);
         assertEquals([(await record(user.id))?.deleted_by, (await record(user.id))?.status], ['service', 'pending']);
-        assertEquals((await invoke('delete-account', {}, service)).status, 200);
+        await cronRunsUntilDone(user.id);
         assertEquals((await stripe.subscriptions.retrieve(user.subscriptionId)).status, 'canceled');
-        assertEquals((await record(user.id)).status, 'done');
       });
 
       await t.step('an account that never paid: account_deleted mail at once, no queue row; bad calls are refused', async () => {
