@@ -60,11 +60,17 @@ test('two concurrent claimers never get the same row, and a committed claim is n
 });
 
 test('a claim whose lock expired (worker died) is handed out again with attempts + 1', async () => {
-  const { rows } = await admin.query(
-    `update public.email_queue set status = 'processing', attempts = 1, locked_until = now() - interval '1 second'
-     where id = (select id from public.email_queue where payload ->> 'marker' = $1 order by id desc limit 1) returning id`, [marker]);
   const w = await worker();
   try {
+    // the expired lock is written in the claimer's own transaction (committed, the stack's queue
+    // worker could claim the row first), first in claim order (other files may leave more due
+    // mails than one batch)
+    await w.client.query('reset role');
+    const { rows } = await w.client.query<{ id: string }>(
+      `update public.email_queue set status = 'processing', attempts = 1, locked_until = now() - interval '1 second',
+         priority = 0, next_attempt_at = now() - interval '1 day'
+       where id = (select id from public.email_queue where payload ->> 'marker' = $1 order by id desc limit 1) returning id`, [marker]);
+    await w.client.query('set local role service_role');
     const claimed = await w.client.query(`select id, attempts from public.claim_email_batch(1000, 60) where id = $1`, [rows[0]!.id]);
     expect(claimed.rows).toEqual([{ id: rows[0]!.id, attempts: 2 }]);
   } finally {
