@@ -571,6 +571,8 @@ export const functions: Record<string, FunctionExposure> = {
   'health_report()': { execute: [], returns: 'jsonb', rows: 'none' },
   'before_user_created_hook(event jsonb)': { execute: [], returns: 'jsonb', rows: 'none' },
   'custom_access_token_hook(event jsonb)': { execute: [], returns: 'jsonb', rows: 'none' },
+  // issue 31 §2: Auth's send-email hook (supabase_auth_admin only)
+  'send_email_hook(event jsonb)': { execute: [], returns: 'jsonb', rows: 'none' },
   'queue_account_exists_notice(p_email text, p_link text)': { execute: [], returns: 'void', rows: 'none' },
   'enforce_public_rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer)': { execute: [], returns: 'void', rows: 'none' },
   // issue 29: login-check clears an account's attempt count; the upload function grants one upload

@@ -613,6 +613,114 @@ $$;
 comment on function public.clear_public_rate_limit(text, text) is
   'service_role: starts a rate-limit count afresh (login-check after a proven password; issue 29).';
 
+/* Percent-encodes p_value for a URL query (RFC 3986: every byte but A-Z a-z 0-9 - . _ ~). */
+create or replace function private.url_encode(p_value text)
+returns text
+language sql
+immutable
+strict
+set search_path = ''
+as $$
+  select coalesce(pg_catalog.string_agg(
+           case when c ~ '^[A-Za-z0-9._~-]$' then c
+                else pg_catalog.regexp_replace(pg_catalog.upper(pg_catalog.encode(pg_catalog.convert_to(c, 'UTF8'), 'hex')), '(..)', '%\1', 'g')
+           end, '' order by i), '')
+  from pg_catalog.regexp_split_to_table(p_value, '') with ordinality as t(c, i)
+$$;
+
+/* GoTrue send-email hook (supabase/config.toml [auth.hook.send_email]; docs "Send Email Hook";
+   issue 31 §1, §2). With it, Auth sends no mail itself: every mail it would send comes here as
+   `{ user, email_data: { email_action_type, token_hash, token_hash_new, redirect_to, site_url, … } }`
+   (GoTrue's EmailData; `site_url` is Auth's external URL, e.g. https://<ref>.supabase.co/auth/v1).
+   Output `{}` or `{ error: { http_code, message } }` (the request fails with that status).
+   - email_change (the only Auth mail the product uses: PUT /auth/v1/user {email}): the product's
+     own limits, then two mails through the product's queue (retries, en/de): to the new address
+     (link with token_hash, GoTrue's documented swap) and to the current one (token_hash_new).
+     Limits: 3 e-mail change requests per account per 24 h; 3 Auth mails per recipient address per
+     hour, whoever asks. Beyond either: 429. A refused request leaves nothing behind (Auth runs the
+     hook inside its transaction).
+   - magiclink, invite, reauthentication: refused with the same 403 and text as
+     before_user_created_hook refuses a new e-mail user, so /otp answers alike for a known and an
+     unknown address (the product has no magic-link sign-in).
+   - signup confirmation of an account an OAuth provider created with an unverified address
+     (GoTrue's provider_email_needs_verification): through the product's queue
+     (auth_confirm_signup, link with token_hash), within the per-address limit.
+   - other signup confirmations, recovery and every notification: accepted and not sent, so
+     /resend and /recover answer 200 `{}` for every address as they do for unknown ones (the
+     product's sign-up mails come from register and resend-confirmation, its reset from
+     request-password-reset). */
+create or replace function public.send_email_hook(event jsonb)
+returns jsonb
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_kind text := coalesce(event #>> '{email_data,email_action_type}', '');
+  v_user uuid;
+  v_current text := pg_catalog.lower(pg_catalog.btrim(coalesce(event #>> '{user,email}', '')));
+  v_new text := pg_catalog.lower(pg_catalog.btrim(coalesce(event #>> '{user,new_email}', '')));
+  -- Auth's verify link, as GoTrue's own mails carry it: <site_url>/verify?…&type=<type>&token=<hash>
+  v_verify text := pg_catalog.rtrim(coalesce(event #>> '{email_data,site_url}', ''), '/') || '/verify?redirect_to='
+                   || private.url_encode(coalesce(event #>> '{email_data,redirect_to}', '')) || '&type=';
+  v_lang text;
+  v_meta jsonb;
+begin
+  if v_kind in ('magiclink', 'invite', 'reauthentication') then
+    return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object(
+      'http_code', 403, 'message', 'Please sign up on the registration page.'));
+  end if;
+  if v_kind not in ('email_change', 'signup')
+     or (v_kind = 'signup' and coalesce(event #>> '{user,app_metadata,provider}', 'email') = 'email') then
+    return '{}'::jsonb;
+  end if;
+  begin
+    v_user := (event #>> '{user,id}')::uuid;
+  exception when invalid_text_representation then
+    return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object('http_code', 400, 'message', 'Invalid user id'));
+  end;
+  select p.preferred_language, pg_catalog.jsonb_build_object('firstname', p.firstname, 'lastname', p.lastname)
+    into v_lang, v_meta
+    from public.profiles p where p.id = v_user;
+  if v_kind = 'signup' then
+    if v_user is null or v_current = '' or coalesce(event #>> '{email_data,token_hash}', '') = '' then
+      return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object('http_code', 400, 'message', 'Missing confirmation data'));
+    end if;
+    if not private.rate_limit_hit('auth_mail:address', v_current, 3, interval '1 hour') then
+      return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object(
+        'http_code', 429, 'message', 'Too many e-mails to this address. Please try again in an hour.'));
+    end if;
+    perform private.enqueue_email(v_user, v_current, 'auth_confirm_signup', coalesce(v_lang, 'de'),
+      coalesce(v_meta, '{}'::jsonb) || pg_catalog.jsonb_build_object('provider', pg_catalog.initcap(pg_catalog.split_part(event #>> '{user,app_metadata,provider}', '_', 1))),
+      pg_catalog.jsonb_build_object('link', v_verify || 'signup&token=' || (event #>> '{email_data,token_hash}')));
+    return '{}'::jsonb;
+  end if;
+  if v_user is null or v_new = '' or coalesce(event #>> '{email_data,token_hash}', '') = '' then
+    return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object('http_code', 400, 'message', 'Missing e-mail change data'));
+  end if;
+  if not private.rate_limit_hit('email_change:account', v_user::text, 3, interval '24 hours') then
+    return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object(
+      'http_code', 429, 'message', 'You can change your e-mail address at most 3 times a day. Please try again tomorrow.'));
+  end if;
+  if not private.rate_limit_hit('auth_mail:address', v_new, 3, interval '1 hour')
+     or (v_current <> '' and not private.rate_limit_hit('auth_mail:address', v_current, 3, interval '1 hour')) then
+    return pg_catalog.jsonb_build_object('error', pg_catalog.jsonb_build_object(
+      'http_code', 429, 'message', 'Too many e-mails to this address. Please try again in an hour.'));
+  end if;
+  v_meta := coalesce(v_meta, '{}'::jsonb) || pg_catalog.jsonb_build_object('old_email', v_current, 'new_email', v_new);
+  perform private.enqueue_email(v_user, v_new, 'email_change_new', coalesce(v_lang, 'de'), v_meta,
+    pg_catalog.jsonb_build_object('link', v_verify || 'email_change&token=' || (event #>> '{email_data,token_hash}')));
+  if v_current <> '' and coalesce(event #>> '{email_data,token_hash_new}', '') <> '' then
+    perform private.enqueue_email(v_user, v_current, 'email_change_current', coalesce(v_lang, 'de'), v_meta,
+      pg_catalog.jsonb_build_object('link', v_verify || 'email_change&token=' || (event #>> '{email_data,token_hash_new}')));
+  end if;
+  return '{}'::jsonb;
+end;
+$$;
+comment on function public.send_email_hook(jsonb) is
+  'Auth send-email hook: e-mail change mails through the product queue with limits; other Auth mails refused or dropped (issue 31 §1, §2).';
+
 -- -----------------------------------------------------------------------------
 -- Grants on functions
 -- -----------------------------------------------------------------------------
@@ -620,3 +728,5 @@ comment on function public.clear_public_rate_limit(text, text) is
 -- Functions not named here are executable by service_role only (schema public) or by no API role
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function private.wants_email(uuid, text) to authenticated, service_role;
+-- Auth calls its Postgres-function hooks as supabase_auth_admin (issue 31 §2).
+grant execute on function public.send_email_hook(jsonb) to supabase_auth_admin;

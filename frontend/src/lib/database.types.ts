@@ -1640,6 +1640,9 @@ isOneToOne: true
 "send_contact_request":
 { Args: { "p_addressee_id": string,"p_message"?: string }; Returns: Database["public"]['Enums']["contact_status"]
                            },
+"send_email_hook":
+{ Args: { "event": Json }; Returns: Json
+                           },
 "set_organization_member_role":
 { Args: { "p_organization_id": string,"p_role": Database["public"]['Enums']["organization_role"],"p_user_id": string }; Returns: undefined
                            },

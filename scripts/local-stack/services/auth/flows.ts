@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { AuthApiError, tooManyRequests, unprocessable, validationFailed } from './errors.ts';
+import { callHook } from './hooks.ts';
 import { actionLink, sendAuthMail, type MailKind } from './mail.ts';
 import type { AuthDeps } from './request.ts';
 import type { AuthSettings } from './settings.ts';
@@ -21,6 +22,7 @@ import {
   saveOneTimeToken,
   tokenHash,
   updateUser,
+  userJson,
   type Queryable,
   type UserRow,
 } from './store.ts';
@@ -296,6 +298,42 @@ async function deliver(deps: AuthDeps, kind: MailKind, to: string, token: string
   }
 }
 
+/** The `email_data` of GoTrue's send-email hook input (supabase/auth `internal/mailer/mailer.go` EmailData). */
+interface HookEmailData {
+  token: string;
+  token_hash: string;
+  token_new: string;
+  token_hash_new: string;
+}
+
+/**
+ * One mail send of GoTrue's sendEmail (supabase/auth `internal/api/mail.go`), after its interval
+ * and budget checks: with `[auth.hook.send_email]` configured, Auth sends nothing itself and calls
+ * the hook once with `{ metadata: { name: 'send-email' }, user, email_data: { token, token_hash,
+ * redirect_to, email_action_type, site_url, token_new, token_hash_new } }` (`site_url` is the
+ * external Auth URL, e.g. `…/auth/v1`); a refusal fails the request with the hook's status
+ * (hooks.ts callHook) and the caller's transaction rolls back. Without the hook the stack's
+ * mailer delivers `mails`.
+ */
+async function sendMail(p: SendParams, user: UserRow, kind: MailKind, emailData: HookEmailData, mails: () => Promise<void>): Promise<void> {
+  const hook = p.deps.settings.sendEmailHook;
+  if (!hook) return mails();
+  await callHook(p.db, hook, {
+    metadata: { name: 'send-email' },
+    user: userJson(user, await loadIdentities(p.db, user.id)),
+    email_data: {
+      ...emailData,
+      redirect_to: p.redirectTo,
+      email_action_type: kind,
+      site_url: p.deps.settings.externalUrl,
+      old_email: '',
+      old_phone: '',
+      provider: '',
+      factor_type: '',
+    },
+  });
+}
+
 /**
  * GoTrue's sendConfirmation (signup mail: max_frequency on confirmation_sent_at, then the e-mail
  * budget) or sendInvite (invite mail: only the e-mail budget).
@@ -311,7 +349,9 @@ export async function sendConfirmation(p: SendParams & { kind?: 'signup' | 'invi
   if (kind === 'invite') fields.invited_at = p.now;
   const user = await updateUser(p.db, p.user.id, fields, p.now);
   await saveOneTimeToken(p.db, user.id, 'confirmation_token', token, email);
-  await deliver(p.deps, kind, email, token, otp, p.redirectTo);
+  await sendMail(p, user, kind, { token: otp, token_hash: token, token_new: '', token_hash_new: '' }, () =>
+    deliver(p.deps, kind, email, token, otp, p.redirectTo),
+  );
   return user;
 }
 
@@ -324,7 +364,9 @@ export async function sendRecovery(p: SendParams & { kind: 'recovery' | 'magicli
   const token = flowToken(tokenHash(email, otp), p.pkce);
   const user = await updateUser(p.db, p.user.id, { recovery_token: token, recovery_sent_at: p.now }, p.now);
   await saveOneTimeToken(p.db, user.id, 'recovery_token', token, email);
-  await deliver(p.deps, p.kind, email, token, otp, p.redirectTo);
+  await sendMail(p, user, p.kind, { token: otp, token_hash: token, token_new: '', token_hash_new: '' }, () =>
+    deliver(p.deps, p.kind, email, token, otp, p.redirectTo),
+  );
   return user;
 }
 
@@ -360,9 +402,17 @@ export async function sendEmailChange(p: SendParams & { newEmail: string }): Pro
   await saveOneTimeToken(p.db, user.id, 'email_change_token_new', tokenNew, p.newEmail);
   if (tokenCurrent) await saveOneTimeToken(p.db, user.id, 'email_change_token_current', tokenCurrent, current);
   else await clearOneTimeTokens(p.db, user.id, ['email_change_token_current']);
-  await deliver(p.deps, 'email_change', p.newEmail, tokenNew, otpNew, p.redirectTo, { email: current, newEmail: p.newEmail });
-  if (tokenCurrent) {
-    await deliver(p.deps, 'email_change', current, tokenCurrent, otpCurrent, p.redirectTo, { email: current, newEmail: p.newEmail });
-  }
+  // The hook's fields as GoTrue fills them, including its documented swap (mail.go sendEmail,
+  // "BUG(cstockton)"): with secure change, token/token_hash_new belong to the current address and
+  // token_new/token_hash to the new one; without it, token is the new address's code.
+  const emailData: HookEmailData = tokenCurrent
+    ? { token: otpCurrent, token_hash: tokenNew, token_new: otpNew, token_hash_new: tokenCurrent }
+    : { token: otpNew, token_hash: tokenNew, token_new: '', token_hash_new: '' };
+  await sendMail(p, user, 'email_change', emailData, async () => {
+    await deliver(p.deps, 'email_change', p.newEmail, tokenNew, otpNew, p.redirectTo, { email: current, newEmail: p.newEmail });
+    if (tokenCurrent) {
+      await deliver(p.deps, 'email_change', current, tokenCurrent, otpCurrent, p.redirectTo, { email: current, newEmail: p.newEmail });
+    }
+  });
   return user;
 }

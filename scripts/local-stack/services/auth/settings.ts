@@ -124,6 +124,12 @@ export interface AuthSettings {
    * every access token is signed; an `{ error: { http_code, message } }` answer refuses it.
    */
   customAccessTokenHook: string | null;
+  /**
+   * The send-email hook (`[auth.hook.send_email]`, uri `pg-functions://postgres/<schema>/<function>`),
+   * as `schema.function`, or null. When set, Auth sends no mail itself: it calls the hook once per
+   * send (flows.ts `sendMail`); an `{ error: { http_code, message } }` answer fails the request.
+   */
+  sendEmailHook: string | null;
   enableAnonymousSignIns: boolean;
   enableManualLinking: boolean;
   minPasswordLength: number;
@@ -240,6 +246,7 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     disableSignup: bool(env.AUTH_DISABLE_SIGNUP, !signupEnabled),
     beforeUserCreatedHook: hookFn('before_user_created'),
     customAccessTokenHook: hookFn('custom_access_token'),
+    sendEmailHook: hookFn('send_email'),
     enableAnonymousSignIns: bool(env.AUTH_ENABLE_ANONYMOUS_SIGN_INS, tomlBool(auth.enable_anonymous_sign_ins) ?? false),
     enableManualLinking: bool(env.AUTH_ENABLE_MANUAL_LINKING, tomlBool(auth.enable_manual_linking) ?? false),
     minPasswordLength: num(env.AUTH_MIN_PASSWORD_LENGTH, tomlNum(auth.minimum_password_length) ?? 6),

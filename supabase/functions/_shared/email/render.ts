@@ -92,6 +92,9 @@ const BUTTON_LABELS: Record<string, Record<EmailLang, string>> = {
   event_cancelled: { de: 'Zur Veranstaltung', en: 'View event' },
   event_reminder: { de: 'Zur Veranstaltung', en: 'View event' },
   organization_invitation: { de: 'Einladung ansehen', en: 'View invitation' },
+  email_change_new: { de: 'Neue Adresse bestätigen', en: 'Confirm new address' },
+  email_change_current: { de: 'Änderung bestätigen', en: 'Confirm the change' },
+  auth_confirm_signup: { de: 'E-Mail-Adresse bestätigen', en: 'Confirm email address' },
 };
 
 function valueOf(vars: TemplateVars, name: string): string {

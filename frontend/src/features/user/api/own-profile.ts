@@ -126,10 +126,15 @@ export async function deleteMyAccount(email: string): Promise<AccountDeletion> {
   return invokeFunction<AccountDeletion>('delete-account', { email });
 }
 
-/** Changes the own e-mail through Auth; the change completes when the link in the mail is confirmed. */
+/**
+ * Changes the own e-mail through Auth (PUT /auth/v1/user); the change completes when the links
+ * mailed to the current and the new address are both opened. Auth's send-email hook
+ * (public.send_email_hook) limits requests per account and mails per address (issue 31 §2).
+ * @throws the AuthError: `status` 429 when a limit is reached
+ */
 export async function changeOwnEmail(email: string): Promise<void> {
   const { error } = await supabase.auth.updateUser({ email }, { emailRedirectTo: `${window.location.origin}/user/settings` });
-  if (error) throw new Error(error.message);
+  if (error) throw error;
 }
 
 /** Changes the own password through Auth. */

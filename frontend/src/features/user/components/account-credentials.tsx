@@ -28,7 +28,7 @@ export function AccountCredentials({ email }: { email: string }) {
   const changeEmail = useMutation({
     mutationFn: (value: string) => changeOwnEmail(value),
     onSuccess: () => notify('success', t('account.email.confirmSent'), false),
-    onError: (err) => notify('error', err.message),
+    onError: (err) => notify('error', (err as { status?: number }).status === 429 ? t('account.email.tooMany') : err.message),
   });
   const changePassword = useMutation({
     mutationFn: (value: string) => changeOwnPassword(value),
