@@ -86,6 +86,7 @@ describe('production config.toml', () => {
     expect(config.auth.external.google.enabled).toBe(true);
     expect(config.auth.external.linkedin_oidc.enabled).toBe(false);
     expect(config.auth.hook.custom_access_token.enabled).toBe(true);
+    expect(config.auth.hook.send_email).toMatchObject({ enabled: true, uri: 'pg-functions://postgres/public/send_email_hook' });
     expect(config.db.vault).toEqual({ project_url: 'env(PROJECT_URL)', service_role_key: 'env(CRON_SERVICE_KEY)' });
   });
 
