@@ -651,6 +651,8 @@ export const functions: Record<string, FunctionExposure> = {
     rows: 'public',
   },
   'touch_presence()': { execute: ['authenticated'], returns: 'void', rows: 'none' },
+  // issue 31 §10: the current presence topic of self or a watchable contact (null for others)
+  'presence_topic(p_user_id uuid)': { execute: ['authenticated'], returns: 'text', rows: 'participants' },
   'my_inbox(p_limit integer, p_offset integer)': {
     execute: ['authenticated'],
     returns: [

@@ -205,13 +205,24 @@ test('contacts and chat in English: request, presence, real-time chat, receipts,
   expect(refused.error?.message).toBe('not_a_contact');
   await S.context.close();
 
+  // issue 31 §10: Anna removes another contact, which moves her presence to a new topic; Ben's
+  // watch follows it: he sees her go offline and come back with a new tab on the new topic
+  const linked = await admin.from('contacts').insert({ requester_id: stranger.id, addressee_id: anna.id, status: 'accepted' }).select('id').single();
+  expect(linked.error).toBeNull();
+  expect((await admin.from('contacts').delete().eq('id', (linked.data as { id: number }).id)).error).toBeNull();
+  await A3.context.close();
+  await expect(B.page.getByTestId('presence')).toHaveAttribute('data-status', 'offline', { timeout: 30_000 });
+  const A4 = await contextFor(browser, anna, 'en');
+  await A4.page.goto(conversationUrl);
+  await expect(B.page.getByTestId('presence')).toHaveAttribute('data-status', 'online');
+
   // Anna blocks Ben: the conversation leaves her inbox, Ben can no longer write
-  await A3.page.goto(`/u/${ben.slug}`);
-  await A3.page.getByRole('button', { name: msg('en', 'profile.block.button') }).click();
-  await A3.page.getByRole('button', { name: msg('en', 'profile.block.confirm') }).click();
-  await expect(A3.page.getByTestId('blocked-notice')).toBeVisible();
-  await A3.page.goto('/user/chat');
-  await expect(A3.page.getByTestId('inbox-entry').filter({ hasText: ben.name })).toHaveCount(0);
+  await A4.page.goto(`/u/${ben.slug}`);
+  await A4.page.getByRole('button', { name: msg('en', 'profile.block.button') }).click();
+  await A4.page.getByRole('button', { name: msg('en', 'profile.block.confirm') }).click();
+  await expect(A4.page.getByTestId('blocked-notice')).toBeVisible();
+  await A4.page.goto('/user/chat');
+  await expect(A4.page.getByTestId('inbox-entry').filter({ hasText: ben.name })).toHaveCount(0);
   await B.page.reload();
   await expect(B.page.getByTestId('conversation-unavailable').or(B.page.getByTestId('cannot-write'))).toBeVisible();
   const benApi = nodeClient(ANON_KEY);
@@ -219,7 +230,7 @@ test('contacts and chat in English: request, presence, real-time chat, receipts,
   const conversationId = conversationUrl.split('/').pop()!;
   const write = await benApi.from('messages').insert({ conversation_id: conversationId, sender_id: ben.id, body: 'Still there?' });
   expect(write.error).not.toBeNull();
-  await A3.context.close();
+  await A4.context.close();
   await B.context.close();
 });
 

@@ -14,7 +14,7 @@
  *   order than the bench sent them within a conversation: concurrent requests commit in any order;
  *   the SPA orders by message id), p99. "Sustained" is the highest step with no loss and p99 ≤ 100 ms.
  * - Presence: for `--presence` pairs (default 20), the time from a user's track() on
- *   `presence:user:<id>` until the contact watching that topic sees the join, and from the
+ *   `presence:user:<id>:<epoch>` until the contact watching that topic sees the join, and from the
  *   user's socket closing until the contact sees the leave (p50/p95).
  * Exits 1 when any message is lost or duplicated. Cleans up the users it created.
  *
@@ -171,7 +171,7 @@ function report(phase: Phase, label: string): { lost: number; p99: number } {
 }
 
 /** Presence: track → contact sees the join; socket closed → contact sees the leave. */
-async function presence(users: BenchUser[]): Promise<{ join: number[]; leave: number[] }> {
+async function presence(db: pg.Client, users: BenchUser[]): Promise<{ join: number[]; leave: number[] }> {
   const join: number[] = [];
   const leave: number[] = [];
   await Promise.all(
@@ -181,7 +181,8 @@ async function presence(users: BenchUser[]): Promise<{ join: number[]; leave: nu
       const watcherClient = realtimeClient(contact.token);
       const userClient = realtimeClient(user.token);
       try {
-        const topic = `presence:user:${user.id}`;
+        // the user's current presence topic (presence:user:<id>:<epoch>, issue 31 §10)
+        const topic = (await db.query<{ t: string }>(`select private.presence_topic($1) as t`, [user.id])).rows[0]!.t;
         let tracked = 0;
         let closed = 0;
         let sawJoin: () => void = () => undefined;
@@ -270,7 +271,7 @@ async function main(): Promise<void> {
     }
     console.log(`sustained without loss and p99 ≤ ${TARGET_P99_MS} ms: ${sustained || 'none of the steps'} messages/s`);
 
-    const p = await presence(users);
+    const p = await presence(db, users);
     const j = summary(p.join);
     const l = summary(p.leave);
     console.log(`presence (${PRESENCE_PAIRS} pairs): join seen p50 ${ms(j.p50)} p95 ${ms(j.p95)} (${p.join.length}); leave seen p50 ${ms(l.p50)} p95 ${ms(l.p95)} (${p.leave.length})`);

@@ -10,10 +10,19 @@
 --   pending -> accepted | declined, only by the addressee. A declined row stays as the 30-day
 --   memory; the requester cannot delete it. A block removes the pending request between the two
 --   (the contacts policy already hides the rest both ways).
--- * Presence: presence:user:<id> is readable only by accepted contacts when BOTH show their online
---   status (reciprocity) and writable only by the user while they show it (the topic rules are in
---   23_realtime.sql). "Last seen" is kept by touch_presence() (private.last_seen) and handed only
---   to contacts under the same rule.
+-- * Presence: presence:user:<id>:<epoch> is readable only by accepted contacts when BOTH show
+--   their online status (reciprocity) and writable only by the user while they show it (the topic
+--   rules are in 23_realtime.sql). "Last seen" is kept by touch_presence() (private.last_seen) and
+--   handed only to contacts under the same rule.
+--   The epoch (issue 31 §10): hosted Realtime checks a private channel's RLS when it is joined
+--   (and again only on a token refresh) and keeps that answer for the channel's life, so someone
+--   removed or blocked who stays joined would go on receiving the presence diffs of the topic
+--   until their token expires. Removing a contact and a block therefore move the presence of
+--   both people to a new topic (private.presence_epochs counts up): their tabs and their
+--   remaining contacts hear `presence_moved` on their own `user:<id>` topic, look the new topic up
+--   (public.presence_topic answers only those allowed to see the presence) and join it; nobody
+--   tracks on the old topic any more, so whoever is left there hears nothing further. Only the
+--   current topic passes the realtime.messages policies.
 -- * Fair requests (issue 19 "Fair requests (anti-ghosting)"; spec §6: contacts need a plan):
 --   - private.contact_request_log keeps one row per contact request ever sent (the contacts row of
 --     a pair is reused and may be deleted, so it cannot count sends or remember answers). Triggers
@@ -85,6 +94,16 @@ create table private.last_seen (
 comment on table private.last_seen is 'When a user last had a tab open (touch_presence, about every minute). Read only through my_contacts / my_inbox under the reciprocity rule.';
 alter table private.last_seen enable row level security;
 revoke all on private.last_seen from public, anon, authenticated;
+
+-- Presence topic epochs (issue 31 §10): a user's presence topic is presence:user:<id>:<epoch>.
+create table private.presence_epochs (
+  user_id uuid primary key references public.profiles (id) on delete cascade,
+  epoch bigint not null default 0 check (epoch >= 0)
+);
+comment on table private.presence_epochs is
+  'Current presence topic epoch per user (no row = 0); counted up when a contact of theirs is removed or a block involves them, so the old topic dies (issue 31 §10).';
+alter table private.presence_epochs enable row level security;
+revoke all on private.presence_epochs from public, anon, authenticated;
 
 -- The log of sent requests (fair requests)
 create table private.contact_request_log (
@@ -187,6 +206,42 @@ $$;
 comment on function private.after_block_insert() is 'AFTER INSERT on user_blocks: delete the pending contact request of the pair (issue 13).';
 create trigger user_blocks_remove_pending after insert on public.user_blocks
   for each row execute function private.after_block_insert();
+
+/* AFTER DELETE on contacts: removing an accepted contact moves both people's presence to a new
+   topic (issue 31 §10). */
+create or replace function private.after_contact_delete()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if old.status = 'accepted' then
+    perform private.move_presence(array[old.requester_id, old.addressee_id]);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.after_contact_delete() is 'AFTER DELETE on contacts: a removed contact moves both presence topics (issue 31 §10).';
+create trigger contacts_move_presence after delete on public.contacts
+  for each row execute function private.after_contact_delete();
+
+/* AFTER INSERT on user_blocks: a block moves the presence of both people to a new topic, whether
+   or not they were contacts (issue 31 §10). */
+create or replace function private.after_block_move_presence()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.move_presence(array[new.blocker_id, new.blocked_id]);
+  return null;
+end;
+$$;
+comment on function private.after_block_move_presence() is 'AFTER INSERT on user_blocks: both presence topics move (issue 31 §10).';
+create trigger user_blocks_move_presence after insert on public.user_blocks
+  for each row execute function private.after_block_move_presence();
 
 /* AFTER INSERT OR UPDATE OF status on contacts: a new pending request (insert, or a declined or
    expired pair asked again) opens a log row; an answer or the expiry closes it. */
@@ -305,6 +360,55 @@ as $$
           and private.shows_online_status(auth.uid()) and private.shows_online_status(p_user_id))
 $$;
 comment on function private.can_see_presence(uuid) is 'Presence visibility: self, or accepted contacts when both show their status (issue 13).';
+
+/* The current presence topic of p_user_id: 'presence:user:<id>:<epoch>' (issue 31 §10). No check
+   of who asks: callers decide (public.presence_topic, the realtime.messages policies). */
+create or replace function private.presence_topic(p_user_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select 'presence:user:' || p_user_id::text || ':'
+    || coalesce((select e.epoch from private.presence_epochs e where e.user_id = p_user_id), 0)::text
+$$;
+comment on function private.presence_topic(uuid) is 'Current presence topic presence:user:<id>:<epoch> of a user (issue 31 §10).';
+
+/* Moves the presence of each of p_user_ids (existing profiles) to a new topic and tells, by
+   Broadcast `presence_moved` {user_id} on their own user:<id> topic, the person (their tabs
+   re-join) and their accepted contacts without a block (they look the new topic up). Whoever
+   stays joined to the old topic receives nothing further: nobody tracks there any more.
+   Issue 31 §10. */
+create or replace function private.move_presence(p_user_ids uuid[])
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  u uuid;
+  c uuid;
+begin
+  for u in select p.id from public.profiles p where p.id = any (p_user_ids) order by p.id loop
+    insert into private.presence_epochs (user_id, epoch) values (u, 1)
+    on conflict (user_id) do update set epoch = private.presence_epochs.epoch + 1;
+    perform private.broadcast('user:' || u::text, 'presence_moved', pg_catalog.jsonb_build_object('user_id', u));
+    for c in
+      select case when k.requester_id = u then k.addressee_id else k.requester_id end
+      from public.contacts k
+      where k.status = 'accepted' and (k.requester_id = u or k.addressee_id = u)
+    loop
+      if not private.is_blocked(u, c) then
+        perform private.broadcast('user:' || c::text, 'presence_moved', pg_catalog.jsonb_build_object('user_id', u));
+      end if;
+    end loop;
+  end loop;
+end;
+$$;
+comment on function private.move_presence(uuid[]) is
+  'New presence topic epoch for each user; presence_moved to them and their unblocked contacts (issue 31 §10).';
 
 /* Notifies the addressee of a new request: Broadcast on user:<id> now, e-mail through the queue
    (confirmed addressee who did not switch contact-request mails off). */
@@ -579,6 +683,31 @@ end;
 $$;
 comment on function public.touch_presence() is 'Stores "last seen" = now for the caller unless they hide their online status (issue 13).';
 
+/* The presence topic of p_user_id to join (Realtime, private channel): the caller's own, or an
+   accepted contact's while both show their online status; null for anyone else (issue 31 §10:
+   the topic changes when a contact is removed or a block is set; the SPA asks again on
+   `presence_moved`). Input: a user id. Output: 'presence:user:<id>:<epoch>' or null.
+   Errors: 28000 not_authenticated. */
+create or replace function public.presence_topic(p_user_id uuid)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if auth.uid() is null then
+    raise exception using errcode = '28000', message = 'not_authenticated';
+  end if;
+  if p_user_id is null or not private.can_see_presence(p_user_id) then
+    return null;
+  end if;
+  return private.presence_topic(p_user_id);
+end;
+$$;
+comment on function public.presence_topic(uuid) is
+  'authenticated: current presence topic of self or a contact who may be watched, else null (issue 31 §10).';
+
 /* Sends a contact request from the caller to p_addressee_id with an optional note.
    Returns the pair's status afterwards: 'pending', or 'accepted' when the addressee had already
    asked the caller (their request is accepted; this sends nothing and uses no allowance).
@@ -845,7 +974,9 @@ grant execute on function private.shows_online_status(uuid),
   private.contact_request_plan(uuid),
   private.weekly_contact_request_limit(text),
   private.contact_requests_sent_since(uuid, timestamp with time zone) to authenticated, service_role;
+grant execute on function private.presence_topic(uuid) to anon, authenticated, service_role;
 grant execute on function public.touch_presence(),
+  public.presence_topic(uuid),
   public.send_contact_request(uuid, text),
   public.my_contacts(text, text, integer, integer),
   public.contact_request_count(),

@@ -18,6 +18,16 @@
 --    seat belongs to an open checkout session (30 minutes) or to a waitlist offer on a paid event
 --    (24 hours to pay); release_expired_holds (pg_cron, every minute) and checkout.session.expired
 --    give it back, and the next waitlisted person moves up.
+--    Unpaid holds (issue 31 §3), so throwaway accounts cannot keep a small event's seats from
+--    being sold: one hold per person and event (the attendee row); its expiry is fixed when the
+--    checkout opens and never moves again -- reserve_ticket returns the running hold unchanged,
+--    also in its last minute, and refuses a hold that ran out (PT429 hold_cooldown) until it is
+--    released, so the seat goes to the waitlist. A person whose unpaid hold ended (ran out,
+--    checkout expired, cancelled) gets no new hold of that event for 30 minutes
+--    (private.ended_holds). At most half of a limited event's seats, rounded up, are held unpaid
+--    at a time (private.unpaid_hold_cap); further buyers wait on the waitlist and move up as
+--    holds are paid or end -- the "limited number of buyers in checkout, the rest in line" of the
+--    queues large ticket shops put in front of a sale.
 -- 3. Tickets. event_tickets is the ledger of one purchase: pending -> paid -> refund_pending ->
 --    refunded, or pending -> expired (and expired -> paid for a payment that completed after its
 --    hold was released: it gets the seat when one is free, otherwise it is refunded). States only
@@ -226,6 +236,18 @@ grant select (id, event_id, user_id, ticket_number, status, amount_cents, curren
               refund_reason, paid_at, refund_requested_at, refunded_at, created_at, updated_at)
   on public.event_tickets to authenticated;
 
+-- Unpaid holds that ended, for the 30-minute wait before the same person's next hold (issue 31 §3).
+create table private.ended_holds (
+  event_id bigint not null references public.events (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  ended_at timestamptz not null,
+  primary key (event_id, user_id)
+);
+comment on table private.ended_holds is
+  'When a person''s last unpaid hold of an event ended (ran out, checkout expired, cancelled): reserve_ticket gives them no new hold of it for 30 minutes (issue 31 §3). Written by the attendee trigger.';
+alter table private.ended_holds enable row level security;
+revoke all on private.ended_holds from public, anon, authenticated;
+
 -- "Each once": a notification is queued only when its row here is new.
 create table private.event_notifications (
   event_id bigint not null references public.events (id) on delete cascade,
@@ -282,8 +304,10 @@ create trigger events_guard before insert or update on public.events
   for each row execute function private.guard_event();
 
 /* BEFORE INSERT/UPDATE on event_attendees. New or re-activated RSVPs asking for a seat (going or
-   held) get one only while going + held < capacity, otherwise they are waitlisted; their queue
-   time is the clock time after the event lock. hold_expires_at follows the status. */
+   held) get one only while going + held < capacity, and a hold only while the unpaid holds are
+   under private.unpaid_hold_cap (issue 31 §3); otherwise they are waitlisted; their queue time is
+   the clock time after the event lock. hold_expires_at follows the status. A hold that ends
+   unpaid is noted in private.ended_holds. */
 create or replace function private.before_attendee_change()
 returns trigger
 language plpgsql
@@ -301,7 +325,14 @@ begin
     if new.status in ('going', 'held') and ev.capacity is not null and private.seats_taken(new.event_id) >= ev.capacity then
       new.status := 'waitlisted';
     end if;
+    if new.status = 'held' and private.unpaid_holds(new.event_id) >= private.unpaid_hold_cap(ev.capacity) then
+      new.status := 'waitlisted';
+    end if;
     new.created_at := pg_catalog.clock_timestamp();
+  end if;
+  if tg_op = 'UPDATE' and old.status = 'held' and new.status not in ('held', 'going') then
+    insert into private.ended_holds (event_id, user_id, ended_at) values (new.event_id, new.user_id, pg_catalog.now())
+    on conflict (event_id, user_id) do update set ended_at = excluded.ended_at;
   end if;
   if new.status = 'held' then
     new.hold_expires_at := coalesce(new.hold_expires_at, pg_catalog.now() + interval '30 minutes');
@@ -312,7 +343,7 @@ begin
   return new;
 end;
 $$;
-comment on function private.before_attendee_change() is 'BEFORE INSERT/UPDATE on event_attendees: seats (going + held <= capacity), waitlist time, hold expiry (issue 16).';
+comment on function private.before_attendee_change() is 'BEFORE INSERT/UPDATE on event_attendees: seats (going + held <= capacity), cap on unpaid holds, waitlist time, hold expiry, ended holds (issues 16, 31 §3).';
 create trigger event_attendees_before before insert or update on public.event_attendees
   for each row execute function private.before_attendee_change();
 
@@ -579,7 +610,8 @@ comment on function private.advance_event_statuses() is
 
 /* Moves the oldest waitlisted RSVPs up while seats (going + held) are free under p_capacity
    (null = unlimited): to going on a free event; on a paid event to held for 24 hours with a
-   seat-offer mail (pay within 24 hours). Returns going and waitlisted counts afterwards.
+   seat-offer mail (pay within 24 hours), while the unpaid holds stay under
+   private.unpaid_hold_cap (issue 31 §3). Returns going and waitlisted counts afterwards.
    Caller must hold the event row lock. */
 create or replace function private.promote_waitlisted(p_event_id bigint, p_capacity integer)
 returns table (going integer, waitlisted integer)
@@ -590,12 +622,15 @@ as $$
 declare
   ev public.events;
   v_taken integer;
+  v_held integer;
   next_user uuid;
   v_until timestamptz := pg_catalog.now() + interval '24 hours';
 begin
   select * into ev from public.events where id = p_event_id;
   v_taken := private.seats_taken(p_event_id);
-  while ev.status in ('published', 'upcoming', 'ongoing') and (p_capacity is null or v_taken < p_capacity) loop
+  v_held := private.unpaid_holds(p_event_id);
+  while ev.status in ('published', 'upcoming', 'ongoing') and (p_capacity is null or v_taken < p_capacity)
+        and (not ev.is_paid or p_capacity is null or v_held < private.unpaid_hold_cap(p_capacity)) loop
     select a.user_id into next_user from public.event_attendees a
     where a.event_id = p_event_id and a.status = 'waitlisted' order by a.created_at, a.user_id limit 1;
     exit when next_user is null;
@@ -605,6 +640,7 @@ begin
       perform private.enqueue_event_mail(next_user, 'event_seat_offer', ev, pg_catalog.jsonb_build_object(
         'deadline', private.format_event_time(v_until, coalesce((select preferred_language from public.profiles where id = next_user), 'de')),
         'amount', private.format_eur(ev.price_cents, coalesce((select preferred_language from public.profiles where id = next_user), 'de'))));
+      v_held := v_held + 1;
     else
       update public.event_attendees set status = 'going', updated_at = pg_catalog.now()
       where event_id = p_event_id and user_id = next_user;
@@ -619,7 +655,7 @@ begin
 end;
 $$;
 comment on function private.promote_waitlisted(bigint, integer) is
-  'Waitlist order (created_at, user_id) into free seats (going + held < capacity): going on free events, held 24 h with an offer mail on paid ones (issue 16). Caller holds the event row lock.';
+  'Waitlist order (created_at, user_id) into free seats (going + held < capacity): going on free events, held 24 h with an offer mail on paid ones while unpaid holds are under the cap (issues 16, 31 §3). Caller holds the event row lock.';
 
 create or replace function private.event_join_link(p_event_id bigint)
 returns text
@@ -652,6 +688,36 @@ as $$
   select count(*)::integer from public.event_attendees where event_id = p_event_id and status in ('going', 'held')
 $$;
 comment on function private.seats_taken(bigint) is 'Seats in use (going + held) of an event (issue 16).';
+
+/* Unpaid holds of an event (status held: an open checkout or a seat offer). Caller should hold
+   the event row lock. Issue 31 §3. */
+create or replace function private.unpaid_holds(p_event_id bigint)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*)::integer from public.event_attendees where event_id = p_event_id and status = 'held'
+$$;
+comment on function private.unpaid_holds(bigint) is 'Unpaid holds (status held) of an event (issue 31 §3).';
+
+/* How many seats of an event may be held unpaid at a time (issue 31 §3): half the capacity,
+   rounded up (1 seat -> 1, 2 -> 1, 5 -> 3, 100 -> 50); null (no limit) for an event without a
+   capacity, whose seats cannot run out. So a few throwaway accounts never hold every seat of a
+   small event; buyers beyond the cap wait on the waitlist and move up as holds are paid or end,
+   as large ticket shops let a limited number of buyers into checkout and queue the rest.
+   Input: the event's capacity (seats, null = unlimited). Output: number of holds, or null. */
+create or replace function private.unpaid_hold_cap(p_capacity integer)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when p_capacity is null then null else greatest(1, (p_capacity + 1) / 2) end
+$$;
+comment on function private.unpaid_hold_cap(integer) is
+  'Unpaid holds allowed per event at a time: ceil(capacity / 2), at least 1; null without a capacity (issue 31 §3).';
 
 /* A fresh ticket number, e.g. TW-3F9A0C27B1. */
 create or replace function private.new_ticket_number()
@@ -995,11 +1061,18 @@ comment on function public.cancel_rsvp(bigint) is
 
 /* Reserves a seat of a paid event for the caller before checkout: the event row lock, then a
    held seat for 30 minutes (or the caller's current seat offer) and a pending ticket at the
-   event's price; no free seat puts the caller on the waitlist. p_lang: de | en (checkout and
-   mails). Output: jsonb { status: held | waitlisted | going, ticket_id, ticket_number,
-   amount_cents, currency, hold_expires_at, checkout_session_id (an open session to reuse, else
-   null) }. A caller who already holds a paid ticket gets status going and that ticket.
-   Errors: see above; event_not_paid for a free event. Issue 16. */
+   event's price; no free seat, or the cap on unpaid holds reached, puts the caller on the
+   waitlist. p_lang: de | en (checkout and mails). Output: jsonb { status: held | waitlisted |
+   going, ticket_id, ticket_number, amount_cents, currency, hold_expires_at, checkout_session_id
+   (an open session to reuse, else null) }. A caller who already holds a paid ticket gets status
+   going and that ticket.
+   Unpaid holds (issue 31 §3): a running hold is returned as it is, with its first expiry (also in
+   its last minute: no renewal without paying); a seat offer from the waitlist is stretched once,
+   when its checkout opens, to the 30 minutes Stripe needs. A hold that ran out, and for
+   30 minutes after an unpaid hold of this event ended, the caller gets PT429 hold_cooldown
+   (HTTP 429; detail names the instant from which a new hold is possible) and nothing changes, so
+   the seat goes to the next waitlisted person.
+   Errors: see above; event_not_paid for a free event; refund_in_progress. Issue 16. */
 create or replace function public.reserve_ticket(p_event_id bigint, p_lang text default 'en')
 returns jsonb
 language plpgsql
@@ -1011,6 +1084,7 @@ declare
   att public.event_attendees;
   tk public.event_tickets;
   v_until timestamptz;
+  v_ended timestamptz;
   v_lang text := case when p_lang = 'de' then 'de' else 'en' end;
 begin
   if not ev.is_paid then
@@ -1034,24 +1108,36 @@ begin
     return pg_catalog.jsonb_build_object('status', 'waitlisted', 'ticket_id', null, 'ticket_number', null,
       'amount_cents', ev.price_cents, 'currency', ev.currency, 'hold_expires_at', null, 'checkout_session_id', null);
   end if;
-  if tk.status = 'pending' and att.status = 'held' and tk.hold_expires_at > pg_catalog.now() + interval '1 minute' then
-    -- checkout already open: reuse it
-    return pg_catalog.jsonb_build_object('status', 'held', 'ticket_id', tk.id, 'ticket_number', tk.ticket_number,
-      'amount_cents', tk.amount_cents, 'currency', tk.currency, 'hold_expires_at', tk.hold_expires_at,
-      'checkout_session_id', tk.checkout_session_id);
-  end if;
-  if tk.status = 'pending' then
-    -- an old checkout that is about to end: it is replaced (a late payment of it is refunded)
-    update public.event_tickets set status = 'expired' where id = tk.id;
-  end if;
 
-  -- Stripe wants a checkout session to live 30 minutes at least (the extra minute covers the
-  -- time until the session is created): a seat offer ending sooner is extended to that.
-  v_until := greatest(pg_catalog.now() + interval '31 minutes',
-                      case when att.status = 'held' then att.hold_expires_at end);
   if att.status = 'held' then
+    if att.hold_expires_at <= pg_catalog.now() then
+      -- ran out: release_expired_holds or Stripe's checkout.session.expired gives the seat back
+      raise exception using errcode = 'PT429', message = 'hold_cooldown',
+        detail = 'Your seat reservation ran out and goes back on sale. You can reserve again 30 minutes after that.';
+    end if;
+    if tk.status = 'pending' then
+      -- the running hold, unchanged: reuse its checkout
+      return pg_catalog.jsonb_build_object('status', 'held', 'ticket_id', tk.id, 'ticket_number', tk.ticket_number,
+        'amount_cents', tk.amount_cents, 'currency', tk.currency, 'hold_expires_at', att.hold_expires_at,
+        'checkout_session_id', tk.checkout_session_id);
+    end if;
+    -- a seat offer without a checkout yet: Stripe wants a checkout session to live 30 minutes at
+    -- least (the extra minute covers the time until the session is created), so an offer ending
+    -- sooner is stretched to that, once: from now on it has a pending ticket
+    v_until := greatest(pg_catalog.now() + interval '31 minutes', att.hold_expires_at);
     update public.event_attendees set hold_expires_at = v_until where event_id = ev.id and user_id = auth.uid();
   else
+    select e.ended_at into v_ended from private.ended_holds e where e.event_id = ev.id and e.user_id = auth.uid();
+    if v_ended > pg_catalog.now() - interval '30 minutes' then
+      raise exception using errcode = 'PT429', message = 'hold_cooldown',
+        detail = 'Your seat reservation ended unpaid. You can reserve again from '
+          || pg_catalog.to_char((v_ended + interval '30 minutes') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '.';
+    end if;
+    if tk.status = 'pending' then
+      -- a pending ticket without its hold (not expected): it can no longer be paid into a seat
+      update public.event_tickets set status = 'expired' where id = tk.id;
+    end if;
+    v_until := pg_catalog.now() + interval '31 minutes';
     insert into public.event_attendees (event_id, user_id, status, hold_expires_at)
     values (ev.id, auth.uid(), 'held', v_until)
     on conflict (event_id, user_id) do update set status = 'held', hold_expires_at = v_until;
@@ -1069,7 +1155,7 @@ begin
 end;
 $$;
 comment on function public.reserve_ticket(bigint, text) is
-  'authenticated: hold a seat of a paid event for 30 minutes with a pending ticket, or join the waitlist; event row lock first. Issue 16.';
+  'authenticated: hold a seat of a paid event for 30 minutes with a pending ticket, or join the waitlist; a running hold is returned unchanged, never renewed; 30 minutes between unpaid holds (PT429 hold_cooldown); event row lock first. Issues 16, 31 §3.';
 
 /* Stores the checkout session opened for a pending ticket. Output: true when stored (false when
    the ticket is no longer pending or already has another session). Issue 16. */

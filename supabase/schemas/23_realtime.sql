@@ -3,10 +3,15 @@
 -- (issues 12 and 13)
 -- =============================================================================
 --   * read  (join and receive): user:<own id>; conversation:<id> for members without a block;
---     presence:user:<id> for that user and their accepted contacts (no block either way, both
---     showing their online status);
+--     presence:user:<id>:<epoch> for that user and their accepted contacts (no block either way,
+--     both showing their online status), only the user's current epoch;
 --   * write (broadcast, track presence): user:<own id>; conversation:<id> for members without
---     a block; presence:user:<own id> only, while showing the online status.
+--     a block; presence:user:<own id>:<epoch> (current epoch) only, while showing the online
+--     status.
+-- Hosted Realtime evaluates these policies when a private channel is joined (and on a token
+-- refresh) and keeps the answer for the channel's life. A removal or block therefore cannot
+-- withdraw a joined channel; it moves the presence to a new epoch instead (07_contacts.sql,
+-- private.move_presence; issue 31 §10), which works on hosted Realtime and the local stack alike.
 -- Chat messages arrive by Broadcast from Database on conversation:<id> (private.broadcast, called
 -- by the chat and contacts triggers). No table of the product is in the publication
 -- supabase_realtime: hosted Realtime cannot check row-level security on a deleted row and sends
@@ -35,7 +40,7 @@ begin
   if p_topic = 'user:' || auth.uid()::text then
     return true;
   end if;
-  target := private.topic_user(p_topic, 'presence:user:');
+  target := private.presence_topic_owner(p_topic);
   if target is not null then
     return private.can_see_presence(target);
   end if;
@@ -47,7 +52,7 @@ begin
 end;
 $$;
 comment on function private.can_use_topic(text) is
-  'Realtime read: user:<own id>; presence:user:<id> (self, accepted contacts when both show their status); conversation:<id> (members, no block). Issues 12, 13.';
+  'Realtime read: user:<own id>; current presence:user:<id>:<epoch> (self, accepted contacts when both show their status); conversation:<id> (members, no block). Issues 12, 13, 31 §10.';
 
 /* The user id in a topic `<prefix><uuid>`, or null. */
 create or replace function private.topic_user(p_topic text, p_prefix text)
@@ -67,6 +72,27 @@ end;
 $$;
 comment on function private.topic_user(text, text) is 'Parses the uuid after a topic prefix; null when the prefix differs or no uuid follows.';
 
+/* The user whose CURRENT presence topic p_topic is ('presence:user:<uuid>:<epoch>' with their
+   epoch, private.presence_topic), else null: an old epoch or another shape names nobody.
+   Issue 31 §10. */
+create or replace function private.presence_topic_owner(p_topic text)
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  m text[] := pg_catalog.regexp_match(p_topic, '^presence:user:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}):[0-9]{1,18}$');
+begin
+  if m is null or p_topic <> private.presence_topic(m[1]::uuid) then
+    return null;
+  end if;
+  return m[1]::uuid;
+end;
+$$;
+comment on function private.presence_topic_owner(text) is 'Owner of a current presence topic presence:user:<id>:<epoch>, else null (issue 31 §10).';
+
 /* Realtime write authorisation (insert on realtime.messages). */
 create or replace function private.can_write_topic(p_topic text)
 returns boolean
@@ -84,7 +110,7 @@ begin
   if p_topic = 'user:' || auth.uid()::text then
     return true;
   end if;
-  if p_topic = 'presence:user:' || auth.uid()::text then
+  if private.presence_topic_owner(p_topic) = auth.uid() then
     return private.shows_online_status(auth.uid());
   end if;
   conv := private.topic_user(p_topic, 'conversation:');
@@ -95,7 +121,7 @@ begin
 end;
 $$;
 comment on function private.can_write_topic(text) is
-  'Realtime write: user:<own id>; presence:user:<own id> while showing the online status; conversation:<id> (members, no block). Issues 12, 13.';
+  'Realtime write: user:<own id>; own current presence:user:<id>:<epoch> while showing the online status; conversation:<id> (members, no block). Issues 12, 13, 31 §10.';
 
 /* Broadcast from Database to a private topic, when the Realtime schema exists. */
 create or replace function private.broadcast(p_topic text, p_event text, p_payload jsonb)
@@ -130,4 +156,5 @@ with check ((select private.can_write_topic((select realtime.topic()))) and exte
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function private.can_use_topic(text),
   private.topic_user(text, text),
+  private.presence_topic_owner(text),
   private.can_write_topic(text) to anon, authenticated, service_role;

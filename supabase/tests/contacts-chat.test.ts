@@ -244,6 +244,7 @@ describe('conversations and messages', () => {
 describe('realtime topics and presence', () => {
   const canRead = async (u: User, topic: string) => (await db.as(u, `select private.can_use_topic($1) as ok`, [topic])).rows[0]!.ok;
   const canWrite = async (u: User, topic: string) => (await db.as(u, `select private.can_write_topic($1) as ok`, [topic])).rows[0]!.ok;
+  const presenceTopic = async (userId: string) => (await db.sql<{ t: string }>(`select private.presence_topic($1) as t`, [userId]))[0]!.t;
 
   test('conversation topics for members without a block only', async () => {
     const a = await paidUser('Ali Thema');
@@ -262,7 +263,8 @@ describe('realtime topics and presence', () => {
     const a = await paidUser('Ada Online');
     const b = await paidUser('Bjarne Online');
     const c = await paidUser('Carl Fremd');
-    const topic = `presence:user:${a.id}`;
+    const topic = await presenceTopic(a.id);
+    expect(topic).toBe(`presence:user:${a.id}:0`);
     expect(await canRead(b, topic)).toBe(false);
     await accept(a, b);
     expect(await canRead(b, topic)).toBe(true);
@@ -285,13 +287,42 @@ describe('realtime topics and presence', () => {
     expect(await canWrite(a, topic)).toBe(false);
     expect(await lastSeen()).toBeNull();
     // ... and sees no one else's (reciprocity)
-    expect(await canRead(a, `presence:user:${b.id}`)).toBe(false);
+    expect(await canRead(a, await presenceTopic(b.id))).toBe(false);
     await db.keep(a, `update public.user_settings set show_online_status = true where user_id = $1`, [a.id]);
-    expect(await canRead(a, `presence:user:${b.id}`)).toBe(true);
+    expect(await canRead(a, await presenceTopic(b.id))).toBe(true);
     // Bjarne hides his: he no longer sees Ada either
     await db.keep(b, `insert into public.user_settings (user_id, show_online_status) values ($1, false)`, [b.id]);
     expect(await canRead(b, topic)).toBe(false);
     expect(await lastSeen()).toBeNull();
+  });
+
+  test('removing a contact or a block moves both presence topics; the old ones admit nobody (issue 31 §10)', async () => {
+    const a = await paidUser('Anke Umzug');
+    const b = await paidUser('Bert Umzug');
+    const c = await paidUser('Cora Bleibt');
+    await accept(a, b);
+    await accept(a, c);
+    const [ta, tb] = [await presenceTopic(a.id), await presenceTopic(b.id)];
+    expect((await db.as(b, `select public.presence_topic($1) as t`, [a.id])).rows[0]!.t).toBe(ta);
+    expect((await db.keep(a, `delete from public.contacts where (requester_id = $1 and addressee_id = $2) or (requester_id = $2 and addressee_id = $1)`, [a.id, b.id])).rowCount).toBe(1);
+    const [ta2, tb2] = [await presenceTopic(a.id), await presenceTopic(b.id)];
+    expect([ta2, tb2]).toEqual([`presence:user:${a.id}:1`, `presence:user:${b.id}:1`]);
+    expect(await canRead(c, ta)).toBe(false);
+    expect(await canRead(c, ta2)).toBe(true);
+    expect(await canWrite(a, ta)).toBe(false);
+    expect(await canWrite(a, ta2)).toBe(true);
+    expect(await canRead(a, tb)).toBe(false);
+    expect((await db.as(b, `select public.presence_topic($1) as t`, [a.id])).rows[0]!.t).toBeNull();
+    expect((await db.as(c, `select public.presence_topic($1) as t`, [a.id])).rows[0]!.t).toBe(ta2);
+    // the owner, their remaining contact (and not the removed one) hear presence_moved
+    const moved = await db.sql<{ topic: string }>(`select topic from realtime.messages where event = 'presence_moved' and payload->>'user_id' = $1 order by topic`, [a.id]);
+    expect(moved.map((m) => m.topic).sort()).toEqual([`user:${a.id}`, `user:${c.id}`].sort());
+    // c blocks a: both move again
+    expect((await db.keep(c, `insert into public.user_blocks (blocker_id, blocked_id) values ($1, $2)`, [c.id, a.id])).ok).toBe(true);
+    expect(await presenceTopic(a.id)).toBe(`presence:user:${a.id}:2`);
+    expect(await presenceTopic(c.id)).toBe(`presence:user:${c.id}:1`);
+    expect(await canRead(c, ta2)).toBe(false);
+    expect((await db.as(a, `select public.presence_topic($1) as t`, [c.id])).rows[0]!.t).toBeNull();
   });
 
   test('user_settings belong to their owner only', async () => {

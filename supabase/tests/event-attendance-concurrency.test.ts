@@ -7,7 +7,8 @@
  * path takes the event row first, so:
  * - no operation fails with 40P01 (or any error that is not one of the documented refusals);
  * - after every round the counters agree with the rows, going + held never exceeds the
- *   capacity, and nobody waits while a seat is free (the waitlist moved up in order).
+ *   capacity, and nobody waits while a seat is free (the waitlist moved up in order) -- on a paid
+ *   event, while a seat is free and the unpaid holds are under their cap (issue 31 §3).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import pg from 'pg';
@@ -19,7 +20,8 @@ const pool = new pg.Pool({ connectionString: config.dbUrl, max: 8 });
 const users: string[] = [];
 
 /** Refusals the rules document; anything else is a defect. */
-const EXPECTED = new Set(['event_not_found', 'capacity_below_attendees', 'event_not_open', 'refund_in_progress', 'event_has_tickets']);
+// hold_cooldown: a guest reserving again within 30 minutes of an unpaid hold (issue 31 §3)
+const EXPECTED = new Set(['event_not_found', 'capacity_below_attendees', 'event_not_open', 'refund_in_progress', 'event_has_tickets', 'hold_cooldown']);
 
 async function createUser(role: string): Promise<string> {
   const { rows } = await admin.query(
@@ -93,8 +95,8 @@ afterAll(async () => {
 
 /** Checks every invariant of the events still present. Returns the violations. */
 async function violations(eventIds: number[]): Promise<string[]> {
-  const { rows } = await admin.query<{ id: number; capacity: number | null; going_count: number; waitlist_count: number; going: number; held: number; waiting: number }>(
-    `select e.id, e.capacity, e.going_count, e.waitlist_count,
+  const { rows } = await admin.query<{ id: number; capacity: number | null; hold_cap: number | null; is_paid: boolean; going_count: number; waitlist_count: number; going: number; held: number; waiting: number }>(
+    `select e.id, e.capacity, private.unpaid_hold_cap(e.capacity) as hold_cap, e.is_paid, e.going_count, e.waitlist_count,
             count(*) filter (where a.status = 'going')::int as going,
             count(*) filter (where a.status = 'held')::int as held,
             count(*) filter (where a.status = 'waitlisted')::int as waiting
@@ -105,7 +107,8 @@ async function violations(eventIds: number[]): Promise<string[]> {
     if (r.going_count !== r.going) out.push(`event ${r.id}: going_count ${r.going_count} but ${r.going} going`);
     if (r.waitlist_count !== r.waiting) out.push(`event ${r.id}: waitlist_count ${r.waitlist_count} but ${r.waiting} waitlisted`);
     if (r.capacity !== null && r.going + r.held > r.capacity) out.push(`event ${r.id}: ${r.going} going + ${r.held} held > capacity ${r.capacity}`);
-    if (r.capacity !== null && r.going + r.held < r.capacity && r.waiting > 0) out.push(`event ${r.id}: ${r.waiting} waiting while ${r.capacity - r.going - r.held} seats are free`);
+    const mayHold = !r.is_paid || r.hold_cap === null || r.held < r.hold_cap;
+    if (r.capacity !== null && r.going + r.held < r.capacity && mayHold && r.waiting > 0) out.push(`event ${r.id}: ${r.waiting} waiting while ${r.capacity - r.going - r.held} seats are free`);
   }
   const tickets = await admin.query<{ n: number }>(
     `select count(*)::int as n from public.event_tickets t

@@ -159,6 +159,77 @@ describe('reserving and paying', () => {
   });
 });
 
+describe('unpaid holds end and are capped (issue 31 §3)', () => {
+  const holdOf = async (eventId: number, userId: string) =>
+    (await db.sql<{ until: string; ticket: string | null }>(
+      `select a.hold_expires_at::text as until, (select t.id::text from public.event_tickets t where t.event_id = a.event_id and t.user_id = a.user_id and t.status = 'pending') as ticket
+       from public.event_attendees a where a.event_id = $1 and a.user_id = $2 and a.status = 'held'`, [eventId, userId]))[0] ?? null;
+  const endHold = (eventId: number, userId: string, at: string) => db.sql(
+    `with a as (update public.event_attendees set hold_expires_at = now() + $3::interval where event_id = $1 and user_id = $2 and status = 'held')
+     update public.event_tickets set hold_expires_at = now() + $3::interval where event_id = $1 and user_id = $2 and status = 'pending'`, [eventId, userId, at]);
+
+  test('a hold called again in its last minute keeps its ticket and its first expiry', async () => {
+    const ev = await paidEvent({ capacity: 1 });
+    const a = await db.user();
+    const first = await reserve(a, ev);
+    await attach(first.ticket_id, `cs_test_lastminute_${ev}`);
+    await endHold(ev, a.id, '30 seconds');
+    const before = await holdOf(ev, a.id);
+    const again = await reserve(a, ev);
+    expect(again).toMatchObject({ status: 'held', ticket_id: first.ticket_id, checkout_session_id: `cs_test_lastminute_${ev}` });
+    expect(await holdOf(ev, a.id)).toEqual(before);
+    expect(Date.parse(String(again.hold_expires_at))).toBe(Date.parse(before!.until));
+  });
+
+  test('a hold that ran out is not renewed: the waitlisted buyer moves up, the holder waits 30 minutes', async () => {
+    const ev = await paidEvent({ capacity: 1 });
+    const a = await db.user();
+    const w = await db.user();
+    await reserve(a, ev);
+    expect((await reserve(w, ev)).status).toBe('waitlisted');
+    await endHold(ev, a.id, '-5 minutes');
+    const renew = await db.as(a, `select public.reserve_ticket($1, 'de')`, [ev]);
+    expect([renew.code, renew.message]).toEqual(['PT429', 'hold_cooldown']);
+    expect((await db.sql<{ n: number }>(`select private.release_expired_holds() as n`))[0]!.n).toBe(1);
+    expect(await seat(ev, w.id)).toBe('held');
+    expect(await seat(ev, a.id)).toBe('cancelled');
+    // right after the release the same person gets no new hold, not even on a roomier event
+    await db.sql(`update public.events set capacity = 4 where id = $1`, [ev]);
+    expect((await db.as(a, `select public.reserve_ticket($1, 'de')`, [ev])).message).toBe('hold_cooldown');
+    // a hold cancelled unpaid counts the same
+    const b = await db.user();
+    await reserve(b, ev);
+    expect((await db.keep(b, `select public.cancel_rsvp($1)`, [ev])).ok).toBe(true);
+    expect((await db.as(b, `select public.reserve_ticket($1, 'de')`, [ev])).message).toBe('hold_cooldown');
+    // 30 minutes later: a new hold
+    await db.sql(`update private.ended_holds set ended_at = now() - interval '31 minutes' where event_id = $1 and user_id = $2`, [ev, a.id]);
+    expect((await reserve(a, ev)).status).toBe('held');
+  });
+
+  test('at most half the seats (rounded up) are held unpaid; the next buyer waits and moves up when a hold is paid', async () => {
+    const ev = await paidEvent({ capacity: 4 });
+    const [a, b, c, d] = [await db.user(), await db.user(), await db.user(), await db.user()];
+    expect((await reserve(a, ev)).status).toBe('held');
+    expect((await reserve(b, ev)).status).toBe('held');
+    expect((await reserve(c, ev)).status).toBe('waitlisted');
+    expect((await reserve(d, ev)).status).toBe('waitlisted');
+    expect(await seat(ev, c.id)).toBe('waitlisted');
+    // a pays: one hold fewer, c is offered the seat (waitlist order), d still waits
+    const r = await reserve(a, ev);
+    await attach(r.ticket_id, `cs_test_cap_${ev}`);
+    expect((await sync(`cs_test_cap_${ev}`, 'complete', 'paid', `pi_test_cap_${ev}`)).action).toBe('paid');
+    expect(await seat(ev, c.id)).toBe('held');
+    expect(await seat(ev, d.id)).toBe('waitlisted');
+    expect((await mails(c.id, 'event_seat_offer'))).toHaveLength(1);
+    // the rule itself: ceil(capacity / 2), at least 1, none without a capacity
+    expect((await db.sql(`select private.unpaid_hold_cap(1) as a, private.unpaid_hold_cap(2) as b, private.unpaid_hold_cap(5) as c, private.unpaid_hold_cap(null) as d`))[0])
+      .toEqual({ a: 1, b: 1, c: 3, d: null });
+    // an event without a capacity has no cap
+    const open = await paidEvent({ capacity: null });
+    for (const u of [b, c, d]) expect((await reserve(u, open)).status).toBe('held');
+  });
+});
+
 describe('cancelling and refunds', () => {
   test('the attendee cancels until 48 hours before the start: queued for a full refund, then refunded once with a mail', async () => {
     const ev = await paidEvent({ capacity: 1 });

@@ -1599,6 +1599,9 @@ isOneToOne: true
 "prepare_seat_change":
 { Args: { "p_extra_seats": number,"p_organization_id": string }; Returns: Json
                            },
+"presence_topic":
+{ Args: { "p_user_id": string }; Returns: string
+                           },
 "profile_response_stats":
 { Args: { "p_profile_id": string }; Returns: {
               "median_response_hours": number,"requests": number,"response_rate": number

@@ -4,7 +4,9 @@
  *
  * POST `{ eventId: number, locale?: 'de'|'en' }` with the user's access token.
  * 1. `reserve_ticket` runs as the caller (RLS context, event row lock first): it holds a seat for
- *    30 minutes with a pending ticket, or puts the caller on the waitlist when no seat is free.
+ *    30 minutes with a pending ticket, or puts the caller on the waitlist when no seat is free or
+ *    half the seats are already held unpaid; a running hold comes back unchanged, never renewed
+ *    (issue 31 §3).
  * 2. For a held seat a Stripe Checkout session in payment mode is opened (card; the event's price
  *    incl. VAT as one line item; Checkout in the caller's language; it expires with the hold) and
  *    stored on the ticket; an open session of the same ticket is reused.
@@ -12,7 +14,8 @@
  *   `{ status: 'going' }` (already has a ticket).
  * Errors (`{ error: { code, message } }`): 401 `unauthorized`; 400 `validation_failed`; the RPC's
  * refusals: 404 `event_not_found`, 400 `event_not_open` | `event_not_paid` | `refund_in_progress`,
- * 403 `account_suspended`; 503 `stripe_unavailable`; 502 `checkout_failed`.
+ * 403 `account_suspended`, 429 `hold_cooldown` (the caller's hold ran out, or ended unpaid less
+ * than 30 minutes ago; issue 31 §3); 503 `stripe_unavailable`; 502 `checkout_failed`.
  */
 import { z } from 'zod';
 import type { SupabaseClient } from '@supabase/supabase-js';

@@ -161,6 +161,9 @@ Deno.test({
       // a gives the seat back (cancel while the checkout page is still open elsewhere)…
       await withDb((db) => db.query(`update public.event_attendees set hold_expires_at = now() - interval '1 hour' where user_id = $1 and event_id = $2`, [a.id, ev.id]));
       await withDb((db) => db.query(`select private.release_expired_holds()`));
+      // issue 31 §3: no new hold right after an unpaid one ended
+      const again = await invoke('create-ticket-checkout', { eventId: ev.id, locale: 'en' }, { token: a.accessToken });
+      assertEquals([again.status, again.body.error?.code], [429, 'hold_cooldown']);
       await buy(b, ev.id);
       // …and then pays in the old tab
       assertEquals((await payCheckout(cs.url!, CARDS.ok)).status, 303);

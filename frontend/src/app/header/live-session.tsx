@@ -1,6 +1,6 @@
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { CONTACTS_KEY } from '@/features/contacts';
 import { userSettingsQuery } from '@/features/user';
@@ -9,7 +9,7 @@ import { channelEffect } from '@/lib/realtime-channel';
 import { supabase } from '@/lib/supabase';
 import { setTitleUnreadCount } from '@/lib/title-prefix';
 import { CHAT_KEY, unreadTotalQuery } from '@/features/chat';
-import { setPresenceWatching } from '@/features/presence';
+import { presenceMoved, presenceTopic, setPresenceWatching } from '@/features/presence';
 
 /** No input for this long (milliseconds) turns "online" into "away" (issue 13). */
 export const AWAY_AFTER_MS = 5 * 60 * 1000;
@@ -23,9 +23,12 @@ const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'mousemove', 'scroll', 'focus
  * (issue 13):
  * - `user:<id>` (private): `inbox` → inbox and unread total refetch in every tab; `contact_request`
  *   → an in-app snackbar and the requests list; `contact_accepted` → contacts refetch;
- *   `contact_expired` (issue 19) → contacts refetch, quietly. A rejoin
+ *   `contact_expired` (issue 19) → contacts refetch, quietly; `presence_moved` (issue 31 §10: a
+ *   removal or block moved someone's presence topic) → own presence re-joins its new topic, a
+ *   watched contact's watch re-joins theirs. A rejoin
  *   after a lost connection refetches too, so nothing sent meanwhile is missed.
- * - own presence on `presence:user:<id>`: online, away after 5 minutes without input; nothing
+ * - own presence on `presence:user:<id>:<epoch>` (`presence_topic`): online, away after 5 minutes
+ *   without input; nothing
  *   while "Show my online status" is off, and then no one else's presence is watched either
  *   (reciprocity). Each tab tracks under its own presence key and changes its status by untrack +
  *   track: realtime-js loses the reference of a key's earlier presence when a second one joins the
@@ -43,6 +46,8 @@ export function LiveSession({ userId }: { userId: string }) {
   }, [intl]);
   const settings = useQuery(userSettingsQuery());
   const unread = useQuery(unreadTotalQuery());
+  /** Counts the moves of the own presence topic: each one re-joins (issue 31 §10). */
+  const [ownMoves, setOwnMoves] = useState(0);
 
   useEffect(() => {
     setTitleUnreadCount(unread.data ?? 0);
@@ -64,6 +69,10 @@ export function LiveSession({ userId }: { userId: string }) {
       })
       // issue 19: a request of mine expired unanswered (14 days): the sent list and the Connect button follow
       .on('broadcast', { event: 'contact_expired' }, () => void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY }))
+      .on('broadcast', { event: 'presence_moved' }, ({ payload }: { payload: { user_id?: string } }) => {
+        if (payload.user_id === userId) setOwnMoves((n) => n + 1);
+        else if (payload.user_id) presenceMoved(payload.user_id);
+      })
       .subscribe((status) => {
         if (status === 'SUBSCRIBED') refreshChat();
       }),
@@ -116,15 +125,22 @@ export function LiveSession({ userId }: { userId: string }) {
       }
     };
     for (const e of ACTIVITY_EVENTS) window.addEventListener(e, onActivity, { passive: true });
-    const closeChannel = channelEffect(`presence:user:${userId}`, { config: { private: true } }, (c) => {
-      channel = c;
-      c.subscribe((s) => {
-        if (s === 'SUBSCRIBED') {
-          joined = true;
-          track();
-        }
-      });
-    });
+    let stopped = false;
+    let closeChannel: () => void = () => undefined;
+    void presenceTopic(userId)
+      .then((topic) => {
+        if (stopped || !topic) return;
+        closeChannel = channelEffect(topic, { config: { private: true } }, (c) => {
+          channel = c;
+          c.subscribe((s) => {
+            if (s === 'SUBSCRIBED') {
+              joined = true;
+              track();
+            }
+          });
+        });
+      })
+      .catch(() => undefined);
     scheduleAway();
     touch();
     const heartbeat = setInterval(touch, LAST_SEEN_INTERVAL_MS);
@@ -132,9 +148,10 @@ export function LiveSession({ userId }: { userId: string }) {
       clearTimeout(awayTimer);
       clearInterval(heartbeat);
       for (const e of ACTIVITY_EVENTS) window.removeEventListener(e, onActivity);
+      stopped = true;
       closeChannel();
     };
-  }, [show, userId]);
+  }, [show, userId, ownMoves]);
 
   return null;
 }

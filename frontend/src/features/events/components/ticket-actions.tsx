@@ -43,6 +43,7 @@ export function TicketActions({ event, mine, locale, soldOut, loading }: { event
       refund_window_closed: 'events.ticket.error.window',
       event_not_open: 'events.rsvp.notOpen',
       stripe_unavailable: 'events.ticket.error.stripe',
+      hold_cooldown: 'events.ticket.error.cooldown',
     };
     return intl.formatMessage({ id: known[code] ?? 'events.ticket.error.generic' });
   };
