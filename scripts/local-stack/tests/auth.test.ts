@@ -477,6 +477,22 @@ describe('refresh tokens', () => {
   });
 });
 
+describe('session time-box ([auth.sessions] timebox, GoTrue internal/models/sessions.go CheckValidity)', () => {
+  it('refreshes a session of 399 days; one older than the 400 days of config.toml ends with 400 session_expired (spec §9)', async () => {
+    expect(projectAuthSettings(config, {}).sessionTimeboxSeconds).toBe(400 * 24 * 3600);
+    const u = await createConfirmedUser();
+    const client = anonClient();
+    const s = (await client.auth.signInWithPassword({ email: u.email, password: PASSWORD })).data.session!;
+    const sessionId = decodeJwt(s.access_token).session_id as string;
+    await db.query(`update auth.sessions set created_at = now() - interval '399 days' where id = $1`, [sessionId]);
+    const young = await anonClient().auth.refreshSession({ refresh_token: s.refresh_token });
+    expect(young.error).toBeNull();
+    await db.query(`update auth.sessions set created_at = now() - interval '401 days' where id = $1`, [sessionId]);
+    const old = await anonClient().auth.refreshSession({ refresh_token: young.data.session!.refresh_token });
+    expect([old.error?.status, old.error?.code]).toEqual([400, 'session_expired']);
+  });
+});
+
 describe('user: get and update', () => {
   it('updates user_metadata (merge, null removes) and the password; other sessions end', async () => {
     const u = await createConfirmedUser(uniqueEmail('upd'), PASSWORD, { user_metadata: { full_name: 'Old', city: 'Berlin' } });
