@@ -163,7 +163,7 @@ const steps: Step[] = [
   {
     // issue 34: the benchmarks run as written, in their short smoke mode (a small data set, a few
     // runs; the figures are not measurements) on the test stack; stack-start comes last, as it
-    // wipes that stack and starts it afresh (new secrets)
+    // restarts that stack
     name: 'bench:smoke',
     needsStack: true,
     run: async () => {
