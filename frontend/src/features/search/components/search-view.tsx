@@ -173,7 +173,10 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
         <Stack aria-busy={search.isFetching} data-testid="search-results-region">
           <Group justify="space-between">
             <Text role="status" aria-live="polite" data-testid="search-total">
-              <FormattedMessage id={data.total_capped ? 'search.totalCapped' : 'search.total'} values={{ count: data.total }} />
+              <FormattedMessage
+                id={data.total_estimated ? 'search.totalEstimated' : data.total_capped ? 'search.totalCapped' : 'search.total'}
+                values={{ count: data.total }}
+              />
             </Text>
             <ViewSwitch value={params.view} onChange={(view) => onChange({ ...params, view })} />
           </Group>
