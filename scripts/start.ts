@@ -38,7 +38,7 @@ const PHASES: Record<string, string> = {
 
 const FRONTEND_DIR = path.join(ROOT_DIR, 'frontend');
 /** Inputs of the production build besides the environment: a change to any of them rebuilds. */
-const BUILD_INPUTS = ['frontend/src', 'frontend/public', 'frontend/vite', 'frontend/index.html', 'frontend/vite.config.ts', 'package-lock.json', 'supabase/functions/_shared/site'];
+const BUILD_INPUTS = ['frontend/src', 'frontend/public', 'frontend/vite', 'frontend/index.html', 'frontend/vite.config.ts', 'frontend/company.demo.json', 'package-lock.json', 'supabase/functions/_shared/site'];
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(0).padStart(3)} s`;
@@ -93,7 +93,7 @@ async function buildSpa(config: StackConfig, outDir: string): Promise<boolean> {
   const stamp = buildStamp(config);
   const stampFile = path.join(outDir, '.build-stamp');
   if (fs.existsSync(path.join(outDir, 'index.html')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return false;
-  const child = vite(['build', '--outDir', outDir, '--emptyOutDir'], buildEnv(config), true);
+  const child = vite(['build', '--mode', 'local', '--outDir', outDir, '--emptyOutDir'], buildEnv(config), true);
   process.once('exit', () => stopGroup(child));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
