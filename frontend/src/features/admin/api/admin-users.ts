@@ -51,8 +51,11 @@ export async function adminUpdateUser(userId: string, updates: Record<string, un
 }
 
 /**
- * Creates a user: `register` (auth user + profile, confirmation mail) followed by `update-user`
- * (confirmed, role). The backend has no admin-create function; this uses the public paths.
+ * Creates a user (issue 32 §6): `register` with the admin's session creates the account, confirmed
+ * when `confirmed` (it can log in at once; the function refuses `confirmed` from non-admins with
+ * 403) or else with the product's confirmation mail in `locale`; a role other than free is then
+ * set through `update-user`. Returns the new user's id.
+ * @throws FunctionCallError (409 `email_exists`, 400 `weak_password`, …) with the server's text
  */
 export async function adminCreateUser(input: {
   firstname: string;
@@ -61,6 +64,7 @@ export async function adminCreateUser(input: {
   password: string;
   type: 'business' | 'other';
   role: Role;
+  confirmed: boolean;
   locale: 'en' | 'de';
 }): Promise<string> {
   const created = await invokeFunction<{ user_id: string }>('register', {
@@ -72,9 +76,25 @@ export async function adminCreateUser(input: {
     terms_accepted: true,
     privacy_accepted: true,
     locale: input.locale,
+    confirmed: input.confirmed,
   });
-  await adminUpdateUser(created.user_id, { authenticated: 1, ...(input.role !== 'free' ? { user_role: input.role } : {}) });
+  if (input.role !== 'free') await adminUpdateUser(created.user_id, { user_role: input.role });
   return created.user_id;
+}
+
+/** The state of an account as the admin list shows it (issue 32 §6), most pressing first. */
+export type AccountStatus = 'suspended' | 'unconfirmed' | 'password_reset' | 'active';
+
+/**
+ * The state of a listed account from the database's facts (admin_list_users): suspended
+ * (account_suspensions), unconfirmed (authenticated 0), legacy old_user who must set a new
+ * password (spec §4), otherwise active. Deleted accounts no longer exist and are not listed.
+ */
+export function accountStatus(user: Pick<AdminUserRow, 'suspended' | 'authenticated' | 'user_role'>): AccountStatus {
+  if (user.suspended) return 'suspended';
+  if (user.authenticated === 0) return 'unconfirmed';
+  if (user.user_role === 'old_user') return 'password_reset';
+  return 'active';
 }
 
 /**
