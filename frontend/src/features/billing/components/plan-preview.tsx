@@ -4,26 +4,31 @@ import { FormattedMessage } from 'react-intl';
 import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { contactRequestCountQuery } from '@/features/contacts';
-import { dashboardMatchesQuery } from '@/features/matching';
+import { dashboardMatchesQuery, ownMatchProfileQuery } from '@/features/matching';
 
-/** How many people match the caller (match_people answers free members with the count only); null without a matching profile. */
+/**
+ * How many people match the caller (match_people answers free members with the count only). Asked
+ * only when the caller has a matching profile (else match_people answers 404 match_profile_missing);
+ * without one, the way to the dashboard, open to free members, which creates it (issue 19).
+ */
 function MatchCount() {
-  const matches = useQuery(dashboardMatchesQuery(1));
-  if (matches.isPending) return <Skeleton height={16} width="60%" aria-hidden />;
-  if (matches.isError) {
-    // no matching profile yet: the dashboard, open to free members, creates it (issue 19)
-    return matches.error.message === 'match_profile_missing' ? (
+  const profile = useQuery(ownMatchProfileQuery());
+  const matches = useQuery({ ...dashboardMatchesQuery(1), enabled: !!profile.data });
+  if (profile.isPending || (profile.data && matches.isPending)) return <Skeleton height={16} width="60%" aria-hidden />;
+  if (profile.isError || matches.isError) return null;
+  if (!profile.data) {
+    return (
       <Text data-testid="preview-matches" data-count="">
         <FormattedMessage id="billing.preview.noMatchProfile" />{' '}
         <LocalLink to={paths.dashboard}>
           <FormattedMessage id="billing.preview.createMatchProfile" />
         </LocalLink>
       </Text>
-    ) : null;
+    );
   }
   return (
-    <Text data-testid="preview-matches" data-count={matches.data.count}>
-      <FormattedMessage id="billing.preview.matches" values={{ count: matches.data.count }} />
+    <Text data-testid="preview-matches" data-count={matches.data!.count}>
+      <FormattedMessage id="billing.preview.matches" values={{ count: matches.data!.count }} />
     </Text>
   );
 }
