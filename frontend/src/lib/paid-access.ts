@@ -11,7 +11,8 @@ import { supabase } from './supabase';
  */
 export const paidAccessQuery = (userId: string) =>
   queryOptions({
-    queryKey: ['paid-access', userId],
+    // under ['billing'], so a confirmed payment (billing's invalidation) refreshes the menus too
+    queryKey: ['billing', 'paid-access', userId],
     queryFn: async (): Promise<boolean> => unwrap(await supabase.rpc('has_active_subscription'), 'POST') === true,
     staleTime: 30_000,
   });

@@ -7,7 +7,8 @@ import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { useLocale } from '@/components/use-locale';
 import { formatDate } from '@/lib/format';
-import { accountStatus, type AccountStatus, adminUsersQuery, type AdminUserRow, PAGE_SIZE } from '../api/admin-users';
+import { accountStatus, type AccountStatus } from '../api/account-status';
+import { adminUsersQuery, type AdminUserRow, PAGE_SIZE } from '../api/admin-users';
 import { CreateUserDialog, DeleteUserDialog, EditUserDialog, PasswordDialog, roleMessageId } from '../components/user-dialogs';
 
 const STATUS_BADGE: Record<AccountStatus, { id: string; color: string }> = {
