@@ -61,6 +61,8 @@ export const paths = {
     contacts: '/user/contacts',
     feedback: '/user/feedback',
     settings: '/user/settings',
+    /** Password, data export and deletion for every signed-in member, outside the payment guard (issue 32 §5). */
+    account: '/user/account',
     favorites: '/user/favorites',
     analytics: '/user/analytics',
     portfolios: '/user/portfolios',

@@ -1,4 +1,5 @@
-/** Public entry of the billing feature: the current subscription, the plan-limit notice and the subscription panel of the settings. */
+/** Public entry of the billing feature: the current subscription, the plan-limit notice, the subscription panel of the settings and the plan preview of free members. */
 export { useCurrentSubscription } from './api/get-subscription';
 export { PlanLimitNotice } from './components/plan-limit-notice';
 export { SubscriptionPanel } from './components/subscription-panel';
+export { PlanPreview } from './components/plan-preview';
