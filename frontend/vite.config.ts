@@ -34,10 +34,10 @@ export default defineConfig(({ command, mode }) => {
   const env = { ...loadEnv(mode, here, ['VITE_', 'SITE_URL']), ...process.env };
   // issue 29: a build is for a hosted project unless it says otherwise; it never falls back to the
   // local stack quietly (the deploy script passes VITE_SUPABASE_URL and the publishable key)
-  if (command === 'build' && !env.VITE_SUPABASE_URL && mode !== 'local') {
+  if (command === 'build' && !env.VITE_SUPABASE_URL && mode !== 'stack') {
     throw new Error(
       'VITE_SUPABASE_URL is not set: a production build needs VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY (the project\'s ' +
-        'publishable or anon key; `npm run deploy` sets both). Build for the local stack with `vite build --mode local`.',
+        'publishable or anon key; `npm run deploy` sets both). Build for the local stack with `vite build --mode stack`.',
     );
   }
   // issue 33 §17: the Impressum's company data comes from configuration; a production build refuses without it

@@ -93,7 +93,7 @@ async function buildSpa(config: StackConfig, outDir: string): Promise<boolean> {
   const stamp = buildStamp(config);
   const stampFile = path.join(outDir, '.build-stamp');
   if (fs.existsSync(path.join(outDir, 'index.html')) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === stamp) return false;
-  const child = vite(['build', '--mode', 'local', '--outDir', outDir, '--emptyOutDir'], buildEnv(config), true);
+  const child = vite(['build', '--mode', 'stack', '--outDir', outDir, '--emptyOutDir'], buildEnv(config), true);
   process.once('exit', () => stopGroup(child));
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));

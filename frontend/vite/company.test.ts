@@ -34,6 +34,6 @@ describe('company data of the legal pages (issue 33 §17)', () => {
 
   it('the dev server and local builds use the demo data, marked as such', () => {
     expect(loadCompany({ command: 'serve', mode: 'development', file: undefined, root })).toMatchObject({ demo: true, name: demo.name });
-    expect(loadCompany({ command: 'build', mode: 'local', file: undefined, root }).demo).toBe(true);
+    expect(loadCompany({ command: 'build', mode: 'stack', file: undefined, root }).demo).toBe(true);
   });
 });

@@ -2,22 +2,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { companySchema, type Company } from '../src/config/company-schema.ts';
 
-/** The fictional company data of local builds (`npm start`, browser tests, `vite build --mode local`, the dev server). */
+/** The fictional company data of local builds (`npm start`, browser tests, `vite build --mode stack`, the dev server). */
 export const DEMO_COMPANY_FILE = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'company.demo.json');
 
 /**
  * The company data a build embeds (issue 33 §17): the JSON file TEAMWERK_COMPANY_FILE names
  * (relative to the repository root or absolute), validated by `companySchema`. Without it, the
- * dev server and local builds (`mode === 'local'`) use the demo file; a production build refuses.
+ * dev server and local builds (`mode === 'stack'`) use the demo file; a production build refuses.
  * A production build also refuses the demo file (`demo: true`).
  * Errors: throws a message naming the missing setting or each invalid field.
  */
 export function loadCompany(opts: { command: 'build' | 'serve'; mode: string; file: string | undefined; root: string }): Company {
-  const local = opts.command === 'serve' || opts.mode === 'local';
+  const local = opts.command === 'serve' || opts.mode === 'stack';
   if (!opts.file && !local) {
     throw new Error(
       'TEAMWERK_COMPANY_FILE is not set: a production build needs the company data of the Impressum and the legal pages ' +
-        '(a JSON file like frontend/company.demo.json with the real data and without "demo"). Build for the local stack with `vite build --mode local`.',
+        '(a JSON file like frontend/company.demo.json with the real data and without "demo"). Build for the local stack with `vite build --mode stack`.',
     );
   }
   const file = opts.file ? path.resolve(opts.root, opts.file) : DEMO_COMPANY_FILE;

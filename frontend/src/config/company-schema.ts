@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The provider's company data the legal pages show (Impressum §5 DDG, provider identification,
  * privacy controller, terms, withdrawal; issue 33 §17). It comes from configuration: a JSON file
  * named by TEAMWERK_COMPANY_FILE when the SPA is built (frontend/vite/company.ts); a production
- * build refuses to run without it. Local builds (`npm start`, the browser tests, `--mode local`)
+ * build refuses to run without it. Local builds (`npm start`, the browser tests, `--mode stack`)
  * use the fictional `frontend/company.demo.json`, marked `demo`, and the pages then say so.
  */
 export const companySchema = z.object({
