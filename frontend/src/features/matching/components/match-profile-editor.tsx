@@ -203,7 +203,7 @@ export function EditorForm({
       void queryClient.invalidateQueries({ queryKey: MATCHING_KEY });
       onSaved?.();
     },
-    onError: (err) => notify('error', t(matchingErrorId(err))),
+    // the error shows once, in the form's alert (issue 33 §8)
   });
   const err = (name: string) => (form.errors[name] ? t(String(form.errors[name])) : undefined);
   const v = form.getValues();
