@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { OrganizationByline } from '@/features/organizations';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
@@ -206,7 +207,7 @@ export default function EventRoute({ params, locale }: PageProps) {
             {ev.summary}
           </Text>
         )}
-        {ev.description && <Text style={{ whiteSpace: 'pre-line' }}>{ev.description}</Text>}
+        {ev.description && <RichText text={ev.description} testId="event-description" />}
       </Stack>
     </Container>
   );
