@@ -40,10 +40,10 @@ test('the first snackbar loads on demand, is closable and closes after about 4 s
   await page.route('**/rest/v1/contact_messages*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"message":"unavailable"}' }));
   await page.goto('/de/contact');
   await expect(page.locator('.mantine-Notifications-root')).toHaveCount(0);
-  await page.getByLabel(t['contact.field.name']!, { exact: true }).fill('Max Mustermann');
-  await page.getByLabel(t['contact.field.email']!, { exact: true }).fill('max@example.com');
-  await page.getByLabel(t['contact.field.subject']!, { exact: true }).fill('Snackbar');
-  await page.getByLabel(t['contact.field.message']!, { exact: true }).fill('Diese Nachricht kommt nie an.');
+  await page.getByLabel(t['contact.field.name']!).fill('Max Mustermann');
+  await page.getByLabel(t['contact.field.email']!).fill('max@example.com');
+  await page.getByLabel(t['contact.field.subject']!).fill('Snackbar');
+  await page.getByLabel(t['contact.field.message']!).fill('Diese Nachricht kommt nie an.');
   await page.getByRole('checkbox', { name: /Ich bin einverstanden/ }).check();
   await page.getByRole('button', { name: t['contact.submit']!, exact: true }).click();
   const snackbar = page.locator('.notify-error');
