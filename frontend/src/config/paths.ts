@@ -14,7 +14,6 @@ export const paths = {
   search: '/search',
   unifiedSearch: '/unified-search',
   signup: (sessionId?: string) => (sessionId ? `/signup?session_id=${encodeURIComponent(sessionId)}` : '/signup'),
-  register: '/register',
   confirm: '/confirm',
   confirmEmail: (token?: string) => (token ? `/confirm-email?token=${encodeURIComponent(token)}` : '/confirm-email'),
   contact: '/contact',

@@ -81,6 +81,8 @@ describe('formatting every message', () => {
       // matching (issue 19): reasons, quota, completeness
       roles: 'Technical', skills: 'React', withSkills: 'yes', missing: 'Python', withMissing: 'yes', km: 12, radius: 50, sought: 'Health', industries: 'Health', industry: 'Health', commitment: 'Part-time', mine: 'Part-time', theirs: 'Full-time', stage: 'Idea', languages: 'German', person: 'Part-time', role: 'Technical', field: 'Skills', score: 80, remaining: 4,
       // API access (issue 15)
+      // accessible names of steppers and tag remove buttons (issue 33 §13)
+      label: 'Capacity', tag: 'React',
       header: 'Authorization: Bearer …', scope: 'jobs:read', url: 'https://example.com/functions/v1/api/v1', version: '1.0.0', docs: (chunks: unknown) => chunks,
       // legal pages: the configured company data (issue 33 §17)
       ...companyMessageValues(COMPANY, 'none') };

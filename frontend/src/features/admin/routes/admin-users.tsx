@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Loader, Menu, Pagination, Stack, Table, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Loader, Menu, Stack, Table, TextInput } from '@mantine/core';
+import { ListPagination } from '@/components/list-pagination';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -41,7 +42,6 @@ export default function AdminUsersRoute() {
   const [createOpen, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const [dialog, setDialog] = useState<Dialog>(null);
   const users = useQuery(adminUsersQuery(debounced, page));
-  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / PAGE_SIZE)) : 1;
   return (
     <Stack>
       <PageHeader
@@ -135,7 +135,7 @@ export default function AdminUsersRoute() {
             </Table.Tbody>
           </Table>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label={t('admin.users.pagination')} />}
+      {users.data && <ListPagination total={users.data.total} pageSize={PAGE_SIZE} page={page} onChange={setPage} label={t('admin.users.pagination')} />}
       <CreateUserDialog opened={createOpen} onClose={closeCreate} />
       {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <PasswordDialog user={dialog.user} onClose={() => setDialog(null)} />}

@@ -215,7 +215,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
                       meta={[r.city, r.date ? formatDate(r.date, locale) : null].filter(Boolean).join(' · ') || undefined}
                       summary={
                         <span data-testid="search-snippet">
-                          <Highlight html={r.snippet} />
+                          <Highlight html={r.snippet} markdown />
                         </span>
                       }
                       owner={r.owner ? { name: r.owner.name, img: r.owner.img } : r.type === 'profile' ? { name: r.title, img: null } : null}
