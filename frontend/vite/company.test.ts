@@ -28,7 +28,8 @@ describe('company data of the legal pages (issue 33 §17)', () => {
     expect(loadCompany({ command: 'build', mode: 'production', file: companyFile(real), root })).toMatchObject({ name: 'Teamwerk GmbH', demo: false });
     const broken = { ...real, vatId: '123', email: 'nope' };
     expect(() => loadCompany({ command: 'build', mode: 'production', file: companyFile(broken), root })).toThrow(/email: .*; vatId: /);
-    const { street: _street, ...missing } = real;
+    const missing: Record<string, unknown> = { ...real };
+    delete missing.street;
     expect(() => loadCompany({ command: 'build', mode: 'production', file: companyFile(missing), root })).toThrow(/street/);
   });
 

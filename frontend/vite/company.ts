@@ -25,7 +25,7 @@ export function loadCompany(opts: { command: 'build' | 'serve'; mode: string; fi
   try {
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new Error(`company data ${file} is not readable JSON: ${(err as Error).message}`);
+    throw new Error(`company data ${file} is not readable JSON: ${(err as Error).message}`, { cause: err });
   }
   const parsed = companySchema.safeParse(raw);
   if (!parsed.success) {
