@@ -94,7 +94,7 @@ for (const viewport of [
 ] as const) {
   for (const scheme of ['light', 'dark'] as const) {
     test(`${viewport.name} ${scheme}: screenshots, no sideways scrolling, no contrast violation`, async ({ page }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(360_000); // 9 pages × 2 languages, each photographed and checked by axe; minutes on a loaded 2-core machine
       await page.setViewportSize({
         width: viewport.width,
         height: viewport.height,
