@@ -103,19 +103,16 @@ for (const viewport of [
       const dir = path.join(SCREENS, `${viewport.name}-${scheme}`);
       fs.mkdirSync(dir, { recursive: true });
       const problems: string[] = [];
-      let cookiesDismissed = false;
-      // a first visit fetches Inter after loading (app/brand-font.ts); the shots show the later visits
+      // a first visit fetches Inter after loading (app/brand-font.ts) and remembers it once the
+      // visitor has answered the cookie notice; the shots show the later visits
       await page.goto('/');
+      await dismissCookies(page);
       await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');
       for (const shot of pages) {
         for (const lang of ['en', 'de'] as const) {
           await putSession(page, shot.signedIn ? member : null);
           const url = lang === 'de' ? (shot.path === '/' ? '/de' : `/de${shot.path}`) : shot.path;
           await page.goto(url);
-          if (!cookiesDismissed) {
-            await dismissCookies(page).catch(() => undefined);
-            cookiesDismissed = true;
-          }
           await settle(page, shot);
           expect(await page.locator('html').getAttribute('data-mantine-color-scheme'), `${url} follows the system`).toBe(scheme);
           await page.screenshot({
@@ -138,6 +135,11 @@ for (const viewport of [
 test('brand font: the first view stays in the system font and fetches Inter only after loading, without using it; the next page and the next visit use Inter', async ({ page }) => {
   await page.goto('/prices');
   await expect(page.locator('h1').first()).toBeVisible();
+  // fetched, but not remembered on the device before the visitor's choice (TDDDG §25)
+  await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('.woff2')))).toBe(true);
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => localStorage.getItem('teamwerk-font'))).toBeNull();
+  await dismissCookies(page);
   await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');
   const first = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;

@@ -84,10 +84,15 @@ test.describe('cookie notice (TDDDG §25)', () => {
     await page.goto('/');
     const notice = page.getByTestId('cookie-notice');
     await expect(notice).toBeVisible();
+    // the brand font is fetched a second after loading (app/brand-font.ts); its hint for the next
+    // visit must wait for the choice too
+    await expect.poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('.woff2'))), { timeout: 15_000 }).toBe(true);
+    await page.waitForTimeout(300);
     expect(await context.cookies()).toEqual([]);
     expect(await page.evaluate(() => Object.keys(localStorage))).toEqual([]);
     await notice.getByRole('button', { name: 'Necessary only' }).click();
     await expect(notice).toBeHidden();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('teamwerk-font'))).toBe('inter');
     const consent = (await context.cookies()).find((c) => c.name === 'teamwerk_consent');
     expect(JSON.parse(decodeURIComponent(consent!.value))).toMatchObject({ necessary: true, statistics: false, marketing: false });
     await page.reload();

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 // the same emitted file as the @font-face in app/fonts.css (one asset per content hash)
 import interLatinUrl from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
+import { CONSENT_CHANGE_EVENT, readConsent } from '@/lib/consent';
 
 /**
  * Brand font loading (issue 18: a visual identity with Inter, and Lighthouse mobile at or above
@@ -24,8 +25,10 @@ let fontReady = false;
 
 /**
  * Fetches Inter's Latin file into the browser cache `delayMs` after the window's load event,
- * without decoding or using it; remembers it for the next page view and the next visit. Call it
- * once, from the entry module (which runs before the load event).
+ * without decoding or using it; remembers it for the next page view and, once the visitor has
+ * answered the cookie notice, for the next visit (nothing is stored on the device before that
+ * choice, TDDDG §25; a choice made later stores the hint then). Call it once, from the entry
+ * module (which runs before the load event).
  * @param delayMs milliseconds to wait after the load event (default 1000: past the data the pages
  *   fetch after their first paint, so the font never competes with it)
  * Errors: none; when the file cannot be fetched, the site keeps the system font.
@@ -37,14 +40,20 @@ export function loadBrandFont(delayMs = 1000): void {
       .then((body) => {
         if (!body) return;
         fontReady = true;
-        try {
-          localStorage.setItem(BRAND_FONT_STORAGE_KEY, 'inter');
-        } catch {
-          // storage blocked: the next visit starts in the system font again
-        }
+        if (readConsent() !== null) rememberBrandFont();
+        else window.addEventListener(CONSENT_CHANGE_EVENT, rememberBrandFont, { once: true });
       })
       .catch(() => undefined);
   window.addEventListener('load', () => setTimeout(start, delayMs), { once: true });
+}
+
+/** Stores the hint index.html reads on the next visit. Errors: none (blocked storage: the next visit starts in the system font). */
+function rememberBrandFont(): void {
+  try {
+    localStorage.setItem(BRAND_FONT_STORAGE_KEY, 'inter');
+  } catch {
+    // storage blocked: the next visit starts in the system font again
+  }
 }
 
 /**
