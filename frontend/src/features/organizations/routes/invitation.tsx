@@ -110,16 +110,6 @@ export default function InvitationRoute({ params }: PageProps) {
                 </Alert>
               )}
               {myPlan.data && !accept.isSuccess && <OwnPlanNotice plan={myPlan.data} organizationName={inv.organization_name} />}
-              {myPlan.data && (
-                <EndOwnPlanDialog
-                  plan={myPlan.data}
-                  opened={offerEnd}
-                  onDone={() => {
-                    setOfferEnd(false);
-                    goToOrganization();
-                  }}
-                />
-              )}
               {(accept.isError || decline.isError) && (
                 <Alert color="red" role="alert" data-testid="invitation-error">
                   <FormattedMessage id={orgErrorId(accept.error ?? decline.error)} />
@@ -161,6 +151,17 @@ export default function InvitationRoute({ params }: PageProps) {
         </Title>
         {body}
       </Stack>
+      {/* outside the invitation card: after joining, the card shows the "already a member" state */}
+      {myPlan.data && (
+        <EndOwnPlanDialog
+          plan={myPlan.data}
+          opened={offerEnd}
+          onDone={() => {
+            setOfferEnd(false);
+            goToOrganization();
+          }}
+        />
+      )}
     </Container>
   );
 }
