@@ -117,6 +117,8 @@ test('the customer portal offers exactly Basic ⇄ Premium: no seats, no Enterpr
 });
 
 test('each demo account opens its portal; enterprise@ buys a seat for its organisation and sees its analytics', async ({ page }) => {
+  // three portals, two seat changes through Stripe and the analytics page: a long journey
+  test.slow();
   for (const [email, plan] of [
     ['basic@teamwerk.test', 'Basic'],
     ['premium@teamwerk.test', 'Premium'],
