@@ -64,7 +64,7 @@ export default defineConfig({
     { name: 'e2e', testIgnore: SHARED_STATE },
   ],
   webServer: {
-    command: `npx vite build --outDir ${outDir} --emptyOutDir && npx vite preview --strictPort --outDir ${outDir}`,
+    command: `npx vite build --mode stack --outDir ${outDir} --emptyOutDir && npx vite preview --strictPort --outDir ${outDir}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, loadEnv } from 'vite';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
 import { basemapPlugin } from './vite/basemap/basemap-plugin.ts';
+import { loadCompany } from './vite/company.ts';
 import { landingPreloadPlugin } from './vite/landing-preload.ts';
 import { precompileMessagesPlugin } from './vite/precompile-messages.ts';
 import { sitemapPlugin } from './vite/sitemap-plugin.ts';
@@ -33,12 +34,14 @@ export default defineConfig(({ command, mode }) => {
   const env = { ...loadEnv(mode, here, ['VITE_', 'SITE_URL']), ...process.env };
   // issue 29: a build is for a hosted project unless it says otherwise; it never falls back to the
   // local stack quietly (the deploy script passes VITE_SUPABASE_URL and the publishable key)
-  if (command === 'build' && !env.VITE_SUPABASE_URL && mode !== 'local') {
+  if (command === 'build' && !env.VITE_SUPABASE_URL && mode !== 'stack') {
     throw new Error(
       'VITE_SUPABASE_URL is not set: a production build needs VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY (the project\'s ' +
-        'publishable or anon key; `npm run deploy` sets both). Build for the local stack with `vite build --mode local`.',
+        'publishable or anon key; `npm run deploy` sets both). Build for the local stack with `vite build --mode stack`.',
     );
   }
+  // issue 33 §17: the Impressum's company data comes from configuration; a production build refuses without it
+  const company = loadCompany({ command, mode, file: env.TEAMWERK_COMPANY_FILE, root: path.join(here, '..') });
   const offset = Number.parseInt(env.TEAMWERK_STACK_OFFSET ?? '0', 10) || 0;
   const port = 5173 + offset;
   const supabaseUrl = env.VITE_SUPABASE_URL ?? `http://127.0.0.1:${54321 + offset}`;
@@ -60,6 +63,7 @@ export default defineConfig(({ command, mode }) => {
       // the stack of this offset and its key, unless VITE_SUPABASE_URL/VITE_SUPABASE_ANON_KEY say otherwise
       'import.meta.env.VITE_SUPABASE_URL': JSON.stringify(supabaseUrl),
       'import.meta.env.VITE_SUPABASE_ANON_KEY': JSON.stringify(anonKey),
+      __TEAMWERK_COMPANY__: JSON.stringify(company),
     },
     server: { host: '127.0.0.1', port, strictPort: true },
     preview: { host: '127.0.0.1', port, strictPort: true },

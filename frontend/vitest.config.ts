@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { PRODUCT_NAME } from './src/lib/constants.ts';
+import { loadCompany } from './vite/company.ts';
 import { transformCatalogue } from './vite/precompile-messages.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -21,6 +22,8 @@ const catalogueParts: Plugin = {
 export default defineConfig({
   plugins: [catalogueParts],
   resolve: { alias: { '@': path.join(here, 'src'), '@site': path.join(here, '../supabase/functions/_shared/site') } },
+  // the company data of local builds (frontend/vite/company.ts)
+  define: { __TEAMWERK_COMPANY__: JSON.stringify(loadCompany({ command: 'serve', mode: 'test', file: undefined, root: path.join(here, '..') })) },
   test: {
     root: here,
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'vite/**/*.test.ts'],

@@ -4,7 +4,8 @@
  * left alone). Steps: typecheck, lint, unit tests, fresh stack, generated types up to date,
  * `supabase db advisors`, contract + database tests (vitest), fuzzing of every RPC and Edge Function
  * (vitest.fuzz.config.ts), function tests (deno test),
- * browser tests (Playwright + Debian Chromium), and the fault suite (scripts/faults/run.ts, its
+ * browser tests (Playwright + Debian Chromium), the benchmarks in smoke mode (issue 34: a benchmark
+ * that does not run is a defect), and the fault suite (scripts/faults/run.ts, its
  * own stack). Ends non-zero when any step fails and prints
  * `N passed, N failed` (steps) as its last line.
  */
@@ -157,6 +158,19 @@ const steps: Step[] = [
       ensureChromium();
       fs.rmSync(e2eResultsFile(), { force: true });
       await sh('npm', ['run', 'e2e', '-w', 'frontend'], stackEnv());
+    },
+  },
+  {
+    // issue 34: the benchmarks run as written, in their short smoke mode (a small data set, a few
+    // runs; the figures are not measurements) on the test stack; stack-start comes last, as it
+    // restarts that stack
+    name: 'bench:smoke',
+    needsStack: true,
+    run: async () => {
+      for (const bench of ['db-queries', 'api', 'stack-start']) {
+        await sh('npx', ['tsx', `scripts/bench/${bench}.ts`, '--smoke'], { TEAMWERK_STACK_OFFSET: String(config.offset) });
+      }
+      config = stackConfig();
     },
   },
   {

@@ -6655,36 +6655,36 @@ Questions? Message us on Teamwerk.', 'community', 'upcoming', false, null, ((dat
 What to expect: short talks, lots of time to talk and drinks. The ticket covers the venue and catering.
 
 Questions? Message us on Teamwerk.', 'social', 'upcoming', true, 500, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '4 days 19 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '4 days 19 hours')::timestamp at time zone 'Europe/Berlin') + interval '2 hours', false, 'Rathaus, Ratssaal Düren', 'Bahnhofstraße 5', null, 'Düren', 50.80434, 6.49299, null, null, now() - interval '165711 minutes'),
-(71, '1c07af0f-c959-4fe5-a0f0-bed339f2acf1', 'Lauftreff-Start Halle (Saale)', 'lauftreff-start-halle-saale-71', 'Wir starten in die neue Saison – alle Tempogruppen willkommen.', 'Wir starten in die neue Saison – alle Tempogruppen willkommen.
+(71, '1c07af0f-c959-4fe5-a0f0-bed339f2acf1', 'Hackathon: Smarte Stadt Halle (Saale)', 'hackathon-smarte-stadt-halle-saale-71', '48 Stunden, um Ideen für eine lebenswertere Stadt zu programmieren.', '48 Stunden, um Ideen für eine lebenswertere Stadt zu programmieren.
 
 Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. Der Ticketpreis deckt Raummiete und Verpflegung.
 
-Fragen? Schreibt uns über Teamwerk.', 'health', 'ongoing', true, 500, now() - interval '1 hour', now() - interval '1 hour' + interval '3 hours', false, 'Rathaus, Ratssaal Halle (Saale)', 'Wilhelmstraße 56', null, 'Halle (Saale)', 51.48158, 11.97947, null, 40, now() - interval '373108 minutes'),
-(72, 'fb2f584c-b87f-4b77-8327-3010f9dc493c', 'Science Slam Würzburg', 'science-slam-wuerzburg-72', 'Forschende erklären ihre Arbeit in zehn Minuten – das Publikum stimmt ab.', 'Forschende erklären ihre Arbeit in zehn Minuten – das Publikum stimmt ab.
+Fragen? Schreibt uns über Teamwerk.', 'technology', 'ongoing', true, 500, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '-1 days 17 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '-1 days 17 hours')::timestamp at time zone 'Europe/Berlin') + interval '48 hours', false, 'Rathaus, Ratssaal Halle (Saale)', 'Wilhelmstraße 56', null, 'Halle (Saale)', 51.48158, 11.97947, null, 40, now() - interval '373108 minutes'),
+(72, 'fb2f584c-b87f-4b77-8327-3010f9dc493c', 'Hackathon: Smarte Stadt Würzburg', 'hackathon-smarte-stadt-wuerzburg-72', '48 Stunden, um Ideen für eine lebenswertere Stadt zu programmieren.', '48 Stunden, um Ideen für eine lebenswertere Stadt zu programmieren.
 
 Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. Der Ticketpreis deckt Raummiete und Verpflegung.
 
-Fragen? Schreibt uns über Teamwerk.', 'science', 'ongoing', true, 1500, now() - interval '1 hour', now() - interval '1 hour' + interval '3 hours', false, 'Stadtbibliothek Würzburg', 'Friedrichstraße 23', '97070', 'Würzburg', 49.79391, 9.95121, null, 10, now() - interval '308888 minutes'),
+Fragen? Schreibt uns über Teamwerk.', 'technology', 'ongoing', true, 1500, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '-1 days 17 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '-1 days 17 hours')::timestamp at time zone 'Europe/Berlin') + interval '48 hours', false, 'Stadtbibliothek Würzburg', 'Friedrichstraße 23', '97070', 'Würzburg', 49.79391, 9.95121, null, 10, now() - interval '308888 minutes'),
 (73, '0c7941f9-e317-42bf-bdca-e3654ac9b9b1', 'Vortrag: Klimaneutral wirtschaften Heidelberg', 'vortrag-klimaneutral-wirtschaften-heidelberg-73', 'Was kleine Unternehmen konkret tun können – mit Beispielen aus der Region.', 'Was kleine Unternehmen konkret tun können – mit Beispielen aus der Region.
 
 Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. Die Teilnahme ist kostenlos, eine Anmeldung hilft uns bei der Planung.
 
-Fragen? Schreibt uns über Teamwerk.', 'environment', 'ongoing', false, null, now() - interval '1 hour', now() - interval '1 hour' + interval '3 hours', false, 'Impact Hub Heidelberg', 'Poststraße 48', '69117', 'Heidelberg', 49.40768, 8.69079, null, 60, now() - interval '53522 minutes'),
+Fragen? Schreibt uns über Teamwerk.', 'environment', 'upcoming', false, null, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '3 days 18 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '3 days 18 hours')::timestamp at time zone 'Europe/Berlin') + interval '2 hours', false, 'Impact Hub Heidelberg', 'Poststraße 48', '69117', 'Heidelberg', 49.40768, 8.69079, null, 60, now() - interval '53522 minutes'),
 (74, '3848d731-fd72-4064-9dc2-35d9ed611a5e', 'Running group kick-off Darmstadt', 'running-group-kick-off-darmstadt-74', 'We start the new season – all paces welcome.', 'We start the new season – all paces welcome.
 
 What to expect: short talks, lots of time to talk and drinks. The ticket covers the venue and catering.
 
-Questions? Message us on Teamwerk.', 'health', 'ongoing', true, 4900, now() - interval '1 hour', now() - interval '1 hour' + interval '3 hours', false, 'Technologiepark Darmstadt', 'Wilhelmstraße 40', '64283', 'Darmstadt', 49.87167, 8.65027, null, 12, now() - interval '157102 minutes'),
+Questions? Message us on Teamwerk.', 'health', 'upcoming', true, 4900, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '5 days 18 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '5 days 18 hours')::timestamp at time zone 'Europe/Berlin') + interval '2 hours', false, 'Technologiepark Darmstadt', 'Wilhelmstraße 40', '64283', 'Darmstadt', 49.87167, 8.65027, null, 12, now() - interval '157102 minutes'),
 (75, '8514e068-a9f5-4426-b378-954d2f4ec689', 'Meetup: Barrierefreie Webentwicklung Mainz', 'meetup-barrierefreie-webentwicklung-mainz-75', 'Praxisbeispiele und Tools für barrierefreie Websites.', 'Praxisbeispiele und Tools für barrierefreie Websites.
 
 Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. Die Teilnahme ist kostenlos, eine Anmeldung hilft uns bei der Planung.
 
-Fragen? Schreibt uns über Teamwerk.', 'technology', 'ongoing', false, null, now() - interval '1 hour', now() - interval '1 hour' + interval '3 hours', false, 'Impact Hub Mainz', 'Bahnhofstraße 75', '55116', 'Mainz', 49.98419, 8.27910, null, 8, now() - interval '324982 minutes'),
+Fragen? Schreibt uns über Teamwerk.', 'technology', 'upcoming', false, null, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '7 days 18 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '7 days 18 hours')::timestamp at time zone 'Europe/Berlin') + interval '4 hours', false, 'Impact Hub Mainz', 'Bahnhofstraße 75', '55116', 'Mainz', 49.98419, 8.27910, null, 8, now() - interval '324982 minutes'),
 (76, '3d2395f2-e34c-499d-ada6-12ff1dc8cc67', 'Lernwerkstatt: KI im Unterricht Krefeld', 'lernwerkstatt-ki-im-unterricht-krefeld-76', 'Lehrkräfte probieren KI-Werkzeuge aus und diskutieren Chancen und Grenzen.', 'Lehrkräfte probieren KI-Werkzeuge aus und diskutieren Chancen und Grenzen.
 
 Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. Die Teilnahme ist kostenlos, eine Anmeldung hilft uns bei der Planung.
 
-Fragen? Schreibt uns über Teamwerk.', 'education', 'ongoing', false, null, now() - interval '1 hour', now() - interval '1 hour' + interval '3 hours', false, 'Volkshochschule Krefeld', 'Gartenstraße 24', null, 'Krefeld', 51.33645, 6.55381, null, 30, now() - interval '317896 minutes'),
+Fragen? Schreibt uns über Teamwerk.', 'education', 'upcoming', false, null, ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '9 days 18 hours')::timestamp at time zone 'Europe/Berlin'), ((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '9 days 18 hours')::timestamp at time zone 'Europe/Berlin') + interval '2 hours', false, 'Volkshochschule Krefeld', 'Gartenstraße 24', null, 'Krefeld', 51.33645, 6.55381, null, 30, now() - interval '317896 minutes'),
 (77, '9aeccf71-77b5-450e-b35f-9ac059cac729', 'Meetup: Barrierefreie Webentwicklung (online)', 'meetup-barrierefreie-webentwicklung-online-77', 'Praxisbeispiele und Tools für barrierefreie Websites.', 'Praxisbeispiele und Tools für barrierefreie Websites.
 
 Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. Die Teilnahme ist kostenlos, eine Anmeldung hilft uns bei der Planung.

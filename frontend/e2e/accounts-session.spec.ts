@@ -74,3 +74,46 @@ test('a login page in another tab follows a sign-in; /confirm asks for a new lin
   await other.getByRole('button', { name: 'Send new link' }).click();
   await expect(other.getByText('If an unconfirmed account exists for this address, a new link is on its way.')).toBeVisible();
 });
+
+test('typing and moving between pages count as activity (issue 33 §15)', async ({ page }) => {
+  const user = await createUser({ paid: true });
+  await page.clock.install();
+  await signInViaApi(page, user.email);
+  await page.goto('/user');
+  await expect(page.getByTestId('greeting')).toBeVisible();
+  // a key press after 29 minutes restarts the countdown (someone typing a long message)
+  await page.clock.fastForward('29:00');
+  await page.keyboard.press('Shift');
+  await page.clock.fastForward(400); // debounced like mouse presses
+  await page.clock.fastForward('29:00');
+  await expect(page).toHaveURL(/\/user$/);
+  // an in-app navigation (no mouse, no key) restarts it too
+  await page.evaluate(() => {
+    window.history.pushState({}, '', '/user/settings');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  });
+  await expect(page).toHaveURL(/\/user\/settings$/);
+  await page.clock.fastForward('29:00');
+  await expect(page).toHaveURL(/\/user\/settings$/);
+  await page.clock.fastForward('01:10');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('after a sign-out, Google is asked to let the person choose the account (fresh-login flag, spec §4)', async ({ page }) => {
+  await page.goto('/login');
+  const authorize = (async () => {
+    const request = await page.waitForRequest((r) => r.url().includes('/auth/v1/authorize'));
+    return new URL(request.url()).searchParams.get('prompt');
+  })();
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
+  expect(await authorize).toBeNull();
+
+  await page.goto('/login');
+  await page.evaluate(() => localStorage.setItem('teamwerk.freshLoginRequired', '1'));
+  const fresh = (async () => {
+    const request = await page.waitForRequest((r) => r.url().includes('/auth/v1/authorize'));
+    return new URL(request.url()).searchParams.get('prompt');
+  })();
+  await page.getByRole('button', { name: 'Sign in with Google' }).click();
+  expect(await fresh).toBe('select_account');
+});

@@ -34,6 +34,10 @@ test('the contact form shows the rate-limit message once the address has used it
 
   await expect(page.getByTestId('contact-rate-limited')).toHaveText(messages.de['contact.rateLimited']!);
   await expect(page.getByTestId('contact-sent')).toHaveCount(0);
+  // the refusal is said once, above the form, not repeated by a snackbar (issue 33 §8)
+  await page.waitForLoadState('networkidle');
+  await expect(page.getByText(messages.de['contact.rateLimited']!, { exact: true })).toHaveCount(1);
+  await expect(page.locator('.mantine-Notifications-root')).toHaveCount(0);
   // the form keeps what was typed, so nothing is lost
   await expect(page.getByLabel('Betreff')).toHaveValue('Noch eine Frage');
   const after = await admin.from('contact_messages').select('id', { count: 'exact', head: true }).eq('email', email);

@@ -93,3 +93,23 @@ test('/unified-search updates as the user types, without touching the URL', asyn
   await page.getByTestId('search-query').fill(`Frühstück ${tok}`);
   await expect(titles(page)).toHaveText([`Gründer-Frühstück ${tok}`]);
 });
+
+test('a huge result set shows its total as an estimate, in English and German (issue 34)', async ({ page }) => {
+  // more hits than search() ranks (1,000): the total is the database's estimate
+  const word = `Riesenmenge${tok}`;
+  const many = await createUser('premium', 'Mona');
+  const rows = Array.from({ length: 1005 }, (_, i) => ({
+    owner_id: many.id, title: `${word} ${i}`, summary: 'Sehr viele Treffer', description: 'Beschreibung', category: 'community', status: 'published',
+  }));
+  const inserted = await admin().from('projects').insert(rows).select('id');
+  expect(inserted.error).toBeNull();
+  try {
+    await page.goto(`/search?q=${word}`);
+    await expect(page.getByTestId('search-total')).toHaveText(/^About [\d,]+ results$/);
+    await expect(titles(page)).toHaveCount(10);
+    await page.goto(`/de/search?q=${word}`);
+    await expect(page.getByTestId('search-total')).toHaveText(/^Etwa [\d.]+ Ergebnisse$/);
+  } finally {
+    expect((await admin().from('projects').delete().eq('owner_id', many.id)).error).toBeNull();
+  }
+});

@@ -105,6 +105,7 @@ for (const viewport of [
       const problems: string[] = [];
       let cookiesDismissed = false;
       // a first visit fetches Inter after loading (app/brand-font.ts); the shots show the later visits
+      await decideCookies(page);
       await page.goto('/');
       await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');
       for (const shot of pages) {
@@ -135,7 +136,17 @@ for (const viewport of [
   }
 }
 
+/**
+ * The visitor has answered the cookie notice ("Necessary only"): the consent cookie the SPA writes
+ * (lib/consent.ts), set before the first page so that page already counts as decided.
+ */
+async function decideCookies(page: Page): Promise<void> {
+  const value = encodeURIComponent(JSON.stringify({ necessary: true, statistics: false, marketing: false, decidedAt: new Date().toISOString() }));
+  await page.context().addCookies([{ name: 'teamwerk_consent', value, url: test.info().project.use.baseURL ?? 'http://127.0.0.1:5173' }]);
+}
+
 test('brand font: the first view stays in the system font and fetches Inter only after loading, without using it; the next page and the next visit use Inter', async ({ page }) => {
+  await decideCookies(page); // the next visit is remembered only after the visitor's choice (TDDDG §25)
   await page.goto('/prices');
   await expect(page.locator('h1').first()).toBeVisible();
   await page.waitForFunction(() => localStorage.getItem('teamwerk-font') === 'inter');

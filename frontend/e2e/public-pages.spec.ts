@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { collectErrors, dePath, expectedTitle, PUBLIC_PAGES, PRODUCT } from './support';
 
@@ -93,4 +95,28 @@ test.describe('cookie notice (TDDDG §25)', () => {
     await page.getByRole('button', { name: 'Cookie settings' }).click();
     await expect(page.getByTestId('cookie-notice')).toBeVisible();
   });
+});
+
+test.describe('legal pages show the configured company data (issue 33 §17)', () => {
+  // local builds embed the fictional frontend/company.demo.json; a production build needs the real file
+  const company = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '..', 'company.demo.json'), 'utf8')) as Record<string, string>;
+  for (const [prefix, notice] of [
+    ['', 'The company data on this page is fictional demo data of a local installation.'],
+    ['/de', 'Die Unternehmensangaben auf dieser Seite sind fiktive Beispieldaten einer lokalen Installation.'],
+  ] as const) {
+    test(`Impressum, provider identification, privacy, terms and withdrawal (${prefix || 'en'})`, async ({ page }) => {
+      for (const page_ of ['/impressum', '/legal/anbieterkennzeichnung', '/legal/Datenschutzhinweise', '/legal/nutzungsvereinbarung', '/legal/widerufsbelehrung']) {
+        await page.goto(`${prefix}${page_}`);
+        const main = page.locator('main');
+        await expect(main.getByTestId('demo-company-notice')).toHaveText(notice);
+        await expect(main).toContainText(company.name!);
+        // no "[Company name]"-style placeholder is left anywhere
+        expect(await main.innerText(), page_).not.toMatch(/\[[^\]]{3,}\]/);
+      }
+      await page.goto(`${prefix}/impressum`);
+      for (const value of [company.street, company.postcodeCity, company.registerNumber, company.vatId, company.managingDirectors, company.email]) {
+        await expect(page.locator('main')).toContainText(value!);
+      }
+    });
+  }
 });

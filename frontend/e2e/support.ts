@@ -38,7 +38,6 @@ export const PUBLIC_PAGES: PublicPage[] = [
   { path: '/search', titleKey: 'page.search.title' },
   { path: '/unified-search', titleKey: 'page.unified-search.title' },
   { path: '/signup', titleKey: 'page.signup.title' },
-  { path: '/register', titleKey: 'page.register.title' },
   { path: '/confirm', titleKey: 'page.confirm.title' },
   { path: '/confirm-email', titleKey: 'page.confirm-email.title' },
   { path: '/contact', titleKey: 'page.contact.title' },

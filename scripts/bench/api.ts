@@ -1,5 +1,5 @@
 /**
- * Benchmark (not part of `npm test`): the organisations' HTTP API of issue 15 through the whole
+ * Benchmark: the organisations' HTTP API of issue 15 through the whole
  * path a client takes (gateway -> functions runner -> Edge Function `api` -> key check with rate
  * limit -> PostgREST -> Postgres), on the large data set (scripts/bench/large-data.ts: 50 000
  * profiles, 100 000 projects) plus one Enterprise organisation with `ORG_ITEMS` projects and jobs
@@ -7,11 +7,15 @@
  * one client) and prints p50/p95 in ms; the key's rate limit is raised for the run (the limit
  * itself is tested in supabase/tests/public-api.test.ts).
  *
- * Usage: `npx tsx scripts/bench/api.ts [--keep] [--reuse] [--seed-only] [--runs N]`
+ * Every figure is printed beside a trivial PostgREST request of the same run (ratio p50 / p95).
+ *
+ * Usage: `npx tsx scripts/bench/api.ts [--keep] [--reuse] [--seed-only] [--runs N] [--projects N] [--smoke]`
  * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder) unless
  * --reuse, and stops it at the end unless --keep. --seed-only skips the large data set (the demo
  * seed only; loading 50 000 profiles takes long on a busy machine): the organisation's lists read
- * by index either way. The organisation and its rows are removed at the end.
+ * by index either way. The organisation and its rows are removed at the end. --projects sets the
+ * size of the large data set (default 100,000). --smoke (npm test): the running stack with a data
+ * set of 200 projects, an organisation of 60 items, 3 runs per call, the stack left running.
  */
 process.env.TEAMWERK_STACK_OFFSET ??= '6100';
 const { stopStack } = await import('../local-stack/cli.ts');
@@ -21,12 +25,15 @@ const { startWithLargeDataSet } = await import('./large-data.ts');
 const { startStack } = await import('../local-stack/cli.ts');
 const { stackConfig } = await import('../local-stack/config.ts');
 const { default: pg } = await import('pg');
-const { numberArg, percentile } = await import('./support.ts');
+const { numberArg, percentile, SMOKE, measureBaseline, withRatio } = await import('./support.ts');
+const { benchProjects } = await import('./large-data.ts');
 
-const RUNS = numberArg('runs', Number(process.env.BENCH_RUNS ?? 200));
-const ORG_ITEMS = 2000;
-const keep = process.argv.includes('--keep');
-const reuse = process.argv.includes('--reuse');
+const RUNS = SMOKE ? 3 : numberArg('runs', Number(process.env.BENCH_RUNS ?? 200));
+const ORG_ITEMS = SMOKE ? 60 : 2000;
+/** The page of the cursor calls in the middle of the lists. */
+const MIDDLE_PAGE = SMOKE ? 2 : 50;
+const keep = SMOKE || process.argv.includes('--keep');
+const reuse = SMOKE || process.argv.includes('--reuse');
 const seedOnly = process.argv.includes('--seed-only');
 
 /** The stack with the demo seed only (no wipe), for --seed-only. */
@@ -40,7 +47,7 @@ async function startSeedOnly() {
 }
 
 async function main(): Promise<void> {
-  const started = seedOnly ? await startSeedOnly() : await startWithLargeDataSet(reuse);
+  const started = seedOnly ? await startSeedOnly() : await startWithLargeDataSet(reuse, SMOKE ? 200 : benchProjects());
   const config = started.config;
   const db = started.admin;
   const slug = `bench-api-${Date.now().toString(36)}`;
@@ -52,7 +59,7 @@ async function main(): Promise<void> {
     const owner = (await db.query<{ id: string; email: string }>(
       seedOnly
         ? `select id, email from public.profiles where user_role in ('free', 'basic') and email is not null order by id limit 1 offset 7`
-        : `select id, email from public.profiles where email like 'bench%' order by id limit 1 offset 777`)).rows[0]!;
+        : `select id, email from public.profiles where id::text like 'b0000000-0000-4000-8000-%' order by id limit 1 offset ${SMOKE ? 7 : 777}`)).rows[0]!;
     await db.query(
       `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end, stripe_customer_id, stripe_subscription_id, last_synced_at)
        values ($1, 'enterprise', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_bapi_' || $2, 'sub_bapi_' || $2, now())`,
@@ -93,24 +100,25 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(body)}`);
       return { ms: performance.now() - t, body };
     };
-    // a cursor in the middle of each list (page 50 of 20)
+    // a cursor in the middle of each list (page MIDDLE_PAGE of 20)
     const middle = async (path: string) => {
       let cursor: string | null | undefined = null;
-      for (let i = 0; i < 50; i++) cursor = (await get(`${path}?limit=20${cursor ? `&cursor=${cursor}` : ''}`)).body.next_cursor;
+      for (let i = 0; i < MIDDLE_PAGE; i++) cursor = (await get(`${path}?limit=20${cursor ? `&cursor=${cursor}` : ''}`)).body.next_cursor;
       return cursor!;
     };
     const calls = [
       { name: 'GET /v1/projects?limit=20 (first page)', path: '/projects?limit=20' },
-      { name: 'GET /v1/projects?limit=20 (page 51, cursor)', path: `/projects?limit=20&cursor=${await middle('/projects')}` },
+      { name: `GET /v1/projects?limit=20 (page ${MIDDLE_PAGE + 1}, cursor)`, path: `/projects?limit=20&cursor=${await middle('/projects')}` },
       { name: 'GET /v1/projects?limit=100', path: '/projects?limit=100' },
       { name: 'GET /v1/jobs?limit=20 (first page)', path: '/jobs?limit=20' },
-      { name: 'GET /v1/jobs?limit=20 (page 51, cursor)', path: `/jobs?limit=20&cursor=${await middle('/jobs')}` },
+      { name: `GET /v1/jobs?limit=20 (page ${MIDDLE_PAGE + 1}, cursor)`, path: `/jobs?limit=20&cursor=${await middle('/jobs')}` },
       { name: 'GET /v1/search?q=projekt&limit=20', path: '/search?q=projekt&limit=20' },
     ];
-    const rows: string[] = [];
+    const base = await measureBaseline(config.apiUrl, config.anonKey, Math.max(RUNS, 20));
+    const rows: string[] = [`${'trivial PostgREST request (cities, 1 row)'.padEnd(44)} ${withRatio(base.p50, base.p95, base)}`];
     let listP95 = 0;
     for (const c of calls) {
-      for (let i = 0; i < 10; i++) await get(c.path);
+      for (let i = 0; i < (SMOKE ? 1 : 10); i++) await get(c.path);
       const times: number[] = [];
       let size = 0;
       for (let i = 0; i < RUNS; i++) {
@@ -122,7 +130,7 @@ async function main(): Promise<void> {
       const p50 = percentile(times, 50);
       const p95 = percentile(times, 95);
       if (c.name.startsWith('GET /v1/projects?limit=20 (first')) listP95 = p95;
-      rows.push(`${c.name.padEnd(44)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   (${size} items)`);
+      rows.push(`${c.name.padEnd(44)} ${withRatio(p50, p95, base)}   (${size} items)`);
     }
     console.log(`\n=== API latency through the gateway and the Edge Function (${RUNS} runs each, sequential; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores) ===`);
     console.log(rows.join('\n'));

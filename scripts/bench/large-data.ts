@@ -1,16 +1,43 @@
 /**
- * The large data set of the benchmarks (db-queries, map): on top of the demo seed, 50k profiles
- * (auth.users + the signup trigger; a third of them in the 200 largest gazetteer cities, the rest
- * in 15 big cities), 100k projects (half in 15 big cities, half spread over the 200 largest
- * cities; coordinates from the city, issue 14), 30k portfolios and 10k events. Deterministic (no
- * random()); run as postgres.
+ * The large data set of the benchmarks (db-queries, map, api, matching): on top of the demo seed,
+ * for a size of P projects (default 100,000; `--projects N` on the benchmark's command line,
+ * issue 34): P/2 profiles (auth.users + the signup trigger; a third of them in the 200 largest
+ * gazetteer cities, the rest in 15 big cities), P projects (half in 15 big cities, half spread
+ * over the 200 largest cities; coordinates from the city, issue 14), 0.3 P portfolios and 0.1 P
+ * events. Deterministic (no random()); run as postgres. The bench users are the accounts whose id
+ * starts with `b0000000-0000-4000-8000-` (other `bench…` accounts, e.g. the one stack-start.ts
+ * leaves, are not part of the set).
  */
 import fs from 'node:fs';
 import pg from 'pg';
 import { stopStack, startStack } from '../local-stack/cli.ts';
 import { stackConfig, type StackConfig } from '../local-stack/config.ts';
 
-export const LOAD_SQL = `
+/** Id prefix of the large data set's accounts (the row number in hex follows). */
+export const BENCH_ID_PREFIX = 'b0000000-0000-4000-8000-';
+
+/** The projects of the large data set: `--projects N` of the command line, default 100,000. */
+export function benchProjects(): number {
+  const i = process.argv.indexOf('--projects');
+  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
+  return Number.isInteger(v) && v >= 10 ? v : 100_000;
+}
+
+/**
+ * The SQL that loads the large data set for `projects` projects (profiles = projects / 2,
+ * portfolios = 0.3 x, events = 0.1 x).
+ */
+export function loadSql(projects: number): string {
+  const profiles = Math.max(10, Math.floor(projects / 2));
+  const portfolios = Math.max(1, Math.floor(projects * 0.3));
+  const events = Math.max(1, Math.floor(projects * 0.1));
+  return LOAD_SQL.replaceAll('generate_series(1, 50000)', `generate_series(1, ${profiles})`)
+    .replaceAll('generate_series(1, 100000)', `generate_series(1, ${projects})`)
+    .replaceAll('generate_series(1, 30000)', `generate_series(1, ${portfolios})`)
+    .replaceAll('generate_series(1, 10000)', `generate_series(1, ${events})`);
+}
+
+const LOAD_SQL = `
 set statement_timeout = 0;
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
   raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new, email_change)
@@ -30,19 +57,19 @@ update public.profiles p set
   city = (array['Berlin','Hamburg','München','Köln','Frankfurt am Main','Stuttgart','Düsseldorf','Leipzig','Dortmund','Essen','Bremen','Dresden','Hannover','Nürnberg','Münster'])[1 + b.g % 15],
   headline = (array['Softwareentwicklerin','UX-Designer','Gründerin','Produktmanager','Data Scientist','Marketing-Managerin'])[1 + b.g % 6] || ' aus der Region',
   created_at = now() - (b.g || ' minutes')::interval
-from (select id, ('x' || right(id::text, 12))::bit(48)::bigint as g from auth.users where email like 'bench%') b
+from (select id, ('x' || right(id::text, 12))::bit(48)::bigint as g from auth.users where id::text like '${BENCH_ID_PREFIX}%') b
 where p.id = b.id;
 
 create temporary table bench_cities as
   select row_number() over (order by population desc, name) - 1 as n, name from public.cities order by population desc, name limit 200;
 
 update public.profiles p set city = c.name
-from (select id, ('x' || right(id::text, 12))::bit(48)::bigint as g from auth.users where email like 'bench%') b
+from (select id, ('x' || right(id::text, 12))::bit(48)::bigint as g from auth.users where id::text like '${BENCH_ID_PREFIX}%') b
 join bench_cities c on c.n = b.g % 200
 where p.id = b.id and b.g % 3 = 0;
 
 create temporary table bench_owners as
-  select row_number() over (order by id) as n, id from public.profiles where user_role = 'premium' and email like 'bench%';
+  select row_number() over (order by id) as n, id from public.profiles where user_role = 'premium' and id::text like '${BENCH_ID_PREFIX}%';
 
 insert into public.projects (owner_id, title, summary, description, category, is_private, private_category, city, roles_sought, stage, status, published_at, created_at)
 select o.id,
@@ -85,12 +112,14 @@ analyze;
 `;
 
 /**
- * Starts the benchmark stack (TEAMWERK_STACK_OFFSET) with the large data set: wipes its data
- * folder first unless `reuse`, then loads LOAD_SQL unless the data set is already there.
+ * Starts the benchmark stack (TEAMWERK_STACK_OFFSET) with the large data set of `projects`
+ * projects (default: benchProjects()): wipes its data folder first unless `reuse`, then loads it
+ * unless it is already there.
  * @returns the stack's config (new secrets after a wipe), a connected postgres client (the caller
  *   ends it) and the seconds the load took (about 0 when it was there)
+ * @throws when `reuse` finds a large data set of another size (run without --reuse to rebuild)
  */
-export async function startWithLargeDataSet(reuse: boolean): Promise<{ config: StackConfig; admin: pg.Client; seconds: number }> {
+export async function startWithLargeDataSet(reuse: boolean, projects = benchProjects()): Promise<{ config: StackConfig; admin: pg.Client; seconds: number }> {
   let config = stackConfig();
   if (!reuse && fs.existsSync(config.dataDir)) {
     await stopStack(config).catch(() => undefined);
@@ -102,7 +131,15 @@ export async function startWithLargeDataSet(reuse: boolean): Promise<{ config: S
   const admin = new pg.Client({ connectionString: config.dbUrl });
   await admin.connect();
   const t0 = Date.now();
-  const loaded = Number((await admin.query(`select count(*) as n from public.profiles where email like 'bench%'`)).rows[0].n) >= 50000;
-  if (!loaded) await admin.query(LOAD_SQL);
+  const have = Number((await admin.query(`select count(*) as n from auth.users where id::text like '${BENCH_ID_PREFIX}%'`)).rows[0].n);
+  const want = Math.max(10, Math.floor(projects / 2));
+  if (have > 0 && have !== want) {
+    await admin.end();
+    throw new Error(`the stack holds the large data set for ${have * 2} projects, not ${projects}: run without --reuse to rebuild it`);
+  }
+  if (have === 0) {
+    console.log(`loading the large data set (${projects} projects) ...`);
+    await admin.query(loadSql(projects));
+  }
   return { config, admin, seconds: (Date.now() - t0) / 1000 };
 }

@@ -95,7 +95,7 @@ const blocking = (tasks: LongTask[]) => tasks.reduce((sum, t) => sum + Math.max(
 
 async function main(): Promise<void> {
   if (!process.argv.includes('--no-build')) {
-    const result = spawnSync('npx', ['vite', 'build', '--mode', 'local'], { cwd: FRONTEND, stdio: 'inherit' });
+    const result = spawnSync('npx', ['vite', 'build', '--mode', 'stack'], { cwd: FRONTEND, stdio: 'inherit' });
     if (result.status !== 0) throw new Error('vite build failed');
   }
   const runs = Number(option('--runs') ?? 3);

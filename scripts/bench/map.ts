@@ -122,7 +122,7 @@ function mapFiles(manifest: Manifest): string[] {
 }
 
 function sizes(): void {
-  const build = spawnSync('npx', ['vite', 'build', '--mode', 'local', '--manifest', '--outDir', outDir(), '--emptyOutDir'], { cwd: FRONTEND, stdio: 'ignore', env: process.env });
+  const build = spawnSync('npx', ['vite', 'build', '--mode', 'stack', '--manifest', '--outDir', outDir(), '--emptyOutDir'], { cwd: FRONTEND, stdio: 'ignore', env: process.env });
   if (build.status !== 0) throw new Error('vite build failed');
   const manifest = JSON.parse(fs.readFileSync(path.join(outDir(), '.vite/manifest.json'), 'utf8')) as Manifest;
   const gz = (file: string) => gzipSync(fs.readFileSync(path.join(outDir(), file)), { level: 9 }).length;

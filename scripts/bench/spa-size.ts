@@ -82,7 +82,7 @@ interface ChromeLauncher {
 const gzipBytes = (file: string): number => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
 
 function build(): void {
-  const result = spawnSync('npx', ['vite', 'build', '--mode', 'local', '--manifest'], { cwd: FRONTEND, stdio: 'inherit' });
+  const result = spawnSync('npx', ['vite', 'build', '--mode', 'stack', '--manifest'], { cwd: FRONTEND, stdio: 'inherit' });
   if (result.status !== 0) throw new Error('vite build failed');
 }
 

@@ -7,6 +7,44 @@ import type pg from 'pg';
 import type { StackConfig } from '../local-stack/config.ts';
 import { signJwt } from '../local-stack/jwt.ts';
 
+/**
+ * Smoke mode (`--smoke`, issue 34): `npm test` runs every benchmark this way, on a small data set
+ * with a few runs each, to prove it runs as written; its figures are not measurements.
+ */
+export const SMOKE = process.argv.includes('--smoke');
+
+/** p50 and p95 (ms) of a trivial PostgREST request, the yardstick every benchmark prints beside its figures. */
+export interface Baseline {
+  p50: number;
+  p95: number;
+}
+
+/**
+ * Measures a trivial PostgREST request (`GET /rest/v1/cities?select=name&limit=1` as anon through
+ * the gateway) `runs` times after 5 warm-up calls, sequentially.
+ * @returns p50/p95 in ms. Errors: rejects when a request fails.
+ */
+export async function measureBaseline(apiUrl: string, anonKey: string, runs: number): Promise<Baseline> {
+  const url = `${apiUrl}/rest/v1/cities?select=name&limit=1`;
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { apikey: anonKey, Authorization: `Bearer ${anonKey}` } });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`trivial request: HTTP ${res.status}`);
+    return performance.now() - t;
+  };
+  for (let i = 0; i < 5; i++) await once();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await once());
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** `p50 … ms  p95 … ms  (×r50 / ×r95 of a trivial request)` for a result table. */
+export function withRatio(p50: number, p95: number, base: Baseline): string {
+  return `p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (x${(p50 / base.p50).toFixed(1)} / x${(p95 / base.p95).toFixed(1)} of a trivial request)`;
+}
+
 /** `--name <n>` from the command line when it is a positive number, else `fallback`. */
 export function numberArg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);

@@ -215,11 +215,11 @@ const STEPS: Step[] = [
   {
     title: 'SPA build',
     describe: (s) => [
-      `VITE_SUPABASE_URL=${s.apiUrl} VITE_SUPABASE_ANON_KEY=<the publishable key> VITE_SITE_URL=${s.inputs.SITE_URL}${s.inputs.VITE_MAP_STYLE_URL ? ` VITE_MAP_STYLE_URL=${s.inputs.VITE_MAP_STYLE_URL}` : ''} npm run build -w frontend`,
+      `VITE_SUPABASE_URL=${s.apiUrl} VITE_SUPABASE_ANON_KEY=<the publishable key> VITE_SITE_URL=${s.inputs.SITE_URL}${s.inputs.VITE_MAP_STYLE_URL ? ` VITE_MAP_STYLE_URL=${s.inputs.VITE_MAP_STYLE_URL}` : ''} TEAMWERK_COMPANY_FILE=${s.inputs.COMPANY_FILE} npm run build -w frontend`,
       'serve frontend/dist from a static host: fallback to index.html; rewrite /sitemap.xml, /index-sitemap.xml, /en-sitemap.xml, /de-sitemap.xml and /robots.txt to the sitemap function',
     ],
     run: async (s) => {
-      const env = { ...process.env, VITE_SUPABASE_URL: s.apiUrl, VITE_SUPABASE_ANON_KEY: s.publishableKey!, VITE_SITE_URL: s.inputs.SITE_URL, ...(s.inputs.VITE_MAP_STYLE_URL ? { VITE_MAP_STYLE_URL: s.inputs.VITE_MAP_STYLE_URL } : {}) };
+      const env = { ...process.env, VITE_SUPABASE_URL: s.apiUrl, VITE_SUPABASE_ANON_KEY: s.publishableKey!, VITE_SITE_URL: s.inputs.SITE_URL, TEAMWERK_COMPANY_FILE: s.inputs.COMPANY_FILE, ...(s.inputs.VITE_MAP_STYLE_URL ? { VITE_MAP_STYLE_URL: s.inputs.VITE_MAP_STYLE_URL } : {}) };
       const result = spawnSync('npm', ['run', 'build', '-w', 'frontend'], { cwd: ROOT, stdio: 'inherit', env });
       if (result.status !== 0) throw new Error('the SPA build failed');
     },

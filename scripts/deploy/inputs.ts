@@ -52,6 +52,8 @@ export const DeployInputs = z
     CAPTCHA_PROVIDER: optional(z.enum(['turnstile', 'hcaptcha'])),
     CAPTCHA_SECRET: optional(z.string().min(10)),
     VITE_MAP_STYLE_URL: optional(httpsUrl),
+    /** The company data file of the legal pages (frontend/src/config/company.ts); the SPA build validates it. */
+    COMPANY_FILE: z.string().trim().min(1, 'must name the JSON file with the company data of the legal pages'),
   })
   .superRefine((v, ctx) => {
     const live = v.STRIPE_SECRET_KEY.startsWith('sk_live_');

@@ -96,12 +96,17 @@ export async function healthText(config: StackConfig): Promise<string> {
 }
 
 /**
- * Starts the stack unless it runs; resolves when healthy.
+ * Starts the stack unless it runs; resolves when healthy. `onPhase` is called with each start
+ * phase the daemon enters (`postgres`, `bootstrap`, `migrations`, `seed`, `services`), once each.
  * Errors: throws with the log tail when the daemon fails or does not get ready in `timeoutMs`;
  * throws at once when `config` holds other secrets than its data folder (the folder was deleted
  * after `stackConfig()` was read: read it again, as `reset` does).
  */
-export async function startStack(config: StackConfig = stackConfig(), timeoutMs = 180_000): Promise<{ alreadyRunning: boolean; readyAfterMs?: number }> {
+export async function startStack(
+  config: StackConfig = stackConfig(),
+  timeoutMs = 180_000,
+  onPhase?: (phase: string) => void,
+): Promise<{ alreadyRunning: boolean; readyAfterMs?: number }> {
   const existing = readState(config);
   if (existing?.status === 'running') return { alreadyRunning: true };
   if (existing) await stopStack(config);
@@ -120,6 +125,7 @@ export async function startStack(config: StackConfig = stackConfig(), timeoutMs 
   child.unref();
   fs.closeSync(out);
   const deadline = Date.now() + timeoutMs;
+  let lastPhase = '';
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 150));
     let state: StackState | null;
@@ -127,6 +133,10 @@ export async function startStack(config: StackConfig = stackConfig(), timeoutMs 
       state = fs.existsSync(config.stateFile) ? (JSON.parse(fs.readFileSync(config.stateFile, 'utf8')) as StackState) : null;
     } catch {
       state = null;
+    }
+    if (state?.phase && state.phase !== lastPhase && state.status === 'starting') {
+      lastPhase = state.phase;
+      onPhase?.(state.phase);
     }
     if (state?.status === 'running') return { alreadyRunning: false, readyAfterMs: state.readyAfterMs };
     if (state?.status === 'failed' || (child.pid && !isAlive(child.pid))) {

@@ -330,22 +330,29 @@ ${objectRows.join(',\n')};`);
   const eventRows: string[] = [];
   const attendeeRows: string[] = [];
   const rsvpers = people.filter((p) => p.confirmed && !p.suspended);
-  eventStatuses.forEach((status, idx) => {
+  // issue 33 §10: the plan's six 'ongoing' places keep their place in the random sequence (the
+  // rest of the data stays as it was), but only the first two are running now, as 48-hour
+  // hackathons from yesterday 17:00 to tomorrow 17:00 Berlin time (running whenever the seed is
+  // loaded); the other four are evening events in the coming days. Nothing starts at the load time.
+  let ongoingSeen = 0;
+  eventStatuses.forEach((planned, idx) => {
     const id = idx + 1;
+    const ongoingRank = planned === 'ongoing' ? ongoingSeen++ : -1;
+    const status = ongoingRank >= 2 ? 'upcoming' : planned;
     const organizer = id <= 3 ? premiumDemo : rng.pick(paid);
-    const [tDe, sDe, tEn, sEn, category] = rng.pick(T.EVENT_FORMATS);
+    const drawn = rng.pick(T.EVENT_FORMATS);
+    const [tDe, sDe, tEn, sEn, category] = status === 'ongoing' ? T.EVENT_FORMATS.find(([t]) => t.startsWith('Hackathon'))! : drawn;
     const de = organizer.lang === 'de';
     const online = rng.chance(0.25);
     const city = online ? null : (rng.chance(0.6) ? organizer.city : rng.pick(cities));
     const title = `${de ? tDe : tEn}${city ? ` ${city.name}` : ' (online)'}`;
     const paidEvent = rng.chance(0.35);
     const capacity = rng.chance(0.65) ? rng.pick([8, 10, 12, 15, 20, 30, 40, 60, 80]) : null;
-    const day = status === 'finished' ? -rng.int(2, 240) : status === 'ongoing' ? 0 : status === 'cancelled' ? rng.int(-60, 60) : rng.int(2, 120);
+    const day = planned === 'finished' ? -rng.int(2, 240) : planned === 'ongoing' ? (status === 'ongoing' ? -1 : 2 * ongoingRank - 1) : planned === 'cancelled' ? rng.int(-60, 60) : rng.int(2, 120);
     const hours = rng.pick([2, 2, 3, 4, 8]);
-    const starts = status === 'ongoing'
-      ? `now() - interval '1 hour'`
-      : `((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '${day} days ${rng.pick([9, 10, 14, 18, 19])} hours')::timestamp at time zone 'Europe/Berlin')`;
-    const ends = `${starts} + interval '${status === 'ongoing' ? 3 : hours} hours'`;
+    const hour = planned === 'ongoing' ? (status === 'ongoing' ? 17 : 18) : rng.pick([9, 10, 14, 18, 19]);
+    const starts = `((date_trunc('day', now() at time zone 'Europe/Berlin') + interval '${day} days ${hour} hours')::timestamp at time zone 'Europe/Berlin')`;
+    const ends = `${starts} + interval '${status === 'ongoing' ? 48 : hours} hours'`;
     const venue = city ? `${rng.pick(T.VENUES)} ${city.name}` : null;
     const summary = de ? sDe : sEn;
     const description = de

@@ -24,19 +24,29 @@
 --    only by (auto)vacuum) was ~375 pages for a single word after a bulk load, paid twice by a
 --    typo query. Inserts still batch: bulk insert of 20,000 rows 1.4 s (4 MB list) -> 2.2 s
 --    (64 kB) vs 6.7 s with fastupdate = off, which is why the list is capped, not switched off.
--- 2. The main statement keeps one materialised set of hits with the final score (the full-text
---    branch unsorted) and one hash aggregation by (type, category, city) whose few groups give
---    the total and the three facets; the page is a top-N sort of the hits. The fuzzy branch
---    keeps its "best 200" sort and limit. Both branches are in one statement guarded by
---    v_fuzzy, so the branch not taken is never executed and the plan can be cached
---    (plan_cache_mode auto: PL/pgSQL switches to a cached generic plan after five calls in a
---    session; PostgREST keeps its connections). Per-row overhead is avoided: boolean flags
---    instead of `type = any (array variable)`, double precision premium factor, and the city
---    filter calls extensions.unaccent with the pinned dictionary directly (the SQL wrapper
---    private.unaccent is not inlined because of its SET clause). Only the title condition keeps
---    the wrapper, as written in the trigram index. Column references that share a name with a
---    parameter (category, city) are qualified, so the statement is unambiguous whatever the
---    variable_conflict setting (42702 seen through PostgREST otherwise).
+-- 2. The cost of a query grows with the page, not with the number of hits (issue 34: a broad
+--    word such as 'Projekt' with 100k hits took 695 ms p95 when every hit was ranked). The
+--    full-text branch takes the newest v_cap + 1 hits (v_cap = 1,000 for the first 50 pages of
+--    20, then whole thousands covering the page): with many hits they are read in date order
+--    from search_items_browse_idx (or search_items_city_browse_idx) and the scan stops early,
+--    with few hits the GIN indexes find them all and a top-N sort keeps the newest. Only those
+--    are ranked (ts_rank_cd x premium factor) and the page is the best of them. When there are
+--    at most v_cap hits this is every hit: ranking, total and facets are exact, as before. With
+--    more, the facets count the v_cap newest hits ("total_capped") and the total is the
+--    planner's estimate (private.search_estimate, "total_estimated"; the SPA says "about").
+--    Recency is the rank-independent order: the newest content is what a broad word should
+--    show first among equally relevant hits. A type filter takes the hits of the requested
+--    types; the type facet then reads the newest hits of every type separately (facet_hits).
+--    The plans are custom (plan_cache_mode force_custom_plan): whether date order or the GIN
+--    indexes are cheaper depends on how common the words are, which only the planner's
+--    statistics for the actual words tell; planning costs well under a millisecond.
+--    The fuzzy branch keeps its "best 200" sort and limit; both branches are in one statement
+--    guarded by v_fuzzy. Per-row overhead is avoided: double precision premium factor, and the
+--    city filter and the title similarity compare stored normalised columns (city_norm,
+--    title_norm; the SQL wrapper private.unaccent is not inlined because of its SET clause).
+--    Column references that share a name with a parameter (category, city) are qualified, so the
+--    statement is unambiguous whatever the variable_conflict setting (42702 seen through
+--    PostgREST otherwise).
 -- 3. Spelling correction takes each word's nearest neighbour by trigram distance from the GiST
 --    index (`order by word <-> token, word limit 1`) and keeps it only when similarity >= 0.45
 --    (distance = 1 - similarity: highest similarity, ties by word).
@@ -85,6 +95,10 @@ create table private.search_items (
   title text not null,
   search_de tsvector not null,
   search_en tsvector not null,
+  -- unaccented lower case, for the city filter and the title similarity (issue 34: a column, so
+  -- neither a filter nor an index recheck calls the private.unaccent wrapper per row)
+  city_norm text generated always as (private.unaccent(pg_catalog.lower(city))) stored,
+  title_norm text generated always as (private.unaccent(pg_catalog.lower(title))) stored,
   primary key (type, id)
 );
 comment on table private.search_items is
@@ -94,13 +108,19 @@ comment on column private.search_items.searchable is
 comment on column private.search_items.premium is 'Owner on premium/enterprise (spec §6 preference).';
 comment on column private.search_items.date is 'published_at, event start or job posting; null for people.';
 comment on column private.search_items.expires_at is 'Jobs only: hidden after this time.';
+comment on column private.search_items.city_norm is 'city unaccented and lower case (the search city filter compares it).';
+comment on column private.search_items.title_norm is 'title unaccented and lower case (title similarity, the last resort of search).';
 create index search_items_de_idx on private.search_items using gin (search_de) with (gin_pending_list_limit = 64) where searchable;
 create index search_items_en_idx on private.search_items using gin (search_en) with (gin_pending_list_limit = 64) where searchable;
 create index search_items_title_trgm_idx on private.search_items
-  using gin ((private.unaccent(pg_catalog.lower(title))) extensions.gin_trgm_ops) with (gin_pending_list_limit = 64) where searchable;
+  using gin (title_norm extensions.gin_trgm_ops) with (gin_pending_list_limit = 64) where searchable;
 create index search_items_owner_idx on private.search_items (owner_id);
+-- fine date quantiles for private.search_window_start (steps of 0.1 % of the rows)
+alter table private.search_items alter column date set statistics 1000;
 create index search_items_browse_idx on private.search_items (date desc nulls last) where searchable;
 create index search_items_type_browse_idx on private.search_items (type, date desc nulls last) where searchable;
+-- the city filter, newest first (browse by city reads only that city's newest rows; issue 34)
+create index search_items_city_browse_idx on private.search_items (city_norm, date desc nulls last) where searchable;
 alter table private.search_items enable row level security;
 revoke all on private.search_items from public, anon, authenticated;
 
@@ -390,6 +410,54 @@ end;
 $$;
 comment on function private.search_document(text, text) is 'Title, slug and text of a search hit, for ts_headline (people under their public display name).';
 
+-- The number of full-text hits when there are too many to count per request (issue 34): the
+-- planner's row estimate for the words and filters (the statistics of the tsvector columns:
+-- most common lexemes and their frequencies), as large search engines show "about 100,000
+-- results". Rounded to two significant digits. Volatile only because EXPLAIN is a utility
+-- statement, which a stable function may not run; it reads nothing but the statistics.
+create or replace function private.search_estimate(p_de tsquery, p_en tsquery, p_types text[], p_cat text, p_city text)
+returns bigint
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan jsonb;
+  v_rows double precision;
+begin
+  execute pg_catalog.format(
+    'explain (format json) select 1 from private.search_items s where s.searchable and (s.search_de @@ %L::tsquery or s.search_en @@ %L::tsquery)'
+    ' and s.type = any (%L::text[]) and (%L::text is null or %L = any (s.categories)) and (%L::text is null or s.city_norm = %L)',
+    p_de::text, p_en::text, p_types, p_cat, p_cat, p_city, p_city)
+    into v_plan;
+  v_rows := greatest((v_plan -> 0 -> 'Plan' ->> 'Plan Rows')::double precision, 1);
+  return pg_catalog.round(v_rows::numeric, 1 - pg_catalog.floor(pg_catalog.log(v_rows::numeric))::integer)::bigint;
+end;
+$$;
+comment on function private.search_estimate(tsquery, tsquery, text[], text, text) is
+  'Estimated number of full-text hits (planner statistics, two significant digits) for search() when the hits exceed what it ranks.';
+
+-- The start of the date window of search() that holds the newest `p_fraction` of the search
+-- rows (issue 34): a bound of the histogram of search_items.date (statistics target 1000, so
+-- steps of 0.1 %); null when the fraction is 1 or more, or there are no statistics yet.
+create or replace function private.search_window_start(p_fraction double precision)
+returns timestamptz
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case when p_fraction < 1 then
+    (b.bounds)[greatest(1, pg_catalog.floor((1 - p_fraction) * pg_catalog.cardinality(b.bounds))::integer)]
+  end
+  from (select st.histogram_bounds::text::timestamptz[] as bounds
+        from pg_catalog.pg_stats st
+        where st.schemaname = 'private' and st.tablename = 'search_items' and st.attname = 'date') b
+$$;
+comment on function private.search_window_start(double precision) is
+  'Date from which the newest given fraction of search rows lies (column statistics); null for all.';
+
 -- Browse mode of search(): no query words. Same filters and result shape, newest first. To stay
 -- fast on large data it looks at the 2000 newest matching rows of the requested types: counts
 -- then read "at least" (result key "total_capped": true) and the type facet covers only the
@@ -416,7 +484,7 @@ begin
       and (s.expires_at is null or s.expires_at > pg_catalog.now())
       and (not p_dated or ((p_from is null or s.date >= p_from) and (p_to is null or s.date < p_to) and s.type <> 'profile'))
       and (p_cat is null or p_cat = any (s.categories))
-      and (p_city is null or private.unaccent(pg_catalog.lower(coalesce(s.city, ''))) = p_city)
+      and (p_city is null or s.city_norm = p_city)
     order by s.date desc nulls last
     limit 2001
   ),
@@ -463,7 +531,7 @@ language plpgsql
 stable
 security definer
 set search_path = ''
-set plan_cache_mode = 'auto'
+set plan_cache_mode = 'force_custom_plan'
 set jit = off
 as $$
 #variable_conflict use_column
@@ -488,6 +556,11 @@ declare
   v_fuzzy boolean := false;
   v_attempt integer := 0;
   v_corrected text;
+  -- full-text hits ranked at most (issue 34): the newest v_cap hits; whole thousands, enough for the page
+  v_cap integer;
+  v_est bigint;          -- the planner's estimate of the full-text hits (private.search_estimate)
+  v_since timestamptz;   -- many hits: only hits dated from then on are read (null: all)
+  v_exact boolean := false; -- the window held too few hits: read them all
   result jsonb;
 begin
   if v_types <@ array['project', 'portfolio', 'event', 'profile', 'job'] is not true then
@@ -510,44 +583,90 @@ begin
   end if;
   tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
   tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
+  v_cap := 1000 * ceil((v_page * v_size)::numeric / 1000)::integer;
 
   <<attempt>>
   loop
-  with matches as materialized (
-    -- every hit once, with its final score (relevance x 1.25 for premium owners)
+  -- Many hits (issue 34): the newest v_cap + 1 of them lie among the newest rows; a date window
+  -- expected to hold three times as many hits bounds what is read whatever the words (the date
+  -- quantile from the column statistics). The result is the same as without the window as long
+  -- as the window holds more than v_cap hits; when it holds fewer, the statement runs again
+  -- without it.
+  v_since := null;
+  if not v_fuzzy then
+    v_est := private.search_estimate(tq_de, tq_en, v_types, v_cat, v_city);
+    if not v_exact and v_est > 3 * v_cap then
+      v_since := private.search_window_start(3.0 * v_cap / v_est);
+    end if;
+  end if;
+  with hits as materialized (
+    -- full-text search: the newest v_cap + 1 hits of the requested types (all of them when there
+    -- are at most v_cap), read in date order from search_items_browse_idx (many hits) or from the
+    -- GIN indexes with a top-N sort (few hits), whichever the planner finds cheaper for these
+    -- words (custom plan)
+    select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id, s.search_de, s.search_en
+    from private.search_items s
+    where not v_fuzzy
+      and s.searchable
+      and (s.search_de @@ tq_de or s.search_en @@ tq_en)
+      and (v_all_types or s.type = any (v_types))
+      and (s.type <> 'job' or v_jobs)
+      and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
+      and (s.expires_at is null or s.expires_at > pg_catalog.now())
+      and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
+      and (v_cat is null or v_cat = any (s.categories))
+      and (v_city is null or s.city_norm = v_city)
+      and (v_since is null or s.date >= v_since)
+    order by s.date desc nulls last, s.type, s.id
+    limit v_cap + 1
+  ),
+  facet_hits as materialized (
+    -- only with a type filter: the type facet counts the hits of every facet type (the newest
+    -- v_cap + 1 of them, like hits)
+    select s.type
+    from private.search_items s
+    where not v_fuzzy
+      and not v_all_types
+      and s.searchable
+      and (s.search_de @@ tq_de or s.search_en @@ tq_en)
+      and (s.type <> 'job' or v_jobs)
+      and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
+      and (s.expires_at is null or s.expires_at > pg_catalog.now())
+      and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
+      and (v_cat is null or v_cat = any (s.categories))
+      and (v_city is null or s.city_norm = v_city)
+      and (v_since is null or s.date >= v_since)
+    order by s.date desc nulls last, s.type, s.id
+    limit v_cap + 1
+  ),
+  matches as materialized (
+    -- the ranked hits with their final score (relevance x 1.25 for premium owners): every hit
+    -- when there are at most v_cap, else the newest v_cap (counts then cover these, the total is
+    -- an estimate)
     -- (double precision factors: the same product as the former numeric 1.25, which was
     -- converted to double precision through its text form on every row)
     select u.type, u.id, u.category, u.city, u.date, u.premium, u.owner_id,
            u.relevance * case when u.premium then 1.25::double precision else 1::double precision end as score
     from (
-      -- full-text search: all hits, unsorted (the page is a top-N sort below)
-      select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id,
-             pg_catalog.ts_rank_cd(s.search_de, tq_de) + pg_catalog.ts_rank_cd(s.search_en, tq_en) as relevance
-      from private.search_items s
-      where not v_fuzzy
-        and s.searchable
-        and (s.search_de @@ tq_de or s.search_en @@ tq_en)
-        and (s.type <> 'job' or v_jobs)
-        and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
-        and (s.expires_at is null or s.expires_at > pg_catalog.now())
-        and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
-        and (v_cat is null or v_cat = any (s.categories))
-        and (v_city is null or extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+      (select h.type, h.id, h.category, h.city, h.date, h.premium, h.owner_id,
+              pg_catalog.ts_rank_cd(h.search_de, tq_de) + pg_catalog.ts_rank_cd(h.search_en, tq_en) as relevance
+       from hits h
+       order by h.date desc nulls last, h.type, h.id
+       limit v_cap)
       union all
       -- last resort: trigram word similarity on titles and names, the best 200
       (select s.type, s.id, s.categories[1] as category, s.city, s.date, s.premium, s.owner_id,
-              extensions.word_similarity(v_norm, extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(s.title))) as relevance
+              extensions.word_similarity(v_norm, s.title_norm) as relevance
        from private.search_items s
        where v_fuzzy
          and s.searchable
-         -- written as in the index search_items_title_trgm_idx, so that index answers it
-         and v_norm operator(extensions.<%) private.unaccent(pg_catalog.lower(s.title))
+         and v_norm operator(extensions.<%) s.title_norm
          and (s.type <> 'job' or v_jobs)
          and (v_no_hidden or not coalesce(s.owner_id = any (v_hidden), false))
          and (s.expires_at is null or s.expires_at > pg_catalog.now())
          and (not v_dated or ((v_from is null or s.date >= v_from) and (v_to is null or s.date < v_to) and s.type <> 'profile'))
          and (v_cat is null or v_cat = any (s.categories))
-         and (v_city is null or extensions.unaccent('extensions.unaccent'::regdictionary, pg_catalog.lower(coalesce(s.city, ''))) = v_city)
+         and (v_city is null or s.city_norm = v_city)
        order by relevance desc
        limit 200)
     ) u
@@ -567,12 +686,21 @@ begin
     cross join lateral private.search_document(p.type, p.id) d
   )
   select pg_catalog.jsonb_build_object(
-    'total', (select coalesce(sum(g.n), 0)::bigint from groups g where v_all_types or g.type = any (v_types)),
+    'total', case when (select count(*) from hits) > v_cap
+                  then greatest(v_cap + 1, v_est)
+                  else (select coalesce(sum(g.n), 0)::bigint from groups g where v_all_types or g.type = any (v_types)) end,
+    'total_estimated', (select count(*) from hits) > v_cap,
+    'total_capped', (select count(*) from hits) > v_cap or (select count(*) from facet_hits) > v_cap,
     'page', v_page,
     'page_size', v_size,
     'facets', pg_catalog.jsonb_build_object(
-      'types', (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
-                from (select g.type, sum(g.n)::bigint as n from groups g group by g.type) t),
+      'types', case when v_fuzzy or v_all_types then
+                 (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
+                  from (select g.type, sum(g.n)::bigint as n from groups g group by g.type) t)
+               else
+                 (select coalesce(pg_catalog.jsonb_object_agg(t.type, t.n), '{}'::jsonb)
+                  from (select f.type, count(*) as n from (select h.type from facet_hits h limit v_cap) f group by f.type) t)
+               end,
       'categories', (select coalesce(pg_catalog.jsonb_object_agg(c.category, c.n), '{}'::jsonb)
                      from (select g.category, sum(g.n)::bigint as n from groups g
                            where g.category is not null and (v_all_types or g.type = any (v_types))
@@ -593,6 +721,11 @@ begin
         order by r.score desc, r.premium desc, r.date desc nulls last, r.type, r.id)
       from page_rows r), '[]'::jsonb)
   ) into result;
+  if v_since is not null and not (result ->> 'total_estimated')::boolean then
+    v_exact := true;
+    continue attempt;
+  end if;
+  v_exact := false;
   -- typo tolerance when full-text search finds nothing at all: first correct the spelling
   -- against the dictionary and search again; then trigram similarity on titles and names
   exit attempt when v_fuzzy or (result -> 'facets' -> 'types') <> '{}'::jsonb;
@@ -605,6 +738,9 @@ begin
       continue attempt;
     end if;
   end if;
+  -- the last resort compares the spelling-corrected words when there are any (issue 34:
+  -- "Podcst Musik Senioren" finds what "Podcast Musik Senioren" finds)
+  v_norm := coalesce(v_corrected, v_norm);
   v_fuzzy := true;
   end loop;
   return result;
@@ -669,8 +805,11 @@ comment on function public.visible_profiles_count() is 'Spec §6: count of authe
    event start or publication date in Europe/Berlin (profiles are left out when set);
    page from 1, page_size 1..50.
    Without words (browse mode) results are newest first and counts cover the 2000 newest
-   matches ("total_capped": true when there are more).
-   Returns {"total", "page", "page_size", "facets": {"types": {type: n}, "categories": {cat: n},
+   matches ("total_capped": true when there are more). With words and more than 1,000 hits
+   (issue 34) the page is ranked among the newest 1,000 (for deeper pages, whole thousands
+   covering the page), facets count those ("total_capped": true) and the total is an estimate
+   ("total_estimated": true).
+   Returns {"total", "total_capped", "total_estimated" (words only), "page", "page_size", "facets": {"types": {type: n}, "categories": {cat: n},
    "cities": [{"city", "count"}]}, "results": [{"type", "id", "slug", "title", "title_highlight",
    "snippet", "category", "city", "date", "premium", "score", "owner_id", "owner"}]}; title_highlight
    and snippet are HTML-escaped with <mark> around matches; premium only where the owner shows the
@@ -704,6 +843,8 @@ comment on function public.search(text, text[], text, text, date, date, integer,
 grant execute on function private.visible_profiles_count(),
   private.correct_spelling(text),
   private.search_document(text, text),
+  private.search_estimate(tsquery, tsquery, text[], text, text),
+  private.search_window_start(double precision),
   private.search_browse(text[], text, text, timestamp with time zone, timestamp with time zone, boolean, uuid[], integer, integer),
   private.search(text, text[], text, text, date, date, integer, integer),
   private.search_badges(jsonb) to anon, authenticated, service_role;

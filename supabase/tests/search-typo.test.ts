@@ -53,6 +53,8 @@ beforeAll(async () => {
             now() + interval '3 days 2 hours', 'Quellstadt', 'art') returning id`, [premium.id]))[0]!.id);
   // two dictionary words at the same similarity to 'zaltor' (tie) and one far away
   await project('tie', basic.id, 'Zaltorb Zaltora', 'Gleichstand im Wörterbuch.', 'Quarzburg', 'other');
+  // issue 34: found only by title similarity (the three words never occur together)
+  await project('lastResort', premium.id, 'Plauderfunk für Klangwerk', 'Gespräche über Klänge.', 'Quarzburg', 'art');
 });
 afterAll(async () => db?.close());
 
@@ -86,6 +88,16 @@ describe('search() typo paths (nearest-neighbour spelling correction)', () => {
     const r = await search(anon, { q: 'Quendelwiese Suedhang', types: ['project'] });
     expect(r.results.map((h) => h.id)).toContain(ids.p1);
     expect(r.total).toBe(r.results.length);
+  });
+
+  test('the title-similarity last resort compares the corrected words: a misspelt query finds what the correct one finds (issue 34)', async () => {
+    // no text holds all three words, so full-text search finds nothing either way and only the
+    // title similarity answers; spelt wrong, 'plauderfnk' alone would stay below its threshold
+    const right = await search(anon, { q: 'Plauderfunk Klangwerk Zuhoerer' });
+    expect(right.results.map((h) => h.id)).toContain(ids.lastResort);
+    const typo = await search(anon, { q: 'Plauderfnk Klangwerk Zuhoerer' });
+    expect(typo.results.map((h) => [h.type, h.id, h.score])).toEqual(right.results.map((h) => [h.type, h.id, h.score]));
+    expect(typo.total).toBe(right.total);
   });
 
   test('total and facets follow the type filter: types over all, categories/cities/total over the requested types', async () => {

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 // the same emitted file as the @font-face in app/fonts.css (one asset per content hash)
 import interLatinUrl from '@fontsource-variable/inter/files/inter-latin-wght-normal.woff2?url';
+import { readConsent } from '@/lib/consent';
 
 /**
  * Brand font loading (issue 18: a visual identity with Inter, and Lighthouse mobile at or above
@@ -24,7 +25,8 @@ let fontReady = false;
 
 /**
  * Fetches Inter's Latin file into the browser cache `delayMs` after the window's load event,
- * without decoding or using it; remembers it for the next page view and the next visit. Call it
+ * without decoding or using it; remembers it for the next page view and, once the visitor has
+ * answered the cookie notice, for the next visit. Call it
  * once, from the entry module (which runs before the load event).
  * @param delayMs milliseconds to wait after the load event (default 1000: past the data the pages
  *   fetch after their first paint, so the font never competes with it)
@@ -37,6 +39,9 @@ export function loadBrandFont(delayMs = 1000): void {
       .then((body) => {
         if (!body) return;
         fontReady = true;
+        // nothing is stored on the device before the visitor's choice in the cookie notice
+        // (TDDDG §25); until then each visit starts in the system font
+        if (readConsent() === null) return;
         try {
           localStorage.setItem(BRAND_FONT_STORAGE_KEY, 'inter');
         } catch {

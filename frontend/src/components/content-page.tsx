@@ -1,6 +1,7 @@
 import { Alert, Container, Stack, Text, Title } from '@mantine/core';
-import { Fragment, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { COMPANY, companyMessageValues } from '@/config/company';
 import { PRODUCT_NAME } from '@/lib/constants';
 
 /** One section of a text page: heading id and paragraph ids (lines inside a paragraph are kept). */
@@ -9,50 +10,42 @@ export interface ContentSection {
   body: readonly string[];
 }
 
-/** Renders `[Platzhalter]` spans as highlighted marks so missing company data stands out. */
-function withPlaceholders(text: string): ReactNode {
-  return text.split(/(\[[^\]]+\])/g).map((part, i) =>
-    /^\[[^\]]+\]$/.test(part) ? (
-      <mark key={i} data-placeholder="true" style={{ background: 'var(--mantine-color-yellow-2)', color: 'var(--mantine-color-black)' }}>
-        {part}
-      </mark>
-    ) : (
-      <Fragment key={i}>{part}</Fragment>
-    ),
-  );
-}
-
 /**
- * A long text page (legal pages, guidelines, about): h1, optional intro and notice, sections
- * with h2 headings. All text comes from messages.
+ * A long text page (legal pages, guidelines, about): h1, optional intro, sections with h2
+ * headings. All text comes from messages, with the product name and the configured company data
+ * (`{companyName}`, … from frontend/src/config/company.ts, issue 33 §17) as values. `legal`
+ * pages say so when that data is the fictional demo data.
  */
 export function ContentPage({
   titleId,
   introId,
-  noticeId,
+  legal = false,
   sections,
   children,
 }: {
   titleId: string;
   introId?: string;
-  noticeId?: string;
+  /** A page with the company's legal data (Impressum, privacy, terms, …). */
+  legal?: boolean;
   sections: readonly ContentSection[];
   children?: ReactNode;
 }) {
   const intl = useIntl();
-  const t = (id: string) => intl.formatMessage({ id }, { product: PRODUCT_NAME });
+  const values = { product: PRODUCT_NAME, ...companyMessageValues(COMPANY, intl.formatMessage({ id: 'legal.noDpo' })) };
+  const t = (id: string) => intl.formatMessage({ id }, values);
   return (
     <Container size="md" py="xl">
       <Stack gap="lg">
         <Title order={1}>
           <FormattedMessage id={titleId} values={{ product: PRODUCT_NAME }} />
         </Title>
-        {noticeId && (
-          <Alert color="yellow" variant="light" data-testid="placeholder-notice">
-            {t(noticeId)}
+        {legal && COMPANY.demo && (
+          <Alert color="yellow" variant="light" data-testid="demo-company-notice">
+            {t('legal.demoNotice')}
           </Alert>
         )}
-        {introId && <Text>{withPlaceholders(t(introId))}</Text>}
+        {legal && intl.locale !== 'de' && <Text c="dimmed">{t('legal.germanBinding')}</Text>}
+        {introId && <Text>{t(introId)}</Text>}
         {sections.map((section) => (
           <Stack key={section.title} gap="xs" component="section" aria-labelledby={section.title.replace(/\./g, '-')}>
             <Title order={2} fz="xl" id={section.title.replace(/\./g, '-')}>
@@ -60,7 +53,7 @@ export function ContentPage({
             </Title>
             {section.body.map((id) => (
               <Text key={id} style={{ whiteSpace: 'pre-line' }}>
-                {withPlaceholders(t(id))}
+                {t(id)}
               </Text>
             ))}
           </Stack>

@@ -10,13 +10,15 @@ const CONTROL_LABEL = {
 
 /**
  * Page switcher of a list with labelled controls (keyboard and screen readers); renders nothing
- * when everything fits on one page.
+ * when everything fits on one page. Every list uses it (issue 33 §13: the admin's user list had
+ * arrows without names).
  * @param total number of items, pageSize items per page, page 1-based
+ * @param label optional name of the page switcher (rendered as a `nav` landmark with that name)
  */
-export function ListPagination({ total, pageSize, page, onChange }: { total: number; pageSize: number; page: number; onChange: (page: number) => void }) {
+export function ListPagination({ total, pageSize, page, onChange, label }: { total: number; pageSize: number; page: number; onChange: (page: number) => void; label?: string }) {
   const intl = useIntl();
   if (total <= pageSize) return null;
-  return (
+  const pagination = (
     <Pagination
       total={Math.ceil(total / pageSize)}
       value={page}
@@ -25,4 +27,5 @@ export function ListPagination({ total, pageSize, page, onChange }: { total: num
       getItemProps={(n) => ({ 'aria-label': intl.formatMessage({ id: 'common.page.number' }, { page: n }) })}
     />
   );
+  return label ? <nav aria-label={label}>{pagination}</nav> : pagination;
 }

@@ -19,6 +19,8 @@ const MORE = [
   { to: paths.guidelines, id: 'footer.guidelines' },
   { to: paths.about, id: 'footer.about' },
   { to: paths.prices, id: 'footer.prices' },
+  // password, data export and deletion for every member, with or without a plan (issue 32 §5)
+  { to: paths.user.account, id: 'footer.account' },
 ] as const;
 
 /** Footer with the legal pages, the cancellation link (§312k BGB) and the cookie settings. */

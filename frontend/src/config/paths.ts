@@ -14,7 +14,6 @@ export const paths = {
   search: '/search',
   unifiedSearch: '/unified-search',
   signup: (sessionId?: string) => (sessionId ? `/signup?session_id=${encodeURIComponent(sessionId)}` : '/signup'),
-  register: '/register',
   confirm: '/confirm',
   confirmEmail: (token?: string) => (token ? `/confirm-email?token=${encodeURIComponent(token)}` : '/confirm-email'),
   contact: '/contact',
@@ -61,6 +60,8 @@ export const paths = {
     contacts: '/user/contacts',
     feedback: '/user/feedback',
     settings: '/user/settings',
+    /** Password, data export and deletion for every signed-in member, outside the payment guard (issue 32 §5). */
+    account: '/user/account',
     favorites: '/user/favorites',
     analytics: '/user/analytics',
     portfolios: '/user/portfolios',

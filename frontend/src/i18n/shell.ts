@@ -18,6 +18,10 @@ export const SHELL_NAMESPACES: readonly string[] = ['adminNav', 'common', 'cooki
 export const SHELL_KEYS: readonly string[] = [
   'auth.session.inactivityLogout',
   'auth.signOut',
+  // components/content-page.tsx (legal pages, issue 33 §17)
+  'legal.demoNotice',
+  'legal.germanBinding',
+  'legal.noDpo',
   'page.landing.description',
   'page.landing.title',
   'search.loading',

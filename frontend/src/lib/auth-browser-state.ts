@@ -77,6 +77,15 @@ export function clearAllCookies(doc: Document = document): void {
   }
 }
 
+/** True while the fresh-login-required flag of the last sign-out is set (spec §4). */
+export function isFreshLoginRequired(): boolean {
+  try {
+    return localStorage.getItem(FRESH_LOGIN_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
 /** Marks that the next visit must log in again (spec §4); cleared by a successful login. */
 export function setFreshLoginRequired(required: boolean): void {
   try {

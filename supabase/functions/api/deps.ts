@@ -70,7 +70,7 @@ export function databaseDeps(supabaseUrl: string, anonKey: string, serviceRoleKe
     async search(q, types, page, pageSize) {
       const { data, error } = await anon.rpc('search', { q, types, page, page_size: pageSize });
       if (error) fail(error);
-      const result = (data ?? {}) as { total?: number; results?: Row[] };
+      const result = (data ?? {}) as { total?: number; total_estimated?: boolean; results?: Row[] };
       const results = (result.results ?? []).map((r) => ({
         type: r.type,
         id: r.id,
@@ -81,7 +81,7 @@ export function databaseDeps(supabaseUrl: string, anonKey: string, serviceRoleKe
         city: r.city,
         date: r.date,
       }));
-      return { total: Number(result.total ?? 0), results };
+      return { total: Number(result.total ?? 0), total_estimated: result.total_estimated === true, results };
     },
     async insertJob(org, postedBy, id, job) {
       const { data, error } = await admin

@@ -72,7 +72,8 @@ export interface ApiDeps {
   listEvents(org: string, afterId: number | null, limit: number): Promise<Row[]>;
   listJobs(org: string, after: { t: string; id: string } | null, limit: number): Promise<Row[]>;
   getJob(org: string, id: string): Promise<Row | null>;
-  search(q: string, types: string[] | null, page: number, pageSize: number): Promise<{ total: number; results: Row[] }>;
+  /** `total_estimated`: the total of a huge result set is the database's estimate (issue 34). */
+  search(q: string, types: string[] | null, page: number, pageSize: number): Promise<{ total: number; total_estimated?: boolean; results: Row[] }>;
   insertJob(org: string, postedBy: string | null, id: string, job: JobCreate): Promise<Row>;
   updateJob(org: string, id: string, patch: JobUpdate): Promise<Row | null>;
   /** Base URL of the API as clients reach it, e.g. https://x.supabase.co/functions/v1/api/v1 */
@@ -302,7 +303,12 @@ const ROUTES: { pattern: RegExp; route: Route }[] = [
         const result = await deps.search(q.q, q.types ? [...new Set(q.types.split(','))] : null, pageNo, q.limit);
         const more = pageNo * q.limit < result.total && result.results.length === q.limit && pageNo < 100;
         return json(
-          { data: result.results, total: result.total, next_cursor: more ? encodeCursor({ page: pageNo + 1 }) : null },
+          {
+            data: result.results,
+            total: result.total,
+            total_estimated: result.total_estimated ?? false,
+            next_cursor: more ? encodeCursor({ page: pageNo + 1 }) : null,
+          },
           200,
         );
       },

@@ -232,7 +232,8 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
               type: 'object',
               properties: {
                 data: { type: 'array', items: ref('SearchHit') },
-                total: { type: 'integer' },
+                total: { type: 'integer', description: 'Number of hits; an estimate when total_estimated is true (huge result sets)' },
+                total_estimated: { type: 'boolean' },
                 next_cursor: { type: ['string', 'null'] },
               },
             }),

@@ -12,11 +12,16 @@
  *   created; the account gets `account_exists_notice` (log in or reset the password; at most one
  *   a day). Called by an admin (their access token), the answer also carries `user_id` and a
  *   known address is 409 `email_exists` (admins create users in /admin/users).
+ * Admins only: `confirmed: true` creates the account with its address confirmed (issue 32 §6: an
+ *   admin-created user can log in at once; authenticated = 1, no confirmation mail) and answers
+ *   `confirmation_sent: false`; without it the confirmation mail is queued as for anyone. Anyone
+ *   else sending `confirmed: true` gets 403 `forbidden_field` and nothing is created.
  * Limited to 20 registrations per client address and hour (429 `rate_limited`).
  * Errors (`{ error: { code, message } }`):
  * - 400 `validation_failed` / `bad_json` (fields), 400 `terms_not_accepted` (Nutzungsvereinbarung
  *   or Datenschutzhinweise not accepted), 400 `weak_password` (message names the failing rules:
  *   ≥ 8 characters, upper-case, lower-case, digit);
+ * - 403 `forbidden_field` `confirmed: true` from a caller who is not an admin;
  * - 409 `email_exists` (admins only) 'A user with this email address has already been registered';
  * - 429 `rate_limited`;
  * - 405 for other methods, 500 `internal_error`.
@@ -39,6 +44,8 @@ const RegisterBody = z.object({
   terms_accepted: z.boolean(),
   privacy_accepted: z.boolean(),
   locale: z.enum(['en', 'de']).default('de'),
+  /** Admins only (issue 32 §6): create the account confirmed, without a confirmation mail. */
+  confirmed: z.boolean().default(false),
 });
 
 /** Registrations per client address and hour (issue 12). */
@@ -64,6 +71,7 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
     }
     assertStrongPassword(body.password);
     const isAdmin = await calledByAdmin(req, deps.admin);
+    if (body.confirmed && !isAdmin) throw new HttpError(403, 'forbidden_field', 'Only administrators may create confirmed accounts');
     if (!isAdmin) {
       const limited = await deps.admin.rpc('enforce_public_rate_limit', {
         p_bucket: 'register:ip', p_key: clientIpKey(req.headers), p_limit: REGISTRATIONS_PER_IP_AND_HOUR, p_window_seconds: 3600,
@@ -76,7 +84,7 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
     const { data, error } = await deps.admin.auth.admin.createUser({
       email: body.email,
       password: body.password,
-      email_confirm: false,
+      email_confirm: body.confirmed,
       user_metadata: {
         firstname: body.firstname,
         lastname: body.lastname,
@@ -104,6 +112,7 @@ export function createRegisterHandler(deps: AccountDeps): (req: Request) => Prom
       throw new Error(`createUser: ${message}`);
     }
     const user = data.user;
+    if (body.confirmed) return json({ user_id: user.id, email: body.email, confirmation_sent: false }, 201);
 
     try {
       const token = await signToken('confirm', user.id, { secret: deps.tokenSecret, now: deps.now() });

@@ -8,7 +8,8 @@
  *   links, language, slug) — written with the caller's token, so row-level security and the
  *   profile guard trigger decide as well (e.g. a suspended user cannot write). Own e-mail and
  *   password change through Auth (`supabase.auth.updateUser`), not here;
- * - an admin (or the service role) on anyone: additionally `user_role`, `authenticated`,
+ * - an admin (or the service role) on anyone: additionally `user_role`, `authenticated`
+ *   (1 also confirms the address in Auth, so the person can log in; issue 32 §6),
  *   `suspended` (+ `suspension_reason`), `email` (set confirmed) and `password` (strength rules)
  *   through the Auth admin API.
  * → 200 `{ profile: {…}, suspended: boolean }` (the row after the update).
@@ -193,6 +194,12 @@ export function createUpdateUserHandler(deps: UpdateUserDeps): (req: Request) =>
         },
       });
       if (audit.error) throw dbError(audit.error);
+    }
+    // Confirming also confirms the address in Auth, or the password grant would still refuse the
+    // account as unconfirmed (issue 32 §6); a no-op when Auth has it confirmed already.
+    if (values.authenticated === 1) {
+      const { error } = await deps.admin.rpc('confirm_user_email', { p_user_id: userId });
+      if (error) throw dbError(error);
     }
     // the answer carries private fields of the target: the caller is the person or an admin
     const { data: profile, error: readError } = await deps.admin.from('profiles').select(RETURNED).eq('id', userId).single();

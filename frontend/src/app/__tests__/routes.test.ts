@@ -3,6 +3,7 @@ import { PUBLIC_PAGE_PATHS } from '@site/sitemap';
 import { paths } from '@/config/paths';
 import { compilePattern, matchPattern } from '../navigation/pattern';
 import { GUARDS } from '../navigation/guards';
+import { requiresPaidPlan } from '../navigation/paid-paths';
 import { ROUTES } from '../routes';
 
 /** Every path of spec §2 with a sample value for each parameter. */
@@ -51,6 +52,18 @@ describe('route table (spec §2, §6)', () => {
       expect((route.guards ?? []).includes('payment-required'), p).toBe(PAYMENT_REQUIRED.includes(p));
       expect(route.layout, p).toBe('user');
     }
+  });
+
+  it('gives every signed-in member /user/account outside the payment guard (issue 32 §5), in both locales', () => {
+    const route = resolve(paths.user.account)!;
+    expect(route.id).toBe('user-account');
+    expect(route.guards).toEqual(['auth']);
+    expect(route.layout).toBe('user');
+    expect(route.noindex).toBe(true);
+    expect(requiresPaidPlan(paths.user.account)).toBe(false);
+    expect(requiresPaidPlan(paths.user.settings)).toBe(true);
+    expect(requiresPaidPlan(paths.user.chat)).toBe(true);
+    expect(requiresPaidPlan(paths.dashboard)).toBe(false);
   });
 
   it('assigns the layouts of spec §2', () => {

@@ -15,6 +15,8 @@ import { queryClient as sharedQueryClient } from '@/lib/query-client';
 import { supabase } from '@/lib/supabase';
 import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
+import { paidAccessQuery } from '@/lib/paid-access';
+import { requiresPaidPlan } from '../navigation/paid-paths';
 
 /**
  * The signed-in half of the site header (spec §2), loaded lazily: only visitors with a stored
@@ -74,11 +76,35 @@ function useHeaderSignOut(): { busy: boolean; run: () => Promise<void> } {
   return { busy, run };
 }
 
+/** An entry of the account menu: where it leads and its label. */
+interface AccountEntry {
+  to: string;
+  id: string;
+}
+
+/**
+ * The account menu's page entries for `userId`: paying members (and admins) get their area, chat,
+ * settings and account; free members only what they can open, the matching dashboard and the
+ * account page (issue 32 §5; the routes' payment-required guard decides, spec §6). While the
+ * database has not answered, only the entries open to everyone are offered.
+ */
+function useAccountEntries(userId: string): AccountEntry[] {
+  const paid = useQuery(paidAccessQuery(userId)).data === true;
+  const entries: AccountEntry[] = [
+    { to: paths.user.home, id: 'nav.account.myArea' },
+    { to: paths.dashboard, id: 'userNav.dashboard' },
+    { to: paths.user.chat, id: 'userNav.chat' },
+    { to: paths.user.settings, id: 'userNav.settings' },
+    { to: paths.user.account, id: 'userNav.account' },
+  ];
+  return entries.filter((entry) => (paid ? entry.to !== paths.dashboard : !requiresPaidPlan(entry.to)));
+}
+
 function AccountAvatar({ summary, size }: { summary: AccountSummary | undefined; size: number }) {
   return <Avatar src={summary?.imageUrl ?? null} name={summary?.name} color="blue" size={size} alt="" radius="xl" />;
 }
 
-/** Desktop account menu (spec §2 header): avatar + name; My area, Settings, Admin (admins), Sign out. */
+/** Desktop account menu (spec §2 header): avatar + name; the entries of useAccountEntries, Admin (admins), Sign out. */
 export function AccountMenu({ userId }: { userId: string }) {
   const intl = useIntl();
   const localize = useLocalizedPath();
@@ -87,6 +113,7 @@ export function AccountMenu({ userId }: { userId: string }) {
   const name = summary.isPending ? '' : (summary.data?.name ?? intl.formatMessage({ id: 'nav.account.fallbackName' }));
   const unread = useQuery(unreadTotalQuery()).data ?? 0;
   const unreadLabel = unread > 0 ? intl.formatMessage({ id: 'nav.account.unread' }, { count: unread }) : '';
+  const entries = useAccountEntries(userId);
   return (
     <>
     <LiveSession userId={userId} />
@@ -118,19 +145,22 @@ export function AccountMenu({ userId }: { userId: string }) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Item component={Link} to={localize(paths.user.home)}>
-          <FormattedMessage id="nav.account.myArea" />
-        </Menu.Item>
-        <Menu.Item
-          component={Link}
-          to={localize(paths.user.chat)}
-          rightSection={unread > 0 ? <Text size="xs" fw={700} c="var(--tw-red)" data-testid="account-menu-unread">{unread}</Text> : null}
-        >
-          <FormattedMessage id="userNav.chat" />
-        </Menu.Item>
-        <Menu.Item component={Link} to={localize(paths.user.settings)}>
-          <FormattedMessage id="userNav.settings" />
-        </Menu.Item>
+        {entries.map((entry) => (
+          <Menu.Item
+            key={entry.to}
+            component={Link}
+            to={localize(entry.to)}
+            rightSection={
+              entry.to === paths.user.chat && unread > 0 ? (
+                <Text size="xs" fw={700} c="var(--tw-red)" data-testid="account-menu-unread">
+                  {unread}
+                </Text>
+              ) : null
+            }
+          >
+            <FormattedMessage id={entry.id} />
+          </Menu.Item>
+        ))}
         {summary.data?.isAdmin && (
           <Menu.Item component={Link} to={localize(paths.admin.home)}>
             <FormattedMessage id="nav.account.admin" />
@@ -151,6 +181,7 @@ export function AccountDrawerLinks({ userId, onNavigate }: { userId: string; onN
   const intl = useIntl();
   const summary = useQuery(accountSummaryQuery(userId));
   const signOutAction = useHeaderSignOut();
+  const entries = useAccountEntries(userId);
   const name = summary.isPending ? '' : (summary.data?.name ?? intl.formatMessage({ id: 'nav.account.fallbackName' }));
   const link = (to: string, id: string) => (
     <LocalLink to={to} onClick={onNavigate}>
@@ -171,8 +202,11 @@ export function AccountDrawerLinks({ userId, onNavigate }: { userId: string; onN
           </Text>
         </Box>
       </Group>
-      {link(paths.user.home, 'nav.account.myArea')}
-      {link(paths.user.settings, 'userNav.settings')}
+      {entries.map((entry) => (
+        <LocalLink key={entry.to} to={entry.to} onClick={onNavigate}>
+          <FormattedMessage id={entry.id} />
+        </LocalLink>
+      ))}
       {summary.data?.isAdmin && link(paths.admin.home, 'nav.account.admin')}
       <Button variant="default" loading={signOutAction.busy} onClick={() => void signOutAction.run()} style={{ alignSelf: 'flex-start' }}>
         <FormattedMessage id="auth.signOut" />

@@ -1,9 +1,13 @@
 import { Box, Button, Menu, NavLink, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
+import { paidAccessQuery } from '@/lib/paid-access';
+import { useSession } from '@/lib/session';
+import { requiresPaidPlan } from '../navigation/paid-paths';
 
 const USER_NAV = [
   { to: paths.user.home, id: 'userNav.overview' },
@@ -18,8 +22,20 @@ const USER_NAV = [
   { to: paths.user.chat, id: 'userNav.chat' },
   { to: paths.user.favorites, id: 'userNav.favorites' },
   { to: paths.user.settings, id: 'userNav.settings' },
+  { to: paths.user.account, id: 'userNav.account' },
   { to: paths.user.feedback, id: 'userNav.feedback' },
 ] as const;
+
+/**
+ * The user area's entries the signed-in user can open: free members do not get the pages behind
+ * the payment-required guard (issue 32 §5, spec §6); until the database has answered, only the
+ * open ones are listed.
+ */
+function useUserNav(): readonly { to: string; id: string }[] {
+  const userId = useSession().user?.id;
+  const paid = useQuery({ ...paidAccessQuery(userId ?? ''), enabled: !!userId }).data === true;
+  return paid ? USER_NAV : USER_NAV.filter((item) => !requiresPaidPlan(item.to));
+}
 
 // Count badges of the user area (chat, contacts) load with the signed-in code only.
 const NavCountBadge = lazy(() => import('./nav-count-badge'));
@@ -35,7 +51,8 @@ const ADMIN_NAV = [
  * phones (issue 18: no second copy of the navigation taking the first screen).
  */
 export function SideNav({ area }: { area: 'user' | 'admin' }) {
-  const items: readonly { to: string; id: string }[] = area === 'admin' ? ADMIN_NAV : USER_NAV;
+  const userNav = useUserNav();
+  const items: readonly { to: string; id: string }[] = area === 'admin' ? ADMIN_NAV : userNav;
   const labelId = area === 'admin' ? 'adminNav.label' : 'userNav.label';
   const intl = useIntl();
   const localize = useLocalizedPath();

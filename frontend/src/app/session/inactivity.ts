@@ -2,8 +2,38 @@
 export const INACTIVITY_TIMEOUT_MS = 30 * 60 * 1000;
 /** The timer is reset at most this often (issue 6: every 3 s). */
 export const RESET_THROTTLE_MS = 3000;
-/** Mouse presses are debounced by this much before they count as activity (issue 6: 300 ms). */
+/** Mouse presses and key presses are debounced by this much before they count as activity (issue 6: 300 ms). */
 export const MOUSE_DEBOUNCE_MS = 300;
+
+/**
+ * The last activity of any tab of this site (ms since the epoch), shared so that a person working
+ * in one tab is not logged out by the countdown of another (issue 33 §15).
+ */
+export interface SharedActivity {
+  read: () => number;
+  write: (ms: number) => void;
+}
+
+/** localStorage key of the last activity of any tab. */
+export const LAST_ACTIVITY_KEY = 'teamwerk.lastActivity';
+
+/** SharedActivity in localStorage (nothing shared when storage is unavailable). */
+export const localStorageActivity: SharedActivity = {
+  read: () => {
+    try {
+      return Number(localStorage.getItem(LAST_ACTIVITY_KEY)) || 0;
+    } catch {
+      return 0;
+    }
+  },
+  write: (ms) => {
+    try {
+      localStorage.setItem(LAST_ACTIVITY_KEY, String(ms));
+    } catch {
+      // storage unavailable: this tab's countdown only
+    }
+  },
+};
 
 /** Time source and timers; the browser's by default, a fake one in unit tests (Playwright's page.clock fakes the browser's). */
 export interface Clock {
@@ -21,7 +51,9 @@ export const browserClock: Clock = {
 
 /**
  * Calls `onIdle` once after `timeoutMs` without activity (spec §4 auto-logout). `activity()`
- * restarts the countdown, but at most once per `throttleMs` (issue 6: at most every 3 s).
+ * restarts the countdown, but at most once per `throttleMs` (issue 6: at most every 3 s). With
+ * `shared`, every restart is recorded there and a countdown that ends while another tab was
+ * active more recently continues until `timeoutMs` after that activity instead.
  */
 export class InactivityTimer {
   private handle: unknown = null;
@@ -32,6 +64,7 @@ export class InactivityTimer {
     private readonly clock: Clock = browserClock,
     private readonly timeoutMs: number = INACTIVITY_TIMEOUT_MS,
     private readonly throttleMs: number = RESET_THROTTLE_MS,
+    private readonly shared: SharedActivity | null = null,
   ) {}
 
   /** True while a countdown is pending. */
@@ -58,12 +91,19 @@ export class InactivityTimer {
   }
 
   private schedule(): void {
-    this.stop();
     this.lastReset = this.clock.now();
+    this.shared?.write(this.lastReset);
+    this.arm(this.timeoutMs);
+  }
+
+  private arm(ms: number): void {
+    this.stop();
     this.handle = this.clock.setTimeout(() => {
       this.handle = null;
-      this.onIdle();
-    }, this.timeoutMs);
+      const elsewhere = (this.shared?.read() ?? 0) + this.timeoutMs - this.clock.now();
+      if (elsewhere > 0) this.arm(elsewhere);
+      else this.onIdle();
+    }, ms);
   }
 }
 

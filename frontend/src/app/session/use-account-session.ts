@@ -7,16 +7,17 @@ import { peekReturnPath } from '@/lib/return-path';
 import { type AuthBroadcast, sentByThisTab } from '@/lib/auth-browser-state';
 import { onAuthSignal, useSession } from '@/lib/session';
 import { isUserAreaPath } from '../navigation/check-navigation';
-import { debounce, InactivityTimer, MOUSE_DEBOUNCE_MS } from './inactivity';
+import { browserClock, debounce, InactivityTimer, localStorageActivity, MOUSE_DEBOUNCE_MS, INACTIVITY_TIMEOUT_MS, RESET_THROTTLE_MS } from './inactivity';
 
 /** Pages a signed-in visitor leaves for /user when another tab signs in (spec §4). */
 const SIGN_IN_PAGES = new Set(['/login', '/registration', '/register']);
 
 /**
  * Session behaviour of spec §4 for the whole SPA (mounted once in the root shell):
- * - auto-logout after 30 minutes without activity (mouse press debounced 300 ms, form submit,
- *   page start; the timer restarts at most every 3 s), then /login (history entry replaced) and
- *   the info message 'You have been logged out due to inactivity.';
+ * - auto-logout after 30 minutes without activity (mouse press or key press debounced 300 ms,
+ *   form submit, page start, in-app navigation; the timer restarts at most every 3 s; activity
+ *   in any tab of the site counts, issue 33 §15), then /login (history entry replaced) and the
+ *   info message 'You have been logged out due to inactivity.';
  * - other tabs follow a sign-in (login pages → /user) or sign-out (→ /login, replaced);
  * - a /user page left for /login when the session ends while it is open (sign-out in another tab,
  *   expired refresh token; history entry replaced, spec §2).
@@ -55,17 +56,24 @@ export function useAccountSession(): void {
         notify('info', i18n.formatMessage({ id: 'auth.session.inactivityLogout' }), false);
       });
     };
-    timer.current ??= new InactivityTimer(onIdle);
+    timer.current ??= new InactivityTimer(onIdle, browserClock, INACTIVITY_TIMEOUT_MS, RESET_THROTTLE_MS, localStorageActivity);
     timer.current.start();
   }, [signedIn, pathname]);
 
+  // in-app navigation is activity too (a new page, no page start)
+  useEffect(() => {
+    timer.current?.activity();
+  }, [pathname]);
+
   useEffect(() => {
     const onActivity = () => timer.current?.activity();
-    const onMouse = debounce(onActivity, MOUSE_DEBOUNCE_MS);
-    document.addEventListener('mousedown', onMouse, { capture: true, passive: true });
+    const onPress = debounce(onActivity, MOUSE_DEBOUNCE_MS);
+    document.addEventListener('mousedown', onPress, { capture: true, passive: true });
+    document.addEventListener('keydown', onPress, { capture: true, passive: true });
     document.addEventListener('submit', onActivity, { capture: true });
     return () => {
-      document.removeEventListener('mousedown', onMouse, { capture: true });
+      document.removeEventListener('mousedown', onPress, { capture: true });
+      document.removeEventListener('keydown', onPress, { capture: true });
       document.removeEventListener('submit', onActivity, { capture: true });
     };
   }, []);

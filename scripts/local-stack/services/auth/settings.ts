@@ -142,6 +142,11 @@ export interface AuthSettings {
   otpLength: number;
   emailMaxFrequencySeconds: number;
   refreshTokenReuseIntervalSeconds: number;
+  /**
+   * `[auth.sessions] timebox` in seconds, or null: a session older than this can no longer be
+   * refreshed (GoTrue Sessions.Timebox, `internal/models/sessions.go` CheckValidity).
+   */
+  sessionTimeboxSeconds: number | null;
   flowStateExpirySeconds: number;
   rateLimits: RateLimitSettings;
   /**
@@ -255,6 +260,7 @@ export function authSettings(config: StackConfig, env: NodeJS.ProcessEnv = proce
     otpLength: Math.min(10, Math.max(6, tomlNum(email.otp_length) ?? 6)),
     emailMaxFrequencySeconds: num(env.AUTH_EMAIL_MAX_FREQUENCY, durationSeconds(email.max_frequency) ?? 1),
     refreshTokenReuseIntervalSeconds: num(env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL, tomlNum(auth.refresh_token_reuse_interval) ?? 10),
+    sessionTimeboxSeconds: durationSeconds(table(auth.sessions).timebox) || null,
     flowStateExpirySeconds: 300,
     rateLimits: {
       windowSeconds: num(env.AUTH_RATE_LIMIT_WINDOW, 300),

@@ -195,7 +195,7 @@ export async function issueSession(
  * The refresh_token grant with rotation and reuse detection (GoTrue's RefreshTokenGrant):
  * - unknown token: 400 refresh_token_not_found;
  * - banned user: 400 user_banned; session gone: 400 session_not_found; session past
- *   `not_after`: 400 session_expired;
+ *   `not_after` or older than `[auth.sessions] timebox`: 400 session_expired;
  * - active token: revoked and replaced by a child token;
  * - revoked token whose child is the session's active token: the child is returned again
  *   (concurrent refreshes), or a fresh child when used within the reuse interval;
@@ -226,7 +226,8 @@ export async function refreshTokenGrant(
     await db.query('delete from auth.refresh_tokens where id = $1', [token.id]);
     return { error: badRequest('session_not_found', 'Invalid Refresh Token: No Valid Session Found') };
   }
-  if (s.not_after && s.not_after.getTime() <= grant.now.getTime()) {
+  const timeboxEnd = settings.sessionTimeboxSeconds ? s.created_at.getTime() + settings.sessionTimeboxSeconds * 1000 : Infinity;
+  if ((s.not_after && s.not_after.getTime() <= grant.now.getTime()) || grant.now.getTime() > timeboxEnd) {
     throw badRequest('session_expired', 'Invalid Refresh Token: Session Expired');
   }
 

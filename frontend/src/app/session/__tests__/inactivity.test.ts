@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Clock, debounce, InactivityTimer, INACTIVITY_TIMEOUT_MS } from '../inactivity';
+import { type Clock, debounce, InactivityTimer, INACTIVITY_TIMEOUT_MS, RESET_THROTTLE_MS, type SharedActivity } from '../inactivity';
 
 /** A manual clock: `advance(ms)` runs due timers in order. */
 function fakeClock() {
@@ -72,6 +72,28 @@ describe('InactivityTimer (spec §4: 30 min, reset at most every 3 s)', () => {
     timer.activity();
     advance(INACTIVITY_TIMEOUT_MS * 2);
     expect(fired).toBe(0);
+  });
+});
+
+describe('InactivityTimer shared between tabs (issue 33 §15)', () => {
+  it('a countdown that ends while another tab was active continues until 30 minutes after that activity', () => {
+    const { clock, advance } = fakeClock();
+    let last = 0;
+    const shared: SharedActivity = { read: () => last, write: (ms) => void (last = ms) };
+    let firedA = 0;
+    let firedB = 0;
+    const a = new InactivityTimer(() => firedA++, clock, INACTIVITY_TIMEOUT_MS, RESET_THROTTLE_MS, shared);
+    const b = new InactivityTimer(() => firedB++, clock, INACTIVITY_TIMEOUT_MS, RESET_THROTTLE_MS, shared);
+    a.start();
+    b.start();
+    advance(20 * 60_000);
+    b.activity(); // the person works in tab B
+    advance(INACTIVITY_TIMEOUT_MS - 20 * 60_000 + 1);
+    expect([firedA, firedB]).toEqual([0, 0]); // tab A's own countdown ended, but B was active 10 minutes ago
+    advance(20 * 60_000 - 2);
+    expect([firedA, firedB]).toEqual([0, 0]);
+    advance(1);
+    expect([firedA, firedB]).toEqual([1, 1]); // 30 minutes after the last activity anywhere
   });
 });
 

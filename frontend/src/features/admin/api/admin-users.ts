@@ -51,8 +51,11 @@ export async function adminUpdateUser(userId: string, updates: Record<string, un
 }
 
 /**
- * Creates a user: `register` (auth user + profile, confirmation mail) followed by `update-user`
- * (confirmed, role). The backend has no admin-create function; this uses the public paths.
+ * Creates a user (issue 32 §6): `register` with the admin's session creates the account, confirmed
+ * when `confirmed` (it can log in at once; the function refuses `confirmed` from non-admins with
+ * 403) or else with the product's confirmation mail in `locale`; a role other than free is then
+ * set through `update-user`. Returns the new user's id.
+ * @throws FunctionCallError (409 `email_exists`, 400 `weak_password`, …) with the server's text
  */
 export async function adminCreateUser(input: {
   firstname: string;
@@ -61,6 +64,7 @@ export async function adminCreateUser(input: {
   password: string;
   type: 'business' | 'other';
   role: Role;
+  confirmed: boolean;
   locale: 'en' | 'de';
 }): Promise<string> {
   const created = await invokeFunction<{ user_id: string }>('register', {
@@ -72,8 +76,9 @@ export async function adminCreateUser(input: {
     terms_accepted: true,
     privacy_accepted: true,
     locale: input.locale,
+    confirmed: input.confirmed,
   });
-  await adminUpdateUser(created.user_id, { authenticated: 1, ...(input.role !== 'free' ? { user_role: input.role } : {}) });
+  if (input.role !== 'free') await adminUpdateUser(created.user_id, { user_role: input.role });
   return created.user_id;
 }
 

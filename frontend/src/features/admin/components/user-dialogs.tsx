@@ -41,9 +41,13 @@ const createSchema = z.object({
   password: z.string().refine(isStrongPassword, 'auth.validation.weakPassword'),
   type: z.enum(['business', 'other']),
   role: z.enum(ROLES),
+  confirmed: z.boolean(),
 });
 
-/** Dialog: create a user (confirmed, with a role). */
+/**
+ * Dialog: create a user with a role, confirmed (default: can log in at once) or with the
+ * confirmation mail in the admin's language (issue 32 §6).
+ */
 export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
@@ -51,13 +55,13 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
   const invalidate = useInvalidate();
   const roles = useRoleOptions();
   const form = useForm({
-    initialValues: { firstname: '', lastname: '', email: '', password: '', type: 'other' as 'business' | 'other', role: 'free' as Role },
+    initialValues: { firstname: '', lastname: '', email: '', password: '', type: 'other' as 'business' | 'other', role: 'free' as Role, confirmed: true },
     validate: (v) => messages(intl, zodValidate(createSchema)(v)),
   });
   const create = useMutation({
     mutationFn: (v: typeof form.values) => adminCreateUser({ ...v, email: v.email.trim(), locale }),
-    onSuccess: async () => {
-      notify('success', t('admin.users.created'));
+    onSuccess: async (_id, v) => {
+      notify('success', t(v.confirmed ? 'admin.users.created' : 'admin.users.createdMailSent'));
       form.reset();
       onClose();
       await invalidate();
@@ -85,6 +89,11 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
             {...form.getInputProps('type')}
           />
           <Select label={t('admin.users.role')} data={roles} allowDeselect={false} {...form.getInputProps('role')} />
+          <Switch
+            label={t('admin.users.createConfirmed')}
+            description={t(form.values.confirmed ? 'admin.users.createConfirmedHint' : 'admin.users.createMailHint')}
+            {...form.getInputProps('confirmed', { type: 'checkbox' })}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               <FormattedMessage id="account.cancel" />
@@ -99,19 +108,36 @@ export function CreateUserDialog({ opened, onClose }: { opened: boolean; onClose
   );
 }
 
-/** Dialog: edit role, confirmation, suspension (with reason) and e-mail of a user. */
+const editSchema = z.object({
+  firstname: z.string().trim().max(100, 'auth.validation.tooLong'),
+  lastname: z.string().trim().max(100, 'auth.validation.tooLong'),
+  email: z.email('auth.validation.email'),
+  reason: z.string().max(1000, 'auth.validation.tooLong'),
+});
+
+/** Dialog: edit name (issue 32 §6), role, confirmation, suspension (with reason) and e-mail of a user. */
 export function EditUserDialog({ user, onClose }: { user: AdminUserRow; onClose: () => void }) {
   const intl = useIntl();
   const t = (id: string) => intl.formatMessage({ id });
   const invalidate = useInvalidate();
   const roles = useRoleOptions();
   const form = useForm({
-    initialValues: { role: user.user_role, confirmed: user.authenticated === 1, suspended: user.suspended, reason: '', email: user.email },
-    validate: (v) => messages(intl, zodValidate(z.object({ email: z.email('auth.validation.email'), reason: z.string().max(1000, 'auth.validation.tooLong') }))(v)),
+    initialValues: {
+      firstname: user.firstname,
+      lastname: user.lastname,
+      role: user.user_role,
+      confirmed: user.authenticated === 1,
+      suspended: user.suspended,
+      reason: '',
+      email: user.email,
+    },
+    validate: (v) => messages(intl, zodValidate(editSchema)(v)),
   });
   const save = useMutation({
     mutationFn: async (v: typeof form.values) => {
       const updates: Record<string, unknown> = {};
+      if (v.firstname.trim() !== user.firstname) updates.firstname = v.firstname.trim();
+      if (v.lastname.trim() !== user.lastname) updates.lastname = v.lastname.trim();
       if (v.role !== user.user_role) updates.user_role = v.role;
       if (v.confirmed !== (user.authenticated === 1)) updates.authenticated = v.confirmed ? 1 : 0;
       if (v.suspended !== user.suspended) {
@@ -132,6 +158,10 @@ export function EditUserDialog({ user, onClose }: { user: AdminUserRow; onClose:
     <Modal opened onClose={onClose} title={t('admin.users.editTitle')}>
       <form onSubmit={form.onSubmit((v) => save.mutate(v))} noValidate>
         <Stack>
+          <SimpleGrid cols={2}>
+            <TextInput label={t('auth.field.firstname')} {...form.getInputProps('firstname')} />
+            <TextInput label={t('auth.field.lastname')} {...form.getInputProps('lastname')} />
+          </SimpleGrid>
           <TextInput label={t('auth.field.email')} type="email" {...form.getInputProps('email')} />
           <Select label={t('admin.users.role')} data={roles} allowDeselect={false} {...form.getInputProps('role')} />
           <Switch label={t('admin.users.confirmed')} {...form.getInputProps('confirmed', { type: 'checkbox' })} />

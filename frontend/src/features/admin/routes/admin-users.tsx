@@ -1,4 +1,5 @@
-import { Alert, Badge, Button, Group, Loader, Menu, Pagination, Stack, Table, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Loader, Menu, Stack, Table, TextInput } from '@mantine/core';
+import { ListPagination } from '@/components/list-pagination';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -7,8 +8,26 @@ import { EmptyState } from '@/components/empty-state';
 import { PageHeader } from '@/components/page-header';
 import { useLocale } from '@/components/use-locale';
 import { formatDate } from '@/lib/format';
+import { accountStatus, type AccountStatus } from '../api/account-status';
 import { adminUsersQuery, type AdminUserRow, PAGE_SIZE } from '../api/admin-users';
 import { CreateUserDialog, DeleteUserDialog, EditUserDialog, PasswordDialog, roleMessageId } from '../components/user-dialogs';
+
+const STATUS_BADGE: Record<AccountStatus, { id: string; color: string }> = {
+  active: { id: 'admin.users.active', color: 'green' },
+  unconfirmed: { id: 'admin.users.unconfirmed', color: 'gray' },
+  password_reset: { id: 'admin.users.passwordReset', color: 'yellow' },
+  suspended: { id: 'admin.users.suspended', color: 'red' },
+};
+
+/** The account's state in the list (issue 32 §6). */
+function AccountStatusBadge({ user }: { user: AdminUserRow }) {
+  const status = accountStatus(user);
+  return (
+    <Badge color={STATUS_BADGE[status].color} variant="light" data-testid="account-status" data-status={status}>
+      <FormattedMessage id={STATUS_BADGE[status].id} />
+    </Badge>
+  );
+}
 
 type Dialog = { kind: 'edit' | 'password' | 'delete'; user: AdminUserRow } | null;
 
@@ -23,7 +42,6 @@ export default function AdminUsersRoute() {
   const [createOpen, { open: openCreate, close: closeCreate }] = useDisclosure(false);
   const [dialog, setDialog] = useState<Dialog>(null);
   const users = useQuery(adminUsersQuery(debounced, page));
-  const pages = users.data ? Math.max(1, Math.ceil(users.data.total / PAGE_SIZE)) : 1;
   return (
     <Stack>
       <PageHeader
@@ -89,18 +107,7 @@ export default function AdminUsersRoute() {
                     <FormattedMessage id={roleMessageId(user.user_role)} />
                   </Table.Td>
                   <Table.Td data-label={t('admin.users.status')}>
-                    <Group gap={4}>
-                      {user.suspended && (
-                        <Badge color="red">
-                          <FormattedMessage id="admin.users.suspended" />
-                        </Badge>
-                      )}
-                      {user.authenticated === 0 && (
-                        <Badge color="gray">
-                          <FormattedMessage id="admin.users.unconfirmed" />
-                        </Badge>
-                      )}
-                    </Group>
+                    <AccountStatusBadge user={user} />
                   </Table.Td>
                   <Table.Td data-label={t('admin.users.createdAt')}>{formatDate(user.created_at, locale)}</Table.Td>
                   <Table.Td data-label={t('admin.users.actions')}>
@@ -128,7 +135,7 @@ export default function AdminUsersRoute() {
             </Table.Tbody>
           </Table>
       )}
-      {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} aria-label={t('admin.users.pagination')} />}
+      {users.data && <ListPagination total={users.data.total} pageSize={PAGE_SIZE} page={page} onChange={setPage} label={t('admin.users.pagination')} />}
       <CreateUserDialog opened={createOpen} onClose={closeCreate} />
       {dialog?.kind === 'edit' && <EditUserDialog user={dialog.user} onClose={() => setDialog(null)} />}
       {dialog?.kind === 'password' && <PasswordDialog user={dialog.user} onClose={() => setDialog(null)} />}

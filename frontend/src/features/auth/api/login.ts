@@ -1,7 +1,7 @@
 import type { Session } from '@supabase/supabase-js';
 import { type Locale } from '@site/locale';
 import { supabase } from '@/lib/supabase';
-import { broadcastAuth, setFreshLoginRequired } from '@/lib/auth-browser-state';
+import { broadcastAuth, isFreshLoginRequired, setFreshLoginRequired } from '@/lib/auth-browser-state';
 import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 import type { OAuthProvider } from './providers';
 
@@ -51,12 +51,16 @@ export async function fetchOwnRole(userId: string): Promise<string | null> {
  * Starts OAuth sign-in (spec §4: Google, LinkedIn). The provider returns to `returnPath` (the
  * login page, which picks the session up from the URL and continues to /user: a /user URL would
  * be refused by the navigation check before supabase-js has read the session from the fragment).
+ * After a sign-out (the fresh-login flag, spec §4) Google is asked to let the person choose the
+ * account (`prompt=select_account`, passed on by Auth) instead of signing the last one in
+ * silently; LinkedIn always asks.
  * @returns an error message when the redirect could not start (the browser leaves the page otherwise)
  */
 export async function signInWithProvider(provider: OAuthProvider, returnPath: string): Promise<string | null> {
+  const fresh = provider === 'google' && isFreshLoginRequired();
   const { error } = await supabase.auth.signInWithOAuth({
     provider,
-    options: { redirectTo: `${window.location.origin}${returnPath}` },
+    options: { redirectTo: `${window.location.origin}${returnPath}`, ...(fresh ? { queryParams: { prompt: 'select_account' } } : {}) },
   });
   return error ? error.message : null;
 }

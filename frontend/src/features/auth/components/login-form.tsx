@@ -41,10 +41,8 @@ export function LoginForm({ admin = false }: { admin?: boolean }) {
     },
   });
 
-  const fail = (message: string) => {
-    setErrorText(message);
-    notify('error', message);
-  };
+  // issue 33 §8: an error of the form is shown once, in the form (role=alert), not also as a snackbar
+  const fail = (message: string) => setErrorText(message);
 
   const submit = form.onSubmit(async ({ email, password }) => {
     setBusy(true);

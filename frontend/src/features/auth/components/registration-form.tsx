@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { LocalLink } from '@/components/local-link';
 import { useLocale, useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
-import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
 import { FunctionCallError, invokeFunction } from '@/lib/invoke-function';
 import { isStrongPassword } from '../api/password-rules';
@@ -52,8 +51,8 @@ export function RegistrationForm() {
         else if (err.status === 429) message = intl.formatMessage({ id: 'auth.register.rateLimited' });
         else if (err.code === 'weak_password' || err.code === 'terms_not_accepted' || err.code === 'validation_failed') message = err.message;
       }
+      // shown once, in the form (issue 33 §8)
       setErrorText(message);
-      notify('error', message);
     }
   });
   const terms = (chunks: ReactNode) => <LocalLink to={paths.legal.terms} target="_blank">{chunks}</LocalLink>;

@@ -50,13 +50,17 @@ export const authRoutes: RouteDef[] = [
     load: () => import('./registration-success'),
   },
   {
+    // spec §2 lists /register next to /registration: the page moved, so the old address (and the
+    // links and bookmarks that use it) arrives at /registration with its query (per-route redirect,
+    // issue 33 §18)
     id: 'register',
     pattern: '/register',
-    layout: 'default',
-    titleKey: 'page.register.title',
-    descriptionKey: 'page.register.description',
+    layout: 'login-register',
+    titleKey: 'page.registration.title',
+    descriptionKey: 'page.registration.description',
     noindex: true,
-    load: () => import('./register'),
+    redirect: ({ search }) => (search.size > 0 ? `/registration?${search.toString()}` : '/registration'),
+    load: () => import('./registration'),
   },
   {
     id: 'confirm',

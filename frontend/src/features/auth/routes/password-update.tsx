@@ -60,8 +60,8 @@ export default function PasswordUpdateRoute() {
         : err instanceof FunctionCallError && err.code === 'weak_password'
           ? err.message
           : intl.formatMessage({ id: 'auth.login.genericError' });
+      // shown once, in the form (issue 33 §8)
       setErrorText(message);
-      notify('error', message);
     }
   });
   return (

@@ -48,7 +48,8 @@ export default function ContactRoute({ locale }: PageProps) {
         // issue 12 §8: the database refuses past its per-address/account/IP limits with 429
         const limited = error instanceof ApiError && error.status === 429;
         setRateLimited(limited);
-        notify('error', intl.formatMessage({ id: limited ? 'contact.rateLimited' : 'contact.failure' }));
+        // the limit has its own alert above the form; anything else a snackbar (each error once, issue 33 §8)
+        if (!limited) notify('error', intl.formatMessage({ id: 'contact.failure' }));
       },
     });
   });

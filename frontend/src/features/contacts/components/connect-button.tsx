@@ -71,8 +71,8 @@ export default function ConnectButton({
       const text = limit
         ? t('contacts.error.weeklyLimit', { limit: String(limit.limit), date: formatRenewal(intl, limit.renewsAt) })
         : t(contactErrorMessageId(err));
+      // shown once, in the request form (issue 33 §8)
       setError(text);
-      notify('error', text);
     },
   });
   const answer = useMutation({

@@ -1,4 +1,5 @@
-import { Button, Group, NativeSelect, NumberInput, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { NumberField } from '@/components/number-field';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -141,10 +142,10 @@ export function EventForm({ form, onSubmit, ariaLabel, submitLabel, pending, dis
             </SimpleGrid>
           </>
         )}
-        <NumberInput label={<FormattedMessage id="events.form.capacity" />} description={<FormattedMessage id="events.form.capacityHint" />} min={1} allowDecimal={false} {...form.getInputProps('capacity')} error={err('capacity')} />
+        <NumberField label={intl.formatMessage({ id: 'events.form.capacity' })} description={<FormattedMessage id="events.form.capacityHint" />} min={1} allowDecimal={false} {...form.getInputProps('capacity')} error={err('capacity')} />
         <Switch label={<FormattedMessage id="events.form.isPaid" />} {...form.getInputProps('isPaid', { type: 'checkbox' })} />
         {form.values.isPaid && (
-          <NumberInput label={<FormattedMessage id="events.form.price" />} min={0.5} decimalScale={2} suffix=" €" required {...form.getInputProps('price')} error={err('price')} />
+          <NumberField label={intl.formatMessage({ id: 'events.form.price' })} min={0.5} decimalScale={2} suffix=" €" required {...form.getInputProps('price')} error={err('price')} />
         )}
         {footer}
         <Group>

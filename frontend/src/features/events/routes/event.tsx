@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { OrganizationByline } from '@/features/organizations';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
@@ -14,7 +16,7 @@ import { TicketActions } from '../components/ticket-actions';
 import { useSession } from '@/lib/session';
 import { ConfirmButton } from '../components/confirm-button';
 import { EditEventButton } from '../components/edit-event-dialog';
-import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatPriceCents, STATUS_LABEL, visitorStatusLabel } from '../components/labels';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatEventRange } from '@/lib/format';
 import { StatusActions } from '../components/status-actions';
@@ -37,6 +39,8 @@ export default function EventRoute({ params, locale }: PageProps) {
   useTrackView('event', ev?.id);
   const rsvp = useMyRsvp(ev?.id, userId);
   const setRsvp = useSetRsvp(ev?.id ?? 0, userId);
+  // the moment the page opened decides whether the event is past (issue 33 §10)
+  const [now] = useState(() => Date.now());
 
   if (event.isPending) {
     return (
@@ -68,6 +72,9 @@ export default function EventRoute({ params, locale }: PageProps) {
   const isOrganizer = userId === ev.organizer_id;
   const placesLeft = ev.capacity === null ? null : Math.max(ev.capacity - ev.going_count, 0);
   const mine = rsvp.data ?? null;
+  const past = Date.parse(ev.ends_at) <= now;
+  // the organiser works with the workflow status; visitors read only what concerns them (issue 33 §10)
+  const statusLabel = isOrganizer ? (STATUS_LABEL[ev.status] ?? null) : visitorStatusLabel(ev, now);
   const attending = mine !== null && mine.status !== 'cancelled';
   const act = (attend: boolean) =>
     setRsvp.mutate(
@@ -87,9 +94,11 @@ export default function EventRoute({ params, locale }: PageProps) {
     <Container size="md" py="xl">
       <Stack>
         <Group gap="xs">
-          <Badge variant="outline" color="var(--tw-blue)" data-testid="event-status">
-            <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
-          </Badge>
+          {statusLabel && (
+            <Badge variant="outline" color="var(--tw-blue)" data-testid="event-status">
+              <FormattedMessage id={statusLabel} />
+            </Badge>
+          )}
           <Badge variant="outline" color="var(--tw-gray)">
             <FormattedMessage id={CATEGORY_LABEL[ev.category] ?? 'search.category.other'} />
           </Badge>
@@ -185,10 +194,10 @@ export default function EventRoute({ params, locale }: PageProps) {
         </Group>
         {mine && !ev.is_paid && mine.status === 'going' && (
           <Alert color="green" data-testid="event-my-status">
-            <FormattedMessage id="events.rsvp.going" />
+            <FormattedMessage id={past ? 'events.rsvp.attended' : 'events.rsvp.going'} />
           </Alert>
         )}
-        {mine && !ev.is_paid && mine.status === 'waitlisted' && (
+        {mine && !ev.is_paid && !past && mine.status === 'waitlisted' && (
           <Alert color="yellow" data-testid="event-my-status">
             <FormattedMessage id="events.rsvp.waitlisted" values={{ position: mine.position ?? 0 }} />
           </Alert>
@@ -198,7 +207,7 @@ export default function EventRoute({ params, locale }: PageProps) {
             {ev.summary}
           </Text>
         )}
-        {ev.description && <Text style={{ whiteSpace: 'pre-line' }}>{ev.description}</Text>}
+        {ev.description && <RichText text={ev.description} testId="event-description" />}
       </Stack>
     </Container>
   );

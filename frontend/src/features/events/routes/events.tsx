@@ -11,7 +11,7 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { EVENTS_PAGE_SIZE, type EventFilters, parseEventFilters, toEventSearch, useEvents } from '../api/get-events';
-import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatPriceCents, visitorStatusLabel } from '../components/labels';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatEventRange } from '@/lib/format';
 import { type MapItem, ResultsMap, ViewSwitch } from '@/features/map';
@@ -30,6 +30,8 @@ export default function EventsRoute({ locale }: PageProps) {
     setCity(filters.city);
   }
   const events = useEvents(filters);
+  // the moment the page opened decides which events are happening now or over (issue 33 §10)
+  const [now] = useState(() => Date.now());
   const placed = useMemo(
     () =>
       (events.data?.rows ?? []).flatMap((ev): MapItem[] =>
@@ -110,9 +112,9 @@ export default function EventsRoute({ locale }: PageProps) {
                   summary={ev.summary}
                   badge={
                     <Group gap={4} wrap="nowrap">
-                      {ev.status !== 'published' && (
+                      {visitorStatusLabel(ev, now) && (
                         <CardBadge>
-                          <FormattedMessage id={STATUS_LABEL[ev.status] ?? 'events.status.published'} />
+                          <FormattedMessage id={visitorStatusLabel(ev, now)!} />
                         </CardBadge>
                       )}
                       <CardBadge tone={ev.is_paid ? 'grape' : 'teal'}>

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Container, SimpleGrid, Stack, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
@@ -9,7 +10,7 @@ import { paths } from '@/config/paths';
 import type { PageProps } from '@/lib/route-def';
 import { useMyEvents } from '../api/get-events';
 import { useSession } from '@/lib/session';
-import { formatPriceCents, STATUS_LABEL } from '../components/labels';
+import { formatPriceCents, rsvpLabel, STATUS_LABEL } from '../components/labels';
 import { formatEventRange } from '@/lib/format';
 import { EditEventButton } from '../components/edit-event-dialog';
 import { StatusActions } from '../components/status-actions';
@@ -24,6 +25,8 @@ const TICKET_STATUS: Record<string, string> = {
 export default function UserEventsRoute({ locale }: PageProps) {
   const userId = useSession().user?.id ?? null;
   const mine = useMyEvents(userId);
+  // the moment the page opened decides which RSVPs are past
+  const [now] = useState(() => Date.now());
   return (
     <Container size="md" py="xl">
       <Stack>
@@ -128,7 +131,7 @@ export default function UserEventsRoute({ locale }: PageProps) {
                       kicker={formatEventRange(r.event!.starts_at, r.event!.ends_at, locale, 'medium')}
                       badge={
                         <CardBadge tone={r.status === 'going' ? 'teal' : 'gray'}>
-                          <FormattedMessage id={r.status === 'going' ? 'events.mine.going' : r.status === 'held' ? 'events.mine.held' : 'events.mine.waitlisted'} />
+                          <FormattedMessage id={rsvpLabel(r.status, r.event!.ends_at, now)} />
                         </CardBadge>
                       }
                       action={<FormattedMessage id="landing.events.action" />}

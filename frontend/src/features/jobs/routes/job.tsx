@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { LoadingState } from '@/components/query-state';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
@@ -115,7 +116,7 @@ export default function JobRoute({ params, locale }: PageProps) {
           )}
           <FavouriteJobButton jobId={j.id} />
         </Group>
-        <Text style={{ whiteSpace: 'pre-line' }}>{j.description}</Text>
+        <RichText text={j.description} testId="job-description" />
       </Stack>
     </Container>
   );

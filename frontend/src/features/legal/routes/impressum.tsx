@@ -14,5 +14,5 @@ const SECTIONS: readonly ContentSection[] = [
 
 /** `/impressum`: provider identification with the fields §5 DDG requires (placeholders marked). */
 export default function ImpressumRoute() {
-  return <ContentPage titleId="impressum.title" noticeId="legal.placeholderNotice" sections={SECTIONS} />;
+  return <ContentPage titleId="impressum.title" legal sections={SECTIONS} />;
 }

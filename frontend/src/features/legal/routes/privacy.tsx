@@ -20,5 +20,5 @@ const SECTIONS: readonly ContentSection[] = [
 
 /** `/legal/Datenschutzhinweise`: privacy notice (GDPR Art. 13, TDDDG). */
 export default function PrivacyRoute() {
-  return <ContentPage titleId="privacy.title" introId="privacy.intro" noticeId="legal.placeholderNotice" sections={SECTIONS} />;
+  return <ContentPage titleId="privacy.title" introId="privacy.intro" legal sections={SECTIONS} />;
 }

@@ -12,5 +12,5 @@ const SECTIONS: readonly ContentSection[] = [
 
 /** `/legal/anbieterkennzeichnung`: who the contract partner is. */
 export default function ProviderRoute() {
-  return <ContentPage titleId="provider.title" noticeId="legal.placeholderNotice" sections={SECTIONS} />;
+  return <ContentPage titleId="provider.title" legal sections={SECTIONS} />;
 }

@@ -16,5 +16,5 @@ const SECTIONS: readonly ContentSection[] = [
 
 /** `/legal/nutzungsvereinbarung`: terms of use. */
 export default function TermsRoute() {
-  return <ContentPage titleId="terms.title" noticeId="legal.placeholderNotice" sections={SECTIONS} />;
+  return <ContentPage titleId="terms.title" legal sections={SECTIONS} />;
 }

@@ -10,5 +10,5 @@ const SECTIONS: readonly ContentSection[] = [
 
 /** `/legal/widerufsbelehrung`: cancellation policy with the model withdrawal form. */
 export default function WithdrawalRoute() {
-  return <ContentPage titleId="withdrawal.title" noticeId="legal.placeholderNotice" sections={SECTIONS} />;
+  return <ContentPage titleId="withdrawal.title" legal sections={SECTIONS} />;
 }

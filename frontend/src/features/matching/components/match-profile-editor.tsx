@@ -1,20 +1,6 @@
-import {
-  Alert,
-  Button,
-  Fieldset,
-  Group,
-  MultiSelect,
-  NumberInput,
-  Progress,
-  SegmentedControl,
-  Select,
-  SimpleGrid,
-  Stack,
-  Switch,
-  TagsInput,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Progress, SegmentedControl, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { NumberField } from '@/components/number-field';
+import { MultiSelectField, TagsField } from '@/components/pill-inputs';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -217,7 +203,7 @@ export function EditorForm({
       void queryClient.invalidateQueries({ queryKey: MATCHING_KEY });
       onSaved?.();
     },
-    onError: (err) => notify('error', t(matchingErrorId(err))),
+    // the error shows once, in the form's alert (issue 33 §8)
   });
   const err = (name: string) => (form.errors[name] ? t(String(form.errors[name])) : undefined);
   const v = form.getValues();
@@ -290,22 +276,22 @@ export function EditorForm({
               onChange={(value) => form.setFieldValue('kind', value ?? '')}
             />
             <Stack gap={4}>
-              <MultiSelect label={t('matching.field.kinds_sought')} data={opts(MATCH_KINDS, kindId)} {...form.getInputProps('kinds_sought')} />
+              <MultiSelectField label={t('matching.field.kinds_sought')} data={opts(MATCH_KINDS, kindId)} {...form.getInputProps('kinds_sought')} />
               {must('kind')}
             </Stack>
-            <MultiSelect
+            <MultiSelectField
               label={t('matching.field.roles_offered')}
               description={t('matching.field.roles_offeredHint')}
               data={opts(MATCH_ROLES, roleId)}
               {...form.getInputProps('roles_offered')}
             />
-            <MultiSelect
+            <MultiSelectField
               label={t('matching.field.roles_sought')}
               description={t('matching.field.roles_soughtHint')}
               data={opts(MATCH_ROLES, roleId)}
               {...form.getInputProps('roles_sought')}
             />
-            <MultiSelect
+            <MultiSelectField
               label={t('matching.field.skills')}
               data={skillOptions}
               searchable
@@ -314,7 +300,7 @@ export function EditorForm({
               error={err('skills')}
             />
             <Stack gap={4}>
-              <MultiSelect
+              <MultiSelectField
                 label={t('matching.field.skills_sought')}
                 data={skillOptions}
                 searchable
@@ -324,7 +310,7 @@ export function EditorForm({
               />
               {must('skills')}
             </Stack>
-            <TagsInput
+            <TagsField
               label={t('matching.field.skill_tags')}
               description={t('matching.field.skill_tagsHint')}
               maxTags={20}
@@ -337,7 +323,7 @@ export function EditorForm({
               }
             />
             <Stack gap={4}>
-              <MultiSelect label={t('matching.field.industries')} data={opts(INDUSTRIES, industryId)} {...form.getInputProps('industries')} />
+              <MultiSelectField label={t('matching.field.industries')} data={opts(INDUSTRIES, industryId)} {...form.getInputProps('industries')} />
               {must('industries')}
             </Stack>
             <Select
@@ -349,7 +335,7 @@ export function EditorForm({
               onChange={(value) => form.setFieldValue('idea_stage', value ?? '')}
             />
             <Stack gap={4}>
-              <MultiSelect label={t('matching.field.stages_sought')} data={opts(STAGES, stageId)} {...form.getInputProps('stages_sought')} />
+              <MultiSelectField label={t('matching.field.stages_sought')} data={opts(STAGES, stageId)} {...form.getInputProps('stages_sought')} />
               {must('stage')}
             </Stack>
             <Stack gap={4}>
@@ -369,7 +355,7 @@ export function EditorForm({
               <span />
             )}
             <Stack gap={4}>
-              <NumberInput
+              <NumberField
                 hideControls
                 label={t('matching.field.radius_km')}
                 description={t('matching.field.radius_kmHint')}
@@ -383,12 +369,12 @@ export function EditorForm({
               {must('location')}
             </Stack>
             <Stack gap={4}>
-              <MultiSelect label={t('matching.field.languages')} data={languageOptions} maxValues={10} {...form.getInputProps('languages')} />
+              <MultiSelectField label={t('matching.field.languages')} data={languageOptions} maxValues={10} {...form.getInputProps('languages')} />
               {must('languages')}
             </Stack>
             {v.kind === 'investor' && (
               <>
-                <NumberInput
+                <NumberField
                   hideControls
                   label={t('matching.field.ticket_min_eur')}
                   min={0}
@@ -398,7 +384,7 @@ export function EditorForm({
                   {...form.getInputProps('ticket_min_eur')}
                   error={err('ticket_min_eur')}
                 />
-                <NumberInput
+                <NumberField
                   hideControls
                   label={t('matching.field.ticket_max_eur')}
                   min={0}
@@ -418,7 +404,7 @@ export function EditorForm({
               </Text>
               <SimpleGrid cols={{ base: 2, sm: 4 }}>
                 {(Object.keys(DEFAULT_WEIGHTS) as WeightCriterion[]).map((c) => (
-                  <NumberInput
+                  <NumberField
                     hideControls
                     key={c}
                     label={t(WEIGHT_IDS[c]!)}

@@ -1,4 +1,5 @@
-import { Button, Card, Checkbox, Fieldset, Group, MultiSelect, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Card, Checkbox, Fieldset, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { MultiSelectField } from '@/components/pill-inputs';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -119,7 +120,7 @@ export function OpenRolesEditor({ projectId }: { projectId: number }) {
                   error={err('role')}
                 />
                 <TextInput label={t('matching.openRoles.roleTitle')} maxLength={100} {...form.getInputProps('title')} error={err('title')} />
-                <MultiSelect
+                <MultiSelectField
                   label={t('matching.openRoles.skills')}
                   data={skillOptions}
                   searchable

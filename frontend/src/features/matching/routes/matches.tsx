@@ -1,4 +1,6 @@
-import { Button, Card, Group, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { NumberField } from '@/components/number-field';
+import { MultiSelectField } from '@/components/pill-inputs';
 import { useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -15,6 +17,7 @@ import {
   MATCHING_KEY,
   type MatchFilters,
   matchingErrorId,
+  ownMatchProfileQuery,
   savedMatchProfilesQuery,
   skillsQuery,
 } from '../api/matching';
@@ -41,7 +44,12 @@ export default function MatchesRoute() {
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const skills = useQuery(skillsQuery());
   const saved = useQuery(savedMatchProfilesQuery());
+  // issue 33 §14: without a primary matching profile match_people can only answer 404
+  // match_profile_missing, so the page says so itself and does not ask
+  const own = useQuery(ownMatchProfileQuery());
+  const noProfile = profileId === null && own.data === null;
   const pages = useInfiniteQuery({
+    enabled: profileId !== null || !!own.data,
     queryKey: [...MATCHING_KEY, 'people', 'list', profileId, applied],
     queryFn: ({ pageParam }) => fetchMatches(profileId, applied, MATCHES_PAGE_SIZE, pageParam),
     initialPageParam: null as string | null,
@@ -91,35 +99,35 @@ export default function MatchesRoute() {
       {full && (
         <Card withBorder padding="md" component="form" data-testid="match-filters" onSubmit={(e) => (e.preventDefault(), setApplied(toFilters(draft)))}>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
-            <MultiSelect label={t('matching.filter.kinds')} data={opts(MATCH_KINDS, kindId)} value={draft.kinds} onChange={(v) => set('kinds', v)} />
-            <MultiSelect label={t('matching.filter.roles')} data={opts(MATCH_ROLES, roleId)} value={draft.roles} onChange={(v) => set('roles', v)} />
-            <MultiSelect
+            <MultiSelectField label={t('matching.filter.kinds')} data={opts(MATCH_KINDS, kindId)} value={draft.kinds} onChange={(v) => set('kinds', v)} />
+            <MultiSelectField label={t('matching.filter.roles')} data={opts(MATCH_ROLES, roleId)} value={draft.roles} onChange={(v) => set('roles', v)} />
+            <MultiSelectField
               label={t('matching.filter.skills')}
               searchable
               data={(skills.data ?? []).map((s) => ({ value: s.key, label: intl.locale === 'de' ? s.label_de : s.label_en }))}
               value={draft.skills}
               onChange={(v) => set('skills', v)}
             />
-            <MultiSelect
+            <MultiSelectField
               label={t('matching.filter.industries')}
               data={opts(INDUSTRIES, industryId)}
               value={draft.industries}
               onChange={(v) => set('industries', v)}
             />
-            <MultiSelect
+            <MultiSelectField
               label={t('matching.filter.commitment')}
               data={opts(COMMITMENTS, commitmentId)}
               value={draft.commitment}
               onChange={(v) => set('commitment', v)}
             />
-            <MultiSelect
+            <MultiSelectField
               label={t('matching.filter.languages')}
               data={LANGUAGE_CODES.map((c) => ({ value: c, label: languageNames.of(c) ?? c }))}
               value={draft.languages}
               onChange={(v) => set('languages', v)}
             />
             <TextInput label={t('matching.filter.city')} value={draft.city} onChange={(e) => set('city', e.currentTarget.value)} />
-            <NumberInput
+            <NumberField
               label={t('matching.filter.radius')}
               min={1}
               max={1000}
@@ -127,7 +135,7 @@ export default function MatchesRoute() {
               value={draft.radius_km}
               onChange={(v) => set('radius_km', v)}
             />
-            <NumberInput
+            <NumberField
               label={t('matching.filter.minScore')}
               min={0}
               max={100}
@@ -153,7 +161,9 @@ export default function MatchesRoute() {
           </Group>
         </Card>
       )}
-      {pages.isPending && <LoadingState messageId="matching.loading" />}
+      {noProfile && <MatchErrorNotice error={new Error('match_profile_missing')} />}
+      {own.isError && profileId === null && <MatchErrorNotice error={own.error} />}
+      {!noProfile && pages.isPending && <LoadingState messageId="matching.loading" />}
       {pages.isError && <MatchErrorNotice error={pages.error} />}
       {first && (
         <>

@@ -36,7 +36,8 @@ export default function NewsletterRoute({ locale }: PageProps) {
         // issue 12 §8: too many sign-ups from this connection (the database answers 429)
         const limited = error instanceof ApiError && error.status === 429;
         setRateLimited(limited);
-        notify('error', intl.formatMessage({ id: limited ? 'newsletter.rateLimited' : 'newsletter.failure' }));
+        // the limit has its own alert above the form; anything else a snackbar (each error once, issue 33 §8)
+        if (!limited) notify('error', intl.formatMessage({ id: 'newsletter.failure' }));
       },
     });
   });

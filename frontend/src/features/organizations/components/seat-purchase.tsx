@@ -1,4 +1,5 @@
-import { Alert, Button, Group, Modal, NumberInput, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Skeleton, Stack, Text } from '@mantine/core';
+import { NumberField } from '@/components/number-field';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -65,7 +66,7 @@ export function SeatPurchase({ organizationId, locale }: { organizationId: strin
         <FormattedMessage id="org.seats.breakdown" values={{ included: b.included_seats, extra: b.extra_seats, price: seatPrice, period }} />
       </Text>
       <Group align="flex-end" wrap="wrap">
-        <NumberInput
+        <NumberField
           label={intl.formatMessage({ id: 'org.seats.extraLabel' })}
           description={intl.formatMessage({ id: 'org.seats.extraHint' }, { min })}
           min={min}

@@ -1,4 +1,5 @@
-import { ActionIcon, Button, Group, NativeSelect, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { ActionIcon, Button, Group, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { TagsField } from '@/components/pill-inputs';
 import { useForm } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { zodValidate } from '@/lib/zod-form';
@@ -22,7 +23,7 @@ export function PortfolioForm({ initial, busy, submitId, onSubmit }: { initial?:
         <TextInput label={<FormattedMessage id="portfolios.field.title" />} required {...form.getInputProps('title')} error={err('title')} />
         <Textarea label={<FormattedMessage id="portfolios.field.descriptionDe" />} autosize minRows={4} lang="de" {...form.getInputProps('descriptionDe')} error={err('descriptionDe')} />
         <Textarea label={<FormattedMessage id="portfolios.field.descriptionEn" />} autosize minRows={4} lang="en" {...form.getInputProps('descriptionEn')} error={err('descriptionEn')} />
-        <TagsInput label={<FormattedMessage id="portfolios.field.skills" />} description={<FormattedMessage id="portfolios.field.tagsHint" />} maxTags={50} {...form.getInputProps('skills')} error={err('skills')} />
+        <TagsField label={<FormattedMessage id="portfolios.field.skills" />} description={<FormattedMessage id="portfolios.field.tagsHint" />} maxTags={50} {...form.getInputProps('skills')} error={err('skills')} />
         <Stack gap="xs">
           <FormattedMessage id="portfolios.field.links" />
           {form.values.links.map((_, i) => (
@@ -40,7 +41,7 @@ export function PortfolioForm({ initial, busy, submitId, onSubmit }: { initial?:
             </Button>
           )}
         </Stack>
-        <TagsInput label={<FormattedMessage id="portfolios.field.images" />} description={<FormattedMessage id="portfolios.field.imagesHint" />} maxTags={20} {...form.getInputProps('images')} error={err('images')} />
+        <TagsField label={<FormattedMessage id="portfolios.field.images" />} description={<FormattedMessage id="portfolios.field.imagesHint" />} maxTags={20} {...form.getInputProps('images')} error={err('images')} />
         <NativeSelect
           label={<FormattedMessage id="portfolios.field.fileAccess" />}
           data={Object.entries(FILE_ACCESS_LABEL).map(([value, id]) => ({ value, label: t(id) }))}

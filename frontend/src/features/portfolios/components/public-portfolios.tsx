@@ -1,5 +1,6 @@
-import { Anchor, Group, Image, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Box, Group, Image, SimpleGrid, Stack, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { CardBadge, ContentCard } from '@/components/content-card';
 import { CATEGORY_LABEL } from '@/lib/categories';
 import { isHttpsUrl, isHttpUrl } from '@site/url';
@@ -40,9 +41,9 @@ export function PublicPortfolios({ ownerId }: { ownerId: string }) {
               extra={
                 <Stack gap="xs" w="100%">
                   {description && (
-                    <Text fz="sm" style={{ whiteSpace: 'pre-line' }}>
-                      {description}
-                    </Text>
+                    <Box fz="sm">
+                      <RichText text={description} testId="portfolio-description" />
+                    </Box>
                   )}
                   {v.images.some(isHttpsUrl) && (
                     <SimpleGrid cols={{ base: 2, sm: 4 }}>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTrackView } from '@/lib/track';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { useLocation } from 'react-router';
 import { ContentCard } from '@/components/content-card';
 import { EmptyState } from '@/components/empty-state';
@@ -133,9 +134,7 @@ export default function OrganizationPageRoute({ params, locale }: PageProps) {
           )}
         </Group>
         {description && (
-          <Text style={{ whiteSpace: 'pre-line' }} data-testid="org-description">
-            {description}
-          </Text>
+          <RichText text={description} testId="org-description" />
         )}
 
         <Section titleId="org.members.title" testId="org-members">

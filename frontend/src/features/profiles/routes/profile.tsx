@@ -3,6 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { ContentCard } from '@/components/content-card';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
@@ -165,7 +166,7 @@ export default function ProfileRoute({ params }: PageProps) {
         </section>
       )}
       {responseStats.data && <Responsiveness stats={responseStats.data} />}
-      {p.bio && <Text style={{ whiteSpace: 'pre-line' }}>{p.bio}</Text>}
+      {p.bio && <RichText text={p.bio} testId="profile-bio" />}
       {p.skills.length > 0 && (
         <section>
           <Title order={2} fz="h4">

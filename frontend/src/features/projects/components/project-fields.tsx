@@ -1,4 +1,6 @@
-import { NativeSelect, NumberInput, SegmentedControl, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { NativeSelect, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
+import { NumberField } from '@/components/number-field';
+import { TagsField } from '@/components/pill-inputs';
 import type { UseFormReturnType } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { PublishAsSelect } from '@/features/organizations';
@@ -93,7 +95,7 @@ export function ProjectFields({ form, group }: { form: Form; group: FieldGroup }
           data={Object.entries(STAGE_LABEL).map(([value, id]) => ({ value, label: t(id) }))}
           {...form.getInputProps('stage')}
         />
-        <TagsInput
+        <TagsField
           label={<FormattedMessage id="projects.field.images" />}
           description={<FormattedMessage id="projects.field.imagesHint" />}
           maxTags={12}
@@ -106,8 +108,8 @@ export function ProjectFields({ form, group }: { form: Form; group: FieldGroup }
   return (
     <Stack>
       <TextInput label={<FormattedMessage id="projects.field.city" />} {...form.getInputProps('city')} error={err('city')} />
-      <NumberInput
-        label={<FormattedMessage id="projects.field.latitude" />}
+      <NumberField
+        label={intl.formatMessage({ id: 'projects.field.latitude' })}
         decimalScale={6}
         min={-90}
         max={90}
@@ -115,8 +117,8 @@ export function ProjectFields({ form, group }: { form: Form; group: FieldGroup }
         onChange={(v) => form.setFieldValue('latitude', typeof v === 'number' ? v : null)}
         error={err('latitude')}
       />
-      <NumberInput
-        label={<FormattedMessage id="projects.field.longitude" />}
+      <NumberField
+        label={intl.formatMessage({ id: 'projects.field.longitude' })}
         decimalScale={6}
         min={-180}
         max={180}
@@ -124,7 +126,7 @@ export function ProjectFields({ form, group }: { form: Form; group: FieldGroup }
         onChange={(v) => form.setFieldValue('longitude', typeof v === 'number' ? v : null)}
         error={err('longitude')}
       />
-      <TagsInput
+      <TagsField
         label={<FormattedMessage id="projects.field.roles" />}
         description={<FormattedMessage id="projects.field.rolesHint" />}
         maxTags={20}

@@ -1,8 +1,8 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { type ProjectFormValues, STAGE_LABEL } from '../api/project-schema';
 import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
-import { ProjectDescription } from './project-description';
 
 /** Read-only summary of the project values (last wizard step). */
 export function ProjectReview({ values }: { values: ProjectFormValues }) {
@@ -31,7 +31,7 @@ export function ProjectReview({ values }: { values: ProjectFormValues }) {
           <FormattedMessage id="projects.detail.roles" />: {values.rolesSought.join(', ')}
         </Text>
       )}
-      {values.description && <ProjectDescription text={values.description} />}
+      {values.description && <RichText text={values.description} testId="project-description" />}
     </Stack>
   );
 }

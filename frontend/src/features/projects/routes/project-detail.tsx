@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Card, Center, Container, Group, Image, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { RichText } from '@/components/rich-text';
 import { Navigate, useLocation } from 'react-router';
 import { LocalLink } from '@/components/local-link';
 import { useLocalizedPath } from '@/components/use-locale';
@@ -14,7 +15,6 @@ import { STAGE_LABEL } from '../api/project-schema';
 import { CATEGORY_LABEL, PRIVATE_CATEGORY_LABEL } from '@/lib/categories';
 import { OrganizationByline } from '@/features/organizations';
 import { FavouriteProjectButton } from '../components/favourite-button';
-import { ProjectDescription } from '../components/project-description';
 import { useSession } from '@/lib/session';
 import { trackItem, useTrackView } from '@/lib/track';
 
@@ -116,7 +116,7 @@ export default function ProjectDetailRoute({ params, locale }: PageProps) {
               ))}
           </SimpleGrid>
         )}
-        {project.description && <ProjectDescription text={project.description} onLinkClick={() => trackItem('project', project.id, 'external_link_click')} />}
+        {project.description && <RichText text={project.description} testId="project-description" onLinkClick={() => trackItem('project', project.id, 'external_link_click')} />}
         {project.roles_sought.length > 0 && (
           <Stack gap="xs">
             <Title order={2} size="h4">

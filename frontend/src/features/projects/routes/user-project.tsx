@@ -9,19 +9,26 @@ import { paths } from '@/config/paths';
 import { OpenRolesEditor } from '@/features/matching';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
+import { useSession } from '@/lib/session';
 import { useOwnProject } from '../api/get-projects';
 import { type ProjectRow, STATUS_LABEL, toFormValues } from '../api/project-schema';
 import { useProjectMutations } from '../api/save-project';
 import { ProjectFields } from '../components/project-fields';
 import { useProjectForm } from '../components/use-project-form';
 
-/** `/user/projects/{id}`: edit all fields of an own project, publish/unpublish, delete with confirmation; its open roles and the team-gap finder (issue 19). */
+/**
+ * `/user/projects/{id}`: edit all fields of an own project, publish/unpublish, delete with
+ * confirmation; its open roles and the team-gap finder (issue 19). Someone else's published
+ * project (RLS lets everyone read it) is not offered for editing: the page says it is not yours
+ * and links to its public page (issue 33 §4).
+ */
 export default function UserProjectRoute({ params }: PageProps) {
   const intl = useIntl();
   const id = Number(params.id);
   const project = useOwnProject(id);
+  const me = useSession().user?.id;
 
-  if (project.isPending) {
+  if (project.isPending || !me) {
     return (
       <Center py="xl">
         <Loader aria-label={intl.formatMessage({ id: 'projects.loading' })} />
@@ -35,7 +42,27 @@ export default function UserProjectRoute({ params }: PageProps) {
       </Alert>
     );
   }
+  if (project.data.owner_id !== me) return <NotYourProject row={project.data} />;
   return <ProjectEditor key={project.data.id} row={project.data} />;
+}
+
+/** Shown instead of the edit form when the project belongs to another member. */
+function NotYourProject({ row }: { row: ProjectRow }) {
+  return (
+    <Stack>
+      <Title order={1}>{row.title}</Title>
+      <Alert color="blue" role="status" data-testid="project-not-yours">
+        <Stack gap="xs" align="flex-start">
+          <FormattedMessage id="projects.notYours" />
+          {row.status === 'published' && (
+            <LocalLink to={paths.project(row.id, row.slug)}>
+              <FormattedMessage id="projects.viewPublic" />
+            </LocalLink>
+          )}
+        </Stack>
+      </Alert>
+    </Stack>
+  );
 }
 
 /** The edit form of a loaded project (initial values from the row). */

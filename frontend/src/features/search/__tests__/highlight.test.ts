@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchParams, toSearchParams } from '../api/search';
-import { decodeEntities, splitHighlight } from '../components/highlight';
+import { decodeEntities, splitHighlight, splitSnippet } from '../components/highlight';
 
 describe('splitHighlight', () => {
   it('turns <mark> into marked parts and decodes the escaped text', () => {
@@ -17,6 +17,24 @@ describe('splitHighlight', () => {
   });
   it('decodes each entity once (no double decoding)', () => {
     expect(decodeEntities('&amp;lt;')).toBe('&lt;');
+  });
+});
+
+describe('splitSnippet (issue 33 §3)', () => {
+  it('strips Markdown around and inside the marks', () => {
+    expect(splitSnippet('**Deine Aufgaben**\n- Apps in <mark>Köln</mark> bauen\n- [Website](https://x.example) &amp; **<mark>mehr</mark>**')).toEqual([
+      { text: 'Deine Aufgaben Apps in ', marked: false },
+      { text: 'Köln', marked: true },
+      { text: ' bauen Website & ', marked: false },
+      { text: 'mehr', marked: true },
+    ]);
+  });
+  it('drops the orphan half of a delimiter pair a fragment cut off, and raw HTML as the page does', () => {
+    expect(splitSnippet('wichtig** für <mark>Berlin</mark> &lt;b&gt;los')).toEqual([
+      { text: 'wichtig für ', marked: false },
+      { text: 'Berlin', marked: true },
+      { text: ' los', marked: false },
+    ]);
   });
 });
 

@@ -83,6 +83,8 @@ const resultSchema = z.object({
 const responseSchema = z.object({
   total: z.number(),
   total_capped: z.optional(z.boolean()),
+  /** issue 34: the total of a huge result set is the database's estimate ("about 100,000 results"). */
+  total_estimated: z.optional(z.boolean()),
   page: z.number(),
   page_size: z.number(),
   facets: z.object({

@@ -173,7 +173,10 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
         <Stack aria-busy={search.isFetching} data-testid="search-results-region">
           <Group justify="space-between">
             <Text role="status" aria-live="polite" data-testid="search-total">
-              <FormattedMessage id={data.total_capped ? 'search.totalCapped' : 'search.total'} values={{ count: data.total }} />
+              <FormattedMessage
+                id={data.total_estimated ? 'search.totalEstimated' : data.total_capped ? 'search.totalCapped' : 'search.total'}
+                values={{ count: data.total }}
+              />
             </Text>
             <ViewSwitch value={params.view} onChange={(view) => onChange({ ...params, view })} />
           </Group>
@@ -212,7 +215,7 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
                       meta={[r.city, r.date ? formatDate(r.date, locale) : null].filter(Boolean).join(' · ') || undefined}
                       summary={
                         <span data-testid="search-snippet">
-                          <Highlight html={r.snippet} />
+                          <Highlight html={r.snippet} markdown />
                         </span>
                       }
                       owner={r.owner ? { name: r.owner.name, img: r.owner.img } : r.type === 'profile' ? { name: r.title, img: null } : null}

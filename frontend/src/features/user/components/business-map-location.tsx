@@ -1,4 +1,5 @@
-import { Button, Fieldset, NumberInput, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { Button, Fieldset, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { NumberField } from '@/components/number-field';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -46,8 +47,8 @@ function PlacementForm({ initial }: { initial: Values }) {
           <Switch label={intl.formatMessage({ id: 'map.business.show' })} data-testid="business-exact-location" {...form.getInputProps('show', { type: 'checkbox' })} />
           {form.values.show && (
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <NumberInput label={intl.formatMessage({ id: 'map.business.latitude' })} decimalScale={6} min={-90} max={90} {...form.getInputProps('latitude')} />
-              <NumberInput label={intl.formatMessage({ id: 'map.business.longitude' })} decimalScale={6} min={-180} max={180} {...form.getInputProps('longitude')} />
+              <NumberField label={intl.formatMessage({ id: 'map.business.latitude' })} decimalScale={6} min={-90} max={90} {...form.getInputProps('latitude')} />
+              <NumberField label={intl.formatMessage({ id: 'map.business.longitude' })} decimalScale={6} min={-180} max={180} {...form.getInputProps('longitude')} />
             </SimpleGrid>
           )}
           <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>

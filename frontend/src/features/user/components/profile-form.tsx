@@ -1,4 +1,5 @@
-import { Button, Fieldset, Group, MultiSelect, Radio, Select, SimpleGrid, Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Button, Fieldset, Group, Radio, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from '@mantine/core';
+import { MultiSelectField, TagsField } from '@/components/pill-inputs';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -134,10 +135,10 @@ export function ProfileForm({ profile }: { profile: OwnProfile }) {
             </SimpleGrid>
             <TextInput label={t('account.field.headline')} maxLength={160} {...form.getInputProps('headline')} />
             <Textarea label={t('account.field.bio')} autosize minRows={3} maxLength={5000} {...form.getInputProps('bio')} />
-            <TagsInput label={t('account.field.skills')} maxTags={50} {...form.getInputProps('skills')} />
+            <TagsField label={t('account.field.skills')} maxTags={50} {...form.getInputProps('skills')} />
             <Textarea label={t('account.field.lookingFor')} autosize minRows={2} maxLength={2000} {...form.getInputProps('looking_for')} />
             <Textarea label={t('account.field.offering')} autosize minRows={2} maxLength={2000} {...form.getInputProps('offering')} />
-            <MultiSelect
+            <MultiSelectField
               label={t('account.field.categories')}
               data={Object.entries(CATEGORY_IDS).map(([value, id]) => ({ value, label: t(id) }))}
               maxValues={10}

@@ -30,6 +30,18 @@ export const userRoutes: RouteDef[] = [
     load: () => import('./user-settings'),
   },
   {
+    // every signed-in member, paying or not: password, data export, deletion (issue 32 §5, DSGVO
+    // Art. 15, 17, 20); /user/settings keeps the payment guard of spec §6
+    id: 'user-account',
+    pattern: '/user/account',
+    layout: 'user',
+    guards: ['auth'],
+    titleKey: 'page.user-account.title',
+    descriptionKey: 'page.user-account.description',
+    noindex: true,
+    load: () => import('./user-account'),
+  },
+  {
     id: 'user-favorites',
     pattern: '/user/favorites',
     layout: 'user',

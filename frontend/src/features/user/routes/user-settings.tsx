@@ -1,8 +1,7 @@
 import { Alert, Button, Loader, Stack } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useOwnProfile } from '@/lib/own-profile';
-import { AccountCredentials } from '../components/account-credentials';
-import { AccountData } from '../components/account-data';
+import { AccountSection } from '../components/account-section';
 import { AvatarUpload } from '../components/avatar-upload';
 import { BlockedUsers } from '../components/blocked-users';
 import { BusinessMapLocation } from '../components/business-map-location';
@@ -13,7 +12,7 @@ import { MatchProfileEditor, SavedMatchProfiles } from '@/features/matching';
 import { SubscriptionPanel } from '@/features/billing';
 import { PageHeader } from '@/components/page-header';
 
-/** /user/settings: profile fields, matching profile (issue 19), avatar, address, social links, language, visibility, e-mail, password, blocked users (issue 8), export, deletion (issue 6). */
+/** /user/settings: profile fields, matching profile (issue 19), avatar, address, social links, language, visibility, subscription, notifications, blocked users (issue 8), and the account section /user/account shows too: e-mail, password, export, deletion (issues 6, 32 §5). */
 export default function UserSettingsRoute() {
   const intl = useIntl();
   const profile = useOwnProfile();
@@ -37,11 +36,10 @@ export default function UserSettingsRoute() {
           <MatchProfileEditor plan={profile.data.user_role} />
           {(profile.data.user_role === 'enterprise' || profile.data.user_role === 'admin') && <SavedMatchProfiles />}
           <PremiumProfileSettings key={`premium-${profile.data.updated_at}`} profile={profile.data} />
-          <AccountCredentials email={profile.data.email} />
           <SubscriptionPanel />
           <PrivacyNotificationSettings />
           <BlockedUsers />
-          <AccountData email={profile.data.email} />
+          <AccountSection email={profile.data.email} />
         </>
       )}
     </Stack>
