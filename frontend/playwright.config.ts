@@ -24,8 +24,8 @@ const resultsFile = path.join(stack.dataDir, 'e2e-results.json');
  * worker runs the rest. billing-checkout moves the Stripe sandbox's clock by a month and takes the
  * sandbox down for 30 s, which would break any checkout running meanwhile (billing-cancel-confirm,
  * billing-prices, events-tickets); stack.spec compares /working-remote-jobs with the remote jobs
- * in the database, and content-jobs-favourite inserts remote jobs; organizations-seats needs the
- * sandbox up.
+ * in the database, and content-jobs-favourite inserts remote jobs; organizations-seats and
+ * billing-plans-portal need the sandbox up.
  */
 const SHARED_STATE = [
   'billing-cancel-confirm.spec.ts',
@@ -35,6 +35,7 @@ const SHARED_STATE = [
   'events-tickets.spec.ts',
   'content-jobs-favourite.spec.ts',
   'organizations-seats.spec.ts',
+  'billing-plans-portal.spec.ts',
   'stack.spec.ts',
 ].map((file) => `**/${file}`);
 

@@ -604,6 +604,8 @@ export const functions: Record<string, FunctionExposure> = {
   'fail_email(p_id bigint, p_error text, p_max_attempts integer)': { execute: [], returns: 'email_status', rows: 'none' },
   'finish_stripe_event(p_id text, p_error text)': { execute: [], returns: 'void', rows: 'none' },
   'has_active_subscription()': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'own' },
+  // issue 32 §2: the caller's effective plan (organisation seat > own subscription), what the SPA shows
+  'my_plan()': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
   'my_blocked_users(p_slug text)': {
     execute: ['authenticated'],
     returns: ['user_id', 'display_name', 'slug', 'profile_img', 'blocked_at'],

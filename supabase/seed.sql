@@ -1003,7 +1003,7 @@ from (values
 ) as v(id, user_role, visibility, headline, bio, skills, looking_for, offering, categories, city, state, zipcode,
        street, house_number, lat, lon, social, customer, created_at)
 where p.id = v.id::uuid;
--- ---------------------------------------------------------------- subscriptions (ids are demo ids, unknown to Stripe)
+-- ---------------------------------------------------------------- subscriptions (placeholder ids; the local stack creates those of the demo accounts in its Stripe sandbox, scripts/seed/stripe-demo.ts)
 insert into public.subscriptions (user_id, plan_id, price_id, billing_period, status, current_period_start, current_period_end,
   cancel_at_period_end, stripe_customer_id, stripe_subscription_id, stripe_checkout_session_id, last_synced_at) values
 ('a0000000-0000-4000-8000-000000000002', 'basic', (select id from public.prices where plan_id = 'basic' and billing_period = 'quarterly'), 'quarterly', 'active', now() - interval '54720 minutes', now() - interval '54720 minutes' + interval '3 months', false, 'cus_demo_0002', 'sub_demo_0001', 'cs_demo_0001', now()),
@@ -14123,6 +14123,80 @@ cross join lateral (values
   ('design', 'Design', array['ux_design', 'ui_design']),
   ('sales_marketing', 'Marketing', array['online_marketing', 'social_media'])) as r(role, title, skills)
 where p.status = 'published' and p.id % 3 = 0 and (r.role = 'technical' or p.id % 2 = 0);
+-- ---------------------------------------------------------------- enterprise@: organisation, members, projects, jobs, analytics (issue 32 §4)
+insert into public.organizations (id, slug, name, description_en, description_de, website, industry, size, street, postal_code, city, country,
+  seats, subscription_id, created_by, created_at)
+values ('b0000000-0000-4000-8000-000000000001', 'hoffmann-digital', 'Hoffmann Digital GmbH',
+  'We build software for the trades and for medium-sized companies: customer portals, learning platforms and energy monitoring.',
+  'Wir entwickeln Software für Handwerk und Mittelstand: Kundenportale, Lernplattformen und Energiemonitoring.',
+  'https://www.example.com/hoffmann-digital', 'Software', '11-50', 'Bergstraße 26', '80331', 'München', 'Deutschland',
+  5, (select s.id from public.subscriptions s where s.user_id = 'a0000000-0000-4000-8000-000000000004'), 'a0000000-0000-4000-8000-000000000004', now() - interval '288000 minutes');
+insert into public.organization_members (organization_id, user_id, role, joined_at) values
+('b0000000-0000-4000-8000-000000000001', 'a0000000-0000-4000-8000-000000000004', 'owner', now() - interval '288000 minutes'),
+('b0000000-0000-4000-8000-000000000001', '684dd050-a1d2-483b-a0f4-66aab391f287', 'admin', now() - interval '216000 minutes'),
+('b0000000-0000-4000-8000-000000000001', 'c8efec3e-3d8c-4263-80c3-4af89422f460', 'member', now() - interval '172800 minutes'),
+('b0000000-0000-4000-8000-000000000001', 'ef34dd3b-1dd4-438f-8f82-01d65f16c3f9', 'member', now() - interval '129600 minutes');
+insert into public.projects (owner_id, organization_id, title, slug, summary, description, is_private, category, city, latitude, longitude,
+  roles_sought, stage, status, published_at, created_at, updated_at) values
+('a0000000-0000-4000-8000-000000000004', 'b0000000-0000-4000-8000-000000000001', 'Kundenportal für Handwerksbetriebe', 'kundenportal-fuer-handwerksbetriebe', 'Ein Portal, über das Handwerksbetriebe Aufträge, Termine und Rechnungen mit ihren Kunden teilen.', 'Ein Portal, über das Handwerksbetriebe Aufträge, Termine und Rechnungen mit ihren Kunden teilen.
+
+Ein Projekt von Hoffmann Digital GmbH.', false, 'technology', 'München', 48.13743, 11.57549, array['Entwicklung', 'Design']::text[], 'mvp', 'published', now() - interval '172800 minutes', now() - interval '174240 minutes', now() - interval '172800 minutes'),
+('a0000000-0000-4000-8000-000000000004', 'b0000000-0000-4000-8000-000000000001', 'Digitale Lernplattform für Azubis', 'digitale-lernplattform-fuer-azubis', 'Kurze Lerneinheiten und Prüfungsvorbereitung für Auszubildende im Handwerk, mobil und offline nutzbar.', 'Kurze Lerneinheiten und Prüfungsvorbereitung für Auszubildende im Handwerk, mobil und offline nutzbar.
+
+Ein Projekt von Hoffmann Digital GmbH.', false, 'education', 'München', 48.13743, 11.57549, array['Entwicklung', 'Design']::text[], 'mvp', 'published', now() - interval '144000 minutes', now() - interval '145440 minutes', now() - interval '144000 minutes'),
+('684dd050-a1d2-483b-a0f4-66aab391f287', 'b0000000-0000-4000-8000-000000000001', 'Energiemonitor für Mittelständler', 'energiemonitor-fuer-mittelstaendler', 'Verbrauchsdaten aus Zählern und Maschinen auf einen Blick, mit Hinweisen zum Sparen.', 'Verbrauchsdaten aus Zählern und Maschinen auf einen Blick, mit Hinweisen zum Sparen.
+
+Ein Projekt von Hoffmann Digital GmbH.', false, 'environment', 'München', 48.13743, 11.57549, array['Entwicklung', 'Design']::text[], 'mvp', 'published', now() - interval '115200 minutes', now() - interval '116640 minutes', now() - interval '115200 minutes');
+insert into public.jobs (id, title, company, city, latitude, longitude, remote, employment_type, category, description, apply_url, language,
+  posted_by, organization_id, posted_at, expires_at) values
+('hoffmann-digital-1', 'Backend-Entwickler:in (Python)', 'Hoffmann Digital GmbH', 'München', 48.13743, 11.57549, true, 'full_time', 'technology', 'Hoffmann Digital GmbH sucht eine:n Backend-Entwickler:in (Python).
+
+**Deine Aufgaben**
+- Du übernimmst Verantwortung für eigene Projekte – von der Planung bis zur Umsetzung.
+- Du betreust unsere Kundinnen und Kunden und bist erste Ansprechperson.
+- Du entwickelst unsere Prozesse weiter und sorgst für Qualität.
+
+**Was wir bieten**
+- 30 Tage Urlaub, Jobrad und Zuschuss zum Deutschlandticket.
+- Ein eigenes Weiterbildungsbudget von 1.500 € pro Jahr.
+- Flexible Arbeitszeiten und die Möglichkeit, mobil zu arbeiten.', 'https://www.example.com/hoffmann-digital/jobs/1', 'de', 'a0000000-0000-4000-8000-000000000004', 'b0000000-0000-4000-8000-000000000001', now() - interval '14400 minutes', now() - interval '14400 minutes' + interval '60 days'),
+('hoffmann-digital-2', 'UX-Designer:in', 'Hoffmann Digital GmbH', 'München', 48.13743, 11.57549, false, 'full_time', 'technology', 'Hoffmann Digital GmbH sucht eine:n UX-Designer:in.
+
+**Deine Aufgaben**
+- Du entwickelst unsere Prozesse weiter und sorgst für Qualität.
+- Du übernimmst Verantwortung für eigene Projekte – von der Planung bis zur Umsetzung.
+- Du dokumentierst Ergebnisse und präsentierst sie im Team.
+
+**Was wir bieten**
+- 30 Tage Urlaub, Jobrad und Zuschuss zum Deutschlandticket.
+- Betriebliche Altersvorsorge und moderne Ausstattung.
+- Ein eigenes Weiterbildungsbudget von 1.500 € pro Jahr.', 'https://www.example.com/hoffmann-digital/jobs/2', 'de', 'a0000000-0000-4000-8000-000000000004', 'b0000000-0000-4000-8000-000000000001', now() - interval '24480 minutes', now() - interval '24480 minutes' + interval '60 days'),
+('hoffmann-digital-3', 'Werkstudent:in Marketing', 'Hoffmann Digital GmbH', 'München', 48.13743, 11.57549, false, 'working_student', 'business', 'Hoffmann Digital GmbH sucht eine:n Werkstudent:in Marketing.
+
+**Deine Aufgaben**
+- Du betreust unsere Kundinnen und Kunden und bist erste Ansprechperson.
+- Du dokumentierst Ergebnisse und präsentierst sie im Team.
+- Du entwickelst unsere Prozesse weiter und sorgst für Qualität.
+
+**Was wir bieten**
+- 30 Tage Urlaub, Jobrad und Zuschuss zum Deutschlandticket.
+- Betriebliche Altersvorsorge und moderne Ausstattung.
+- Ein offenes Team mit flachen Hierarchien.', 'https://www.example.com/hoffmann-digital/jobs/3', 'de', 'a0000000-0000-4000-8000-000000000004', 'b0000000-0000-4000-8000-000000000001', now() - interval '34560 minutes', now() - interval '34560 minutes' + interval '60 days');
+-- four months of daily counts for the organisation, its projects and jobs and enterprise@'s profile
+-- (deterministic: a weekly wave plus a hash of item, day and metric)
+insert into private.analytics_daily (item_type, item_id, day, metric, count)
+select i.item_type, i.item_id, d.day, m.metric,
+       round(m.scale * (10 + 6 * sin(extract(doy from d.day) * 2 * pi() / 7) + abs(hashtext(i.item_id || d.day::text || m.metric)) % 12))::integer
+from (
+  select 'organization' as item_type, 'b0000000-0000-4000-8000-000000000001' as item_id
+  union all select 'profile', 'a0000000-0000-4000-8000-000000000004'
+  union all select 'project', p.id::text from public.projects p where p.organization_id = 'b0000000-0000-4000-8000-000000000001'
+  union all select 'job', j.id from public.jobs j where j.organization_id = 'b0000000-0000-4000-8000-000000000001'
+) i
+cross join (select g::date as day from generate_series((now() at time zone 'Europe/Berlin')::date - 120,
+  (now() at time zone 'Europe/Berlin')::date - 1, interval '1 day') as g) d
+cross join lateral (values ('view', 1.0), ('connect_click', 0.2), ('external_link_click', 0.1), ('apply_click', 0.25)) as m(metric, scale)
+where m.metric <> 'apply_click' or i.item_type = 'job';
 -- The triggers above queued receipts for historic demo rows; demo data must not send mail.
 delete from public.email_queue;
 analyze;

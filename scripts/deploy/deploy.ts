@@ -34,7 +34,7 @@ import pg from 'pg';
 import Stripe from 'stripe';
 import { PROJECT_REF, readDeployInputs, type DeployInputs } from './inputs.ts';
 import { productionConfigToml, sender } from './production-config.ts';
-import { ensurePortalConfiguration, ensureWebhookEndpoint, portalConfigurationParams, PORTAL_PLANS } from './stripe-setup.ts';
+import { ensureProductPortalConfiguration, ensureWebhookEndpoint, PORTAL_PLANS } from './stripe-setup.ts';
 import { STRIPE_API_VERSION, syncPrices } from '../stripe/sync-prices.ts';
 import { supabaseCliBinary } from '../local-stack/migrate.ts';
 
@@ -185,11 +185,7 @@ const STEPS: Step[] = [
       const db = new pg.Client({ connectionString: s.inputs.SUPABASE_DB_URL });
       await db.connect();
       try {
-        const rows = (await db.query<{ plan_id: string; stripe_price_id: string }>(
-          `select plan_id, stripe_price_id from public.prices where active and stripe_price_id is not null and plan_id = any($1)`, [[...PORTAL_PLANS]])).rows;
-        const byPlan: Record<string, string[]> = {};
-        for (const r of rows) (byPlan[r.plan_id] ??= []).push(r.stripe_price_id);
-        s.portalConfiguration = await ensurePortalConfiguration(stripe, portalConfigurationParams(byPlan, s.inputs.SITE_URL));
+        s.portalConfiguration = await ensureProductPortalConfiguration(stripe, db, s.inputs.SITE_URL);
       } finally {
         await db.end();
       }

@@ -6,6 +6,7 @@
  * billing period; Enterprise and extra seats are sold only where the product sells them).
  * Products and prices are synced by scripts/stripe/sync-prices.ts.
  */
+import type pg from 'pg';
 import type Stripe from 'stripe';
 import { WEBHOOK_EVENTS } from '../../supabase/functions/stripe-webhook/events.ts';
 import { STRIPE_API_VERSION, productId } from '../stripe/sync-prices.ts';
@@ -80,4 +81,21 @@ export async function ensurePortalConfiguration(stripe: Stripe, params: Stripe.B
     }
   }
   return (await stripe.billingPortal.configurations.create(params)).id;
+}
+
+/**
+ * The portal configuration of the product for the database `db` (public.prices of the
+ * PORTAL_PLANS with their Stripe ids, after the price sync): creates or updates it in the Stripe
+ * account of `stripe`. Used by the deploy and by the local stack's start, so both get the same
+ * configuration. Output: its id (STRIPE_PORTAL_CONFIGURATION). Errors: as ensurePortalConfiguration;
+ * database errors unchanged.
+ */
+export async function ensureProductPortalConfiguration(stripe: Stripe, db: pg.ClientBase | pg.Pool, siteUrl: string): Promise<string> {
+  const rows = (await db.query<{ plan_id: string; stripe_price_id: string }>(
+    `select plan_id, stripe_price_id from public.prices where active and stripe_price_id is not null and plan_id = any($1) order by plan_id, months`,
+    [[...PORTAL_PLANS]],
+  )).rows;
+  const byPlan: Record<string, string[]> = {};
+  for (const r of rows) (byPlan[r.plan_id] ??= []).push(r.stripe_price_id);
+  return ensurePortalConfiguration(stripe, portalConfigurationParams(byPlan, siteUrl));
 }

@@ -5,7 +5,8 @@
  *
  * Order: Postgres → bootstrap SQL (fresh cluster) → migrations (Supabase CLI) → the generated
  * service_role key into vault (every start) → seed (fresh) → mailbox → PostgREST → auth,
- * storage, realtime, functions, Stripe sandbox, cron/net → gateway.
+ * storage, realtime, Stripe sandbox (then its prices, portal configuration and, fresh, the demo
+ * subscriptions; then functions), cron/net → gateway.
  */
 import fs from 'node:fs';
 import type http from 'node:http';
@@ -23,8 +24,11 @@ import { createRealtimeService } from './services/realtime/index.ts';
 import { createFunctionsRunner } from './services/functions/index.ts';
 import { createStripeSandbox } from './services/stripe/index.ts';
 import { createCronWorker } from './services/cron/index.ts';
-import { syncPrices } from '../stripe/sync-prices.ts';
+import pg from 'pg';
+import { sandboxStripe, syncPrices } from '../stripe/sync-prices.ts';
+import { ensureProductPortalConfiguration } from '../deploy/stripe-setup.ts';
 import { uploadDemoFiles } from '../seed/upload-files.ts';
+import { seedDemoStripe } from '../seed/stripe-demo.ts';
 
 /** Written to `<dataDir>/state.json`; read by `cli.ts status` and the test setup. */
 export interface StackState {
@@ -72,6 +76,37 @@ async function shutdown(code: number, keepState = false): Promise<never> {
   process.exit(code);
 }
 
+/**
+ * The Stripe objects of the product in the sandbox, before the functions and the gateway start:
+ * prices (issue 7; idempotent), the customer-portal configuration as the deploy creates it
+ * (issue 32 §3, scripts/deploy/stripe-setup.ts) and, on a fresh seed, the demo accounts'
+ * customers and subscriptions (issue 32 §4, scripts/seed/stripe-demo.ts; before the gateway, so
+ * their webhooks arrive only once the database holds the new ids). Output: the functions' extra
+ * env ({} when a step failed; each failure is logged and the stack starts all the same).
+ */
+async function prepareStripe(fresh: boolean): Promise<Record<string, string>> {
+  try {
+    const result = await syncPrices(config, { log: (l) => log('stripe', l) });
+    log('daemon', result.unchanged ? 'stripe prices in sync' : 'stripe prices synced');
+  } catch (err) {
+    log('daemon', `sync-prices failed: ${(err as Error).message}`);
+    return {};
+  }
+  const env: Record<string, string> = {};
+  const db = new pg.Client({ connectionString: config.dbUrl });
+  try {
+    await db.connect();
+    env.STRIPE_PORTAL_CONFIGURATION = await ensureProductPortalConfiguration(sandboxStripe(config), db, config.siteUrl);
+    log('daemon', `stripe portal configuration ${env.STRIPE_PORTAL_CONFIGURATION}`);
+    if (fresh) log('daemon', `stripe demo subscriptions: ${await seedDemoStripe(sandboxStripe(config), db)}`);
+  } catch (err) {
+    log('daemon', `stripe setup failed: ${(err as Error).message}`);
+  } finally {
+    await db.end().catch(() => undefined);
+  }
+  return env;
+}
+
 async function main(): Promise<void> {
   fs.mkdirSync(config.dataDir, { recursive: true });
   fs.rmSync(config.stateFile, { force: true });
@@ -109,13 +144,17 @@ async function main(): Promise<void> {
 
   // Start the pieces in parallel; whatever started is registered for shutdown even when
   // another piece fails, so a failed start leaves no orphaned process behind.
+  // The functions need the sandbox's portal configuration id (STRIPE_PORTAL_CONFIGURATION), so they
+  // start once the Stripe objects exist; the other pieces start meanwhile.
+  const stripe = createStripeSandbox(ctx);
+  const functionsEnv = stripe.then(() => prepareStripe(pgHandle.fresh));
   const pieces = {
     postgrest: startPostgrest(config, (l) => log('postgrest', l)),
     auth: createAuthService(ctx),
     storage: createStorageService(ctx),
     realtime: createRealtimeService(ctx),
-    functions: createFunctionsRunner(ctx),
-    stripe: createStripeSandbox(ctx),
+    functions: functionsEnv.then((env) => createFunctionsRunner(ctx, env)),
+    stripe,
     cron: createCronWorker(ctx),
   };
   const settled = await Promise.allSettled(Object.values(pieces));
@@ -132,14 +171,6 @@ async function main(): Promise<void> {
     pieces.postgrest, pieces.auth, pieces.storage, pieces.realtime, pieces.functions,
   ]);
   void postgrest;
-
-  // The product's prices need their Stripe ids (issue 7): create them in the sandbox (idempotent).
-  try {
-    const result = await syncPrices(config, { log: (l) => log('stripe', l) });
-    log('daemon', result.unchanged ? 'stripe prices in sync' : 'stripe prices synced');
-  } catch (err) {
-    log('daemon', `sync-prices failed: ${(err as Error).message}`);
-  }
 
   const gateway: http.Server = await startGateway(config, { auth, storage, realtime, functions, restartPostgres: (ms) => pgHandle.restart(ms) }, log);
   closers.push({

@@ -211,7 +211,7 @@ ${profileRows.join(',\n')}
 where p.id = v.id::uuid;`);
 
   // ------------------------------------------------------------------- subscriptions
-  emit('-- ---------------------------------------------------------------- subscriptions (ids are demo ids, unknown to Stripe)');
+  emit('-- ---------------------------------------------------------------- subscriptions (placeholder ids; the local stack creates those of the demo accounts in its Stripe sandbox, scripts/seed/stripe-demo.ts)');
   const periods = [['monthly', 1], ['quarterly', 3], ['semiannual', 6], ['yearly', 12]] as const;
   const subs = people.filter((p) => p.customerId).map((p, i) => {
     const [period, months] = rng.pick(periods);
@@ -543,6 +543,60 @@ cross join lateral (values
   ('design', 'Design', array['ux_design', 'ui_design']),
   ('sales_marketing', 'Marketing', array['online_marketing', 'social_media'])) as r(role, title, skills)
 where p.status = 'published' and p.id % 3 = 0 and (r.role = 'technical' or p.id % 2 = 0);`);
+
+  // ------------------------------------------------------------------- enterprise@'s organisation (issue 32 §4)
+  // its own random stream, so adding it left every row above unchanged
+  const orng = new Rng(SEED + 32);
+  const enterpriseDemo = people[3]!;
+  const orgId = 'b0000000-0000-4000-8000-000000000001';
+  const orgName = 'Hoffmann Digital GmbH';
+  const orgMembers = orng.sample(active.slice(8).filter((p) => p.role === 'free' && p.visible && !isBlocked(p, enterpriseDemo)), 3);
+  const orgCity = enterpriseDemo.city;
+  const orgProjects = [
+    ['Kundenportal für Handwerksbetriebe', 'Ein Portal, über das Handwerksbetriebe Aufträge, Termine und Rechnungen mit ihren Kunden teilen.', 'technology'],
+    ['Digitale Lernplattform für Azubis', 'Kurze Lerneinheiten und Prüfungsvorbereitung für Auszubildende im Handwerk, mobil und offline nutzbar.', 'education'],
+    ['Energiemonitor für Mittelständler', 'Verbrauchsdaten aus Zählern und Maschinen auf einen Blick, mit Hinweisen zum Sparen.', 'environment'],
+  ] as const;
+  const orgJobs = [
+    ['Backend-Entwickler:in (Python)', 'full_time', 'technology'],
+    ['UX-Designer:in', 'full_time', 'technology'],
+    ['Werkstudent:in Marketing', 'working_student', 'business'],
+  ] as const;
+  emit('-- ---------------------------------------------------------------- enterprise@: organisation, members, projects, jobs, analytics (issue 32 §4)');
+  emit(`insert into public.organizations (id, slug, name, description_en, description_de, website, industry, size, street, postal_code, city, country,
+  seats, subscription_id, created_by, created_at)
+values (${lit(orgId)}, 'hoffmann-digital', ${lit(orgName)},
+  'We build software for the trades and for medium-sized companies: customer portals, learning platforms and energy monitoring.',
+  'Wir entwickeln Software für Handwerk und Mittelstand: Kundenportale, Lernplattformen und Energiemonitoring.',
+  'https://www.example.com/hoffmann-digital', 'Software', '11-50', ${lit(`${orng.pick(T.STREETS)} ${orng.int(1, 90)}`)}, ${lit(orgCity.zipcode ?? null)}, ${lit(orgCity.name)}, 'Deutschland',
+  5, (select s.id from public.subscriptions s where s.user_id = ${lit(enterpriseDemo.id)}), ${lit(enterpriseDemo.id)}, ${ago(60 * 24 * 200)});
+insert into public.organization_members (organization_id, user_id, role, joined_at) values
+(${lit(orgId)}, ${lit(enterpriseDemo.id)}, 'owner', ${ago(60 * 24 * 200)}),
+${orgMembers.map((m, i) => `(${lit(orgId)}, ${lit(m.id)}, ${lit(i === 0 ? 'admin' : 'member')}, ${ago(60 * 24 * (150 - i * 30))})`).join(',\n')};
+insert into public.projects (owner_id, organization_id, title, slug, summary, description, is_private, category, city, latitude, longitude,
+  roles_sought, stage, status, published_at, created_at, updated_at) values
+${orgProjects.map(([title, summary, cat], i) => {
+    const owner = i === 2 ? orgMembers[0]! : enterpriseDemo;
+    return `(${lit(owner.id)}, ${lit(orgId)}, ${lit(title)}, ${lit(slugify(title))}, ${lit(summary)}, ${lit(`${summary}\n\nEin Projekt von ${orgName}.`)}, false, ${lit(cat)}, ${lit(orgCity.name)}, ${num(orgCity.latitude)}, ${num(orgCity.longitude)}, ${textArr(['Entwicklung', 'Design'])}, 'mvp', 'published', ${ago(60 * 24 * (120 - i * 20))}, ${ago(60 * 24 * (121 - i * 20))}, ${ago(60 * 24 * (120 - i * 20))})`;
+  }).join(',\n')};
+insert into public.jobs (id, title, company, city, latitude, longitude, remote, employment_type, category, description, apply_url, language,
+  posted_by, organization_id, posted_at, expires_at) values
+${orgJobs.map(([title, type, cat], i) => `(${lit(`hoffmann-digital-${i + 1}`)}, ${lit(title)}, ${lit(orgName)}, ${lit(orgCity.name)}, ${num(orgCity.latitude)}, ${num(orgCity.longitude)}, ${i === 0}, ${lit(type)}, ${lit(cat)}, ${lit(`${orgName} sucht eine:n ${title}.\n\n**Deine Aufgaben**\n- ${orng.sample(T.JOB_TASKS_DE, 3).join('\n- ')}\n\n**Was wir bieten**\n- ${orng.sample(T.JOB_OFFER_DE, 3).join('\n- ')}`)}, ${lit(`https://www.example.com/hoffmann-digital/jobs/${i + 1}`)}, 'de', ${lit(enterpriseDemo.id)}, ${lit(orgId)}, ${ago(60 * 24 * (10 + i * 7))}, ${ago(60 * 24 * (10 + i * 7))} + interval '60 days')`).join(',\n')};
+-- four months of daily counts for the organisation, its projects and jobs and enterprise@'s profile
+-- (deterministic: a weekly wave plus a hash of item, day and metric)
+insert into private.analytics_daily (item_type, item_id, day, metric, count)
+select i.item_type, i.item_id, d.day, m.metric,
+       round(m.scale * (10 + 6 * sin(extract(doy from d.day) * 2 * pi() / 7) + abs(hashtext(i.item_id || d.day::text || m.metric)) % 12))::integer
+from (
+  select 'organization' as item_type, ${lit(orgId)} as item_id
+  union all select 'profile', ${lit(enterpriseDemo.id)}
+  union all select 'project', p.id::text from public.projects p where p.organization_id = ${lit(orgId)}
+  union all select 'job', j.id from public.jobs j where j.organization_id = ${lit(orgId)}
+) i
+cross join (select g::date as day from generate_series((now() at time zone 'Europe/Berlin')::date - 120,
+  (now() at time zone 'Europe/Berlin')::date - 1, interval '1 day') as g) d
+cross join lateral (values ('view', 1.0), ('connect_click', 0.2), ('external_link_click', 0.1), ('apply_click', 0.25)) as m(metric, scale)
+where m.metric <> 'apply_click' or i.item_type = 'job';`);
 
   emit(`-- The triggers above queued receipts for historic demo rows; demo data must not send mail.
 delete from public.email_queue;

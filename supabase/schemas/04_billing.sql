@@ -353,9 +353,9 @@ as $$
 $$;
 comment on function private.is_paid_status(public.subscription_status) is 'active, trialing and past_due grant the plan.';
 
-/* profiles.user_role from the best paid plan (issue 7, extended by issue 15): a
-   member of an organisation with an active Enterprise subscription counts as 'enterprise', so
-   every check on user_role (search preference, matching owner state, badges) follows. */
+/* profiles.user_role from the effective plan (private.effective_plan in 06_entitlements.sql,
+   issue 32 §2: organisation seat > own subscription; issues 7, 15), so every check on user_role
+   (search preference, matching owner state, badges) follows. Admins and old_user keep their role. */
 create or replace function private.refresh_user_role(p_user_id uuid)
 returns public.user_role
 language plpgsql
@@ -371,15 +371,7 @@ begin
   if not found then
     return null;
   end if;
-  if private.has_organization_enterprise(p_user_id) then
-    best := 'enterprise';
-  else
-    select s.plan_id into best
-    from public.subscriptions s join public.plans p on p.id = s.plan_id
-    where s.user_id = p_user_id and private.is_paid_status(s.status)
-      and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
-    order by p.rank desc limit 1;
-  end if;
+  select nullif(e.plan, 'free') into best from private.effective_plan(p_user_id) e;
   new_role := case
     when current_role_ = 'admin' then 'admin'
     when best is not null then best::public.user_role
@@ -392,7 +384,7 @@ begin
 end;
 $$;
 comment on function private.refresh_user_role(uuid) is
-  'profiles.user_role := highest active plan (enterprise also through an Enterprise organisation, issue 15), else free.';
+  'profiles.user_role := the effective plan (private.effective_plan, issue 32 §2), else free; admin and old_user kept.';
 
 /* Queues the receipt (cancellation_confirmation) of request p_id to its ACCOUNT's address, greeting
    with the account's own first name: nothing typed into the public form reaches the mail. */

@@ -40,9 +40,38 @@ comment on function private.require_paid_access() is
 -- Helper functions
 -- -----------------------------------------------------------------------------
 
-/* Payment-required rule (spec §6) for p_user_id (issue 12 finding 5, extended by issue 15): a paid
-   subscription whose period ended less than a day ago, the admin role, or membership of an
-   organisation with an active Enterprise subscription. */
+/* The effective plan of p_user_id, the one rule every place follows (issue 32 §2; spec §6, issue 15):
+   a seat in an organisation with an active Enterprise subscription comes first ('enterprise',
+   source 'organization', the organisation joined first); otherwise the best own paid subscription
+   whose period ended less than a day ago (source 'subscription'); otherwise 'free' (source 'none').
+   The admin role is not a plan (callers add it: match_plan, refresh_user_role, my_plan). One row. */
+create or replace function private.effective_plan(p_user_id uuid)
+returns table (plan text, source text, organization_id uuid, subscription_id uuid)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(o.plan, s.plan, 'free'), coalesce(o.source, s.source, 'none'), o.organization_id, s.subscription_id
+  from (select 1) one
+  left join lateral (
+    select 'enterprise' as plan, 'organization' as source, m.organization_id
+    from public.organization_members m
+    where m.user_id = p_user_id and private.organization_enterprise_active(m.organization_id)
+    order by m.joined_at, m.organization_id limit 1) o on true
+  left join lateral (
+    select s.plan_id as plan, 'subscription' as source, s.id as subscription_id
+    from public.subscriptions s join public.plans pl on pl.id = s.plan_id
+    where s.user_id = p_user_id and private.is_paid_status(s.status)
+      and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
+    order by pl.rank desc, s.created_at desc limit 1) s on o.plan is null
+$$;
+comment on function private.effective_plan(uuid) is
+  'Issue 32 §2: the effective plan (organisation seat > own subscription > free) with its source; the one rule for roles, access and what the SPA shows.';
+
+/* Payment-required rule (spec §6) for p_user_id (issue 12 finding 5, extended by issue 15): the
+   admin role or a paid effective plan (private.effective_plan: an Enterprise organisation seat or
+   an own paid subscription whose period ended less than a day ago). */
 create or replace function private.has_paid_access(p_user_id uuid)
 returns boolean
 language sql
@@ -52,19 +81,13 @@ set search_path = ''
 as $$
   select p_user_id is not null and (
     exists (select 1 from public.profiles p where p.id = p_user_id and p.user_role = 'admin')
-    or exists (
-      select 1 from public.subscriptions s
-      where s.user_id = p_user_id
-        and private.is_paid_status(s.status)
-        and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day'))
-    or private.has_organization_enterprise(p_user_id))
+    or (select e.plan from private.effective_plan(p_user_id) e) <> 'free')
 $$;
 comment on function private.has_paid_access(uuid) is
   'Spec §6 payment-required rule for one user (paid subscription, admin, or member of an Enterprise organisation, issue 15).';
 
-/* The effective plan of a user (issue 19, extended by issue 15): admins and members
-   of an organisation with an active Enterprise subscription are 'enterprise'; otherwise the best
-   paid subscription whose period has not ended (one day of grace); else 'free'. */
+/* The plan matching and analytics use (issue 19): admins count as 'enterprise', everyone else has
+   their effective plan (private.effective_plan, issue 32 §2). */
 create or replace function private.match_plan(p_user_id uuid)
 returns text
 language sql
@@ -74,12 +97,7 @@ set search_path = ''
 as $$
   select case
     when exists (select 1 from public.profiles p where p.id = p_user_id and p.user_role = 'admin') then 'enterprise'
-    when private.has_organization_enterprise(p_user_id) then 'enterprise'
-    else coalesce((
-      select s.plan_id from public.subscriptions s join public.plans pl on pl.id = s.plan_id
-      where s.user_id = p_user_id and private.is_paid_status(s.status)
-        and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
-      order by pl.rank desc limit 1), 'free')
+    else (select e.plan from private.effective_plan(p_user_id) e)
   end
 $$;
 comment on function private.match_plan(uuid) is
@@ -100,6 +118,52 @@ $$;
 comment on function public.has_active_subscription() is
   'Payment-required guard (spec §6): caller has a paid subscription (or is admin). The database applies the same rule to guarded writes.';
 
+/* my_plan (issue 32 §2; signed-in callers): the plan the SPA shows everywhere, from
+   private.effective_plan, as {plan: 'free'|'basic'|'premium'|'enterprise', source:
+   'organization'|'subscription'|'admin'|'none', organization: {id, name, slug} | null,
+   own_subscription: the caller's own live subscription {plan_id, status, billing_period,
+   current_period_end, cancel_at_period_end, amount_cents, currency, pays_organization} | null,
+   own_plan_redundant: an own live subscription that pays no organisation, is not already ending
+   and is not needed because an organisation seat gives the plan}. Admins: plan 'enterprise',
+   source 'admin'. Errors: 28000 not_authenticated. */
+create or replace function public.my_plan()
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_uid uuid := private.require_uid();
+  v_plan record;
+  v_admin boolean;
+  v_own jsonb;
+  v_org jsonb;
+begin
+  select * into v_plan from private.effective_plan(v_uid);
+  v_admin := exists (select 1 from public.profiles p where p.id = v_uid and p.user_role = 'admin');
+  select pg_catalog.jsonb_build_object('id', o.id, 'name', o.name, 'slug', o.slug) into v_org
+  from public.organizations o where o.id = v_plan.organization_id;
+  select pg_catalog.jsonb_build_object('plan_id', s.plan_id, 'status', s.status, 'billing_period', s.billing_period,
+    'current_period_end', s.current_period_end, 'cancel_at_period_end', s.cancel_at_period_end,
+    'amount_cents', pr.amount_cents, 'currency', pr.currency,
+    'pays_organization', exists (select 1 from public.organizations o where o.subscription_id = s.id))
+  into v_own
+  from public.subscriptions s left join public.prices pr on pr.id = s.price_id
+  where s.user_id = v_uid and private.is_paid_status(s.status)
+  order by s.updated_at desc limit 1;
+  return pg_catalog.jsonb_build_object(
+    'plan', case when v_admin then 'enterprise' else v_plan.plan end,
+    'source', case when v_admin then 'admin' else v_plan.source end,
+    'organization', v_org,
+    'own_subscription', v_own,
+    'own_plan_redundant', coalesce(v_plan.source = 'organization' and v_own is not null
+      and not (v_own ->> 'cancel_at_period_end')::boolean and not (v_own ->> 'pays_organization')::boolean, false));
+end;
+$$;
+comment on function public.my_plan() is
+  'Issue 32 §2: the caller''s effective plan, its source (organisation seat > own subscription) and whether an own subscription is paid for nothing.';
+
 -- -----------------------------------------------------------------------------
 -- Grants on functions
 -- -----------------------------------------------------------------------------
@@ -107,5 +171,6 @@ comment on function public.has_active_subscription() is
 -- Functions not named here are executable by service_role only (schema public) or by no API role
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function public.has_active_subscription() to anon, authenticated;
+grant execute on function public.my_plan() to authenticated;
 grant execute on function private.has_paid_access(uuid),
   private.require_paid_access() to anon, authenticated, service_role;

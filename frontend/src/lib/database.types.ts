@@ -1566,6 +1566,9 @@ isOneToOne: true
               "enterprise_active": boolean,"id": string,"joined_at": string,"listed": boolean,"logo_path": string,"members": number,"name": string,"open_invitations": number,"role": Database["public"]['Enums']["organization_role"],"seats": number,"slug": string
             }[]
                            },
+"my_plan":
+{ Args: Record<PropertyKey, never>; Returns: Json
+                           },
 "my_profile":
 { Args: Record<PropertyKey, never>; Returns: {
               "authenticated": number,"bio": string,"categories": (Database["public"]['Enums']["project_category"])[],"city": string,"created_at": string,"display_address": string,"display_name": string,"email": string,"featured_project_id": number,"firstname": string,"gallery": (string)[],"headline": string,"house_number": string,"id": string,"lastname": string,"latitude": number,"listed": boolean,"logo": string,"longitude": number,"looking_for": string,"offering": string,"preferred_language": string,"premium_profile": Json,"profile_accent": string,"profile_img": string,"profile_tagline": string,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": Json,"state": string,"street": string,"stripe_customer_id": string,"suspended": boolean,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string

@@ -195,6 +195,29 @@ async function checkout(
   return { session, response, html };
 }
 
+let planSwitches: Stripe.BillingPortal.Configuration | null = null;
+/** A portal configuration that lets customers switch between the Basic and Premium prices (as scripts/deploy/stripe-setup.ts builds it). */
+async function planSwitchConfiguration(): Promise<Stripe.BillingPortal.Configuration> {
+  planSwitches ??= await stripe.billingPortal.configurations.create({
+    features: {
+      payment_method_update: { enabled: true },
+      invoice_history: { enabled: true },
+      subscription_cancel: { enabled: true, mode: 'at_period_end', proration_behavior: 'none' },
+      subscription_update: {
+        enabled: true,
+        default_allowed_updates: ['price'],
+        proration_behavior: 'create_prorations',
+        products: [
+          { product: basicPrice.product as string, prices: [basicPrice.id, quarterlyPrice.id] },
+          { product: premiumPrice.product as string, prices: [premiumPrice.id] },
+        ],
+      },
+    },
+    metadata: { purpose: 'plans' },
+  });
+  return planSwitches;
+}
+
 async function customerWithClock(frozen: number, email: string): Promise<{ clock: Stripe.TestHelpers.TestClock; customer: Stripe.Customer }> {
   const clock = await stripe.testHelpers.testClocks.create({ frozen_time: frozen, name: email });
   const customer = await stripe.customers.create({ email, name: 'Clock User', test_clock: clock.id });
@@ -352,6 +375,8 @@ describe('authentication and errors', () => {
       ['POST', '/v1/checkout/sessions'],
       ['POST', '/v1/subscriptions'],
       ['POST', '/v1/billing_portal/sessions'],
+      ['POST', '/v1/billing_portal/configurations'],
+      ['GET', '/v1/billing_portal/configurations'],
       ['POST', '/v1/test_helpers/test_clocks'],
       ['POST', '/v1/webhook_endpoints'],
       ['GET', '/v1/customers'],
@@ -1009,7 +1034,12 @@ describe('billing portal', () => {
   it('changes plan, rejects a declined card, updates the card and cancels, in German', async () => {
     const { session } = await checkout('4242424242424242', { email: 'portal@example.com' });
     const customerId = (await stripe.checkout.sessions.retrieve(session.id)).customer as string;
-    const ps = await stripe.billingPortal.sessions.create({ customer: customerId, return_url: 'http://127.0.0.1:5173/de/user/settings', locale: 'de' });
+    const ps = await stripe.billingPortal.sessions.create({
+      customer: customerId,
+      return_url: 'http://127.0.0.1:5173/de/user/settings',
+      locale: 'de',
+      configuration: (await planSwitchConfiguration()).id,
+    });
     expect(ps.id).toMatch(/^bps_/);
     expect(ps.url).toBe(`${sandbox.url}/billing_portal/${ps.id}`);
     const page = await (await fetch(ps.url)).text();
@@ -1048,6 +1078,121 @@ describe('billing portal', () => {
     const missing = await stripe.billingPortal.sessions.create({ customer: 'cus_missing' }).catch((e: unknown) => e);
     expect((missing as Stripe.errors.StripeError).statusCode).toBe(404);
     expect((await fetch(`${sandbox.url}/billing_portal/bps_missing`)).status).toBe(404);
+  });
+});
+
+describe('billing portal configurations (issue 32 §3)', () => {
+  it('creates, lists, retrieves and updates configurations with the shapes of the Stripe API', async () => {
+    const seat = await stripe.products.create({ name: 'Extra seat' });
+    const seatPrice = await stripe.prices.create({ product: seat.id, unit_amount: 1500, currency: 'eur', recurring: { interval: 'month' } });
+    const created = await stripe.billingPortal.configurations.create({
+      business_profile: { privacy_policy_url: 'https://example.com/privacy', terms_of_service_url: 'https://example.com/terms' },
+      default_return_url: 'https://example.com/user/settings',
+      features: {
+        subscription_update: { enabled: true, default_allowed_updates: ['price'], products: [{ product: basicPrice.product as string, prices: [basicPrice.id] }] },
+        subscription_cancel: { enabled: true, mode: 'at_period_end' },
+      },
+      metadata: { teamwerk_portal: 'test' },
+    });
+    expect(created).toMatchObject({
+      object: 'billing_portal.configuration',
+      active: true,
+      is_default: false,
+      livemode: false,
+      default_return_url: 'https://example.com/user/settings',
+      business_profile: { headline: null, privacy_policy_url: 'https://example.com/privacy', terms_of_service_url: 'https://example.com/terms' },
+      metadata: { teamwerk_portal: 'test' },
+      features: {
+        customer_update: { enabled: false },
+        invoice_history: { enabled: false },
+        payment_method_update: { enabled: false },
+        subscription_cancel: { enabled: true, mode: 'at_period_end' },
+        subscription_update: { enabled: true, default_allowed_updates: ['price'], products: [{ product: basicPrice.product, prices: [basicPrice.id] }] },
+      },
+    });
+    expect(created.id).toMatch(/^bpc_/);
+    expect(await stripe.billingPortal.configurations.retrieve(created.id)).toEqual(created);
+
+    // update merges the nested features; a listed list replaces the old one
+    const updated = await stripe.billingPortal.configurations.update(created.id, {
+      features: { subscription_update: { enabled: true, products: [{ product: premiumPrice.product as string, prices: [premiumPrice.id] }] }, invoice_history: { enabled: true } },
+    });
+    expect(updated.features.subscription_update.products).toEqual([{ product: premiumPrice.product, prices: [premiumPrice.id], adjustable_quantity: { enabled: false, maximum: null, minimum: 1 } }]);
+    expect(updated.features.subscription_cancel.enabled).toBe(true);
+    expect(updated.features.invoice_history.enabled).toBe(true);
+
+    const active = [];
+    for await (const c of stripe.billingPortal.configurations.list({ active: true, limit: 100 })) active.push(c.id);
+    expect(active).toContain(created.id);
+    await stripe.billingPortal.configurations.update(created.id, { active: false });
+    const inactive = (await stripe.billingPortal.configurations.list({ active: false })).data.map((c) => c.id);
+    expect(inactive).toContain(created.id);
+
+    // errors as Stripe answers them
+    const customer = await stripe.customers.create({ email: 'cfg@example.com' });
+    const unknownProduct = await stripe.billingPortal.configurations
+      .create({ features: { subscription_update: { enabled: true, products: [{ product: 'prod_missing', prices: [basicPrice.id] }] } } })
+      .catch((e: unknown) => e as Stripe.errors.StripeError);
+    expect(unknownProduct).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+    const foreignPrice = await stripe.billingPortal.configurations
+      .create({ features: { subscription_update: { enabled: true, products: [{ product: basicPrice.product as string, prices: [seatPrice.id] }] } } })
+      .catch((e: unknown) => e as Stripe.errors.StripeError);
+    expect(foreignPrice).toMatchObject({ statusCode: 400 });
+    const noFeatures = await stripe.rawRequest('POST', '/v1/billing_portal/configurations', {}).catch((e: unknown) => e as Stripe.errors.StripeError);
+    expect((noFeatures as Stripe.errors.StripeError).message).toBe('Missing required param: features.');
+    const inactiveSession = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: created.id }).catch((e: unknown) => e as Stripe.errors.StripeError);
+    expect(inactiveSession).toMatchObject({ statusCode: 400 });
+    const missing = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: 'bpc_missing' }).catch((e: unknown) => e as Stripe.errors.StripeError);
+    expect(missing).toMatchObject({ statusCode: 404, code: 'resource_missing' });
+
+    // the account's default configuration exists once a session used it, cannot be deactivated and offers no plan switch
+    const ps = await stripe.billingPortal.sessions.create({ customer: customer.id });
+    const def = await stripe.billingPortal.configurations.retrieve(ps.configuration as string);
+    expect(def).toMatchObject({ is_default: true, active: true, features: { subscription_update: { enabled: false } } });
+    const deactivate = await stripe.billingPortal.configurations.update(def.id, { active: false }).catch((e: unknown) => e as Stripe.errors.StripeError);
+    expect(deactivate).toMatchObject({ statusCode: 400 });
+  });
+
+  it('the portal page offers exactly the configured switches: none for other products or several items, none without a configuration', async () => {
+    const cfg = await planSwitchConfiguration();
+    const enterprise = await stripe.products.create({ name: 'Enterprise' });
+    const enterprisePrice = await stripe.prices.create({ product: enterprise.id, unit_amount: 9900, currency: 'eur', recurring: { interval: 'month' } });
+    const seat = await stripe.products.create({ name: 'Extra seat' });
+    const seatPrice = await stripe.prices.create({ product: seat.id, unit_amount: 1500, currency: 'eur', recurring: { interval: 'month' } });
+    const customer = await stripe.customers.create({ email: 'switch@example.com' });
+    const pm = await stripe.paymentMethods.attach('pm_card_visa', { customer: customer.id });
+    const basicSub = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: basicPrice.id }], default_payment_method: pm.id });
+
+    const ps = await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: cfg.id, locale: 'en' });
+    const page = await (await fetch(ps.url)).text();
+    const offered = [...page.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
+    expect(offered.sort()).toEqual([basicPrice.id, quarterlyPrice.id, premiumPrice.id].sort());
+    expect(page).not.toContain(seatPrice.id);
+    expect(page).not.toContain(enterprisePrice.id);
+    // a price the configuration does not list is refused, as by Stripe's portal; the subscription stays
+    const refused = await postForm(ps.url, formAction(page, '/plan'), { price: enterprisePrice.id });
+    expect(refused.status).toBe(400);
+    expect((await stripe.subscriptions.retrieve(basicSub.id)).items.data[0]!.price.id).toBe(basicPrice.id);
+    const switched = await postForm(ps.url, formAction(page, '/plan'), { price: premiumPrice.id });
+    expect(switched.status).toBe(303);
+    expect((await stripe.subscriptions.retrieve(basicSub.id)).items.data[0]!.price.id).toBe(premiumPrice.id);
+    await stripe.subscriptions.cancel(basicSub.id);
+
+    // an Enterprise subscription with extra seats: its product is not listed (and it has two items): no switch offered
+    const entSub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: enterprisePrice.id }, { price: seatPrice.id, quantity: 2 }],
+      default_payment_method: pm.id,
+    });
+    const entPage = await (await fetch((await stripe.billingPortal.sessions.create({ customer: customer.id, configuration: cfg.id, locale: 'en' })).url)).text();
+    expect(entPage).not.toContain('<option');
+    expect(entPage).not.toContain('/plan"');
+    expect(entPage).toContain('/cancel"');
+
+    // without a configuration: the account default, which offers no plan switch
+    const defPage = await (await fetch((await stripe.billingPortal.sessions.create({ customer: customer.id, locale: 'en' })).url)).text();
+    expect(defPage).not.toContain('<option');
+    await stripe.subscriptions.cancel(entSub.id);
   });
 });
 
@@ -1104,7 +1249,12 @@ describe('hosted checkout in a real browser', () => {
       await page.waitForURL(`${receiver.url}/de/prices`);
 
       // Billing portal: change plan, cancel at period end, go back to the app.
-      const portal = await stripe.billingPortal.sessions.create({ customer: paid.customer!.id as string, return_url: `${receiver.url}/de/user/settings`, locale: 'de' });
+      const portal = await stripe.billingPortal.sessions.create({
+        customer: paid.customer!.id as string,
+        return_url: `${receiver.url}/de/user/settings`,
+        locale: 'de',
+        configuration: (await planSwitchConfiguration()).id,
+      });
       await page.goto(portal.url);
       await page.getByLabel('Neuer Tarif').selectOption(premiumPrice.id);
       await page.getByRole('button', { name: 'Tarif ändern' }).click();

@@ -2,4 +2,6 @@
 export { useCurrentSubscription } from './api/get-subscription';
 export { PlanLimitNotice } from './components/plan-limit-notice';
 export { SubscriptionPanel } from './components/subscription-panel';
+export { useMyPlan, type MyPlan } from './api/get-my-plan';
+export { EndOwnPlanDialog, OwnPlanNotice } from './components/end-own-plan';
 export { PlanPreview } from './components/plan-preview';

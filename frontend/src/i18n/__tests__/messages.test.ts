@@ -80,6 +80,8 @@ describe('formatting every message', () => {
     const sample = { year: 2026, included: 5, extra: 2, period: 'per month', seats: 7, total: '30 €', min: 0, max: 995, date: '1 Jan 2026', link: (chunks: unknown) => chunks, title: 'Solar bikes', n: 1, count: 3, page: 2, position: 1, places: 2, number: 'TW-0000000001', deadline: '1 Jan 2026, 18:00', capacity: 10, price: '5 €', name: 'Anna', time: '18:00', amount: '15,83 €', percent: '17 %', error: 'Payment not completed', plan: 'Premium', email: 'anna@example.com', id: 'req-1', limit: 3, used: 2, when: '5 minutes ago', kind: 'Project', city: 'Köln', access: 'Everyone',
       // matching (issue 19): reasons, quota, completeness
       roles: 'Technical', skills: 'React', withSkills: 'yes', missing: 'Python', withMissing: 'yes', km: 12, radius: 50, sought: 'Health', industries: 'Health', industry: 'Health', commitment: 'Part-time', mine: 'Part-time', theirs: 'Full-time', stage: 'Idea', languages: 'German', person: 'Part-time', role: 'Technical', field: 'Skills', score: 80, remaining: 4,
+      // issue 32 §2: the organisation that gives the plan
+      organization: 'Solar GmbH',
       // API access (issue 15)
       // accessible names of steppers and tag remove buttons (issue 33 §13)
       label: 'Capacity', tag: 'React',

@@ -64,6 +64,7 @@ class RunnerProcess {
   constructor(
     private readonly ctx: StackContext,
     private readonly port: number,
+    private readonly extraEnv: Record<string, string>,
   ) {
     this.resetReady();
   }
@@ -92,6 +93,7 @@ class RunnerProcess {
       // daemon reach the functions, like `supabase functions serve --env-file` (the fault suite uses them)
       ...Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => /^(EMAIL_QUEUE_|HEALTH_)[A-Z_]+$/.test(e[0]) && e[1] !== undefined)),
       ...functionsEnv(this.ctx.config),
+      ...this.extraEnv,
     };
     const args = [
       'run',
@@ -223,13 +225,14 @@ function watchTree(dir: string, onChange: (file: string) => void, log: (m: strin
 
 /**
  * Starts the runner and resolves once it listens (rejects after 30 s, e.g. when Deno is
- * missing). `handle()` serves `/functions/v1/<name>[/sub/path]`; `close()` stops Deno.
+ * missing). `extraEnv`: secrets known only once other pieces run (the portal configuration id of
+ * the Stripe sandbox, STRIPE_PORTAL_CONFIGURATION), on top of functionsEnv. `handle()` serves `/functions/v1/<name>[/sub/path]`; `close()` stops Deno.
  */
-export async function createFunctionsRunner(ctx: StackContext): Promise<HttpService> {
+export async function createFunctionsRunner(ctx: StackContext, extraEnv: Record<string, string> = {}): Promise<HttpService> {
   const port = ctx.config.ports.functions;
   if (!existsSync(DENO_BIN)) throw new Error(`deno not found at ${DENO_BIN} (npm install)`);
   const settings = new FunctionsConfig(path.join(ROOT_DIR, 'supabase', 'config.toml'), (m) => ctx.log('functions', m));
-  const runner = new RunnerProcess(ctx, port);
+  const runner = new RunnerProcess(ctx, port, extraEnv);
   mkdirSync(FUNCTIONS_DIR, { recursive: true });
   runner.start();
   const stopWatching = watchTree(FUNCTIONS_DIR, (file) => void runner.restart(`${file} changed`), (m) => ctx.log('functions', m));

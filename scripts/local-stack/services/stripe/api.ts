@@ -47,6 +47,56 @@ const UNSUPPORTED: [RegExp, readonly string[]][] = [
   [/^\/v1\/prices$/, ['currency_options', 'custom_unit_amount', 'tiers', 'tiers_mode', 'transform_quantity']],
 ];
 
+/** Parameters of a billing portal configuration (create and update; Stripe API 2023-10-16 shapes). */
+const PORTAL_CONFIGURATION_FIELDS: Record<string, Spec> = {
+  business_profile: { object: { headline: 'string', privacy_policy_url: 'string', terms_of_service_url: 'string' } },
+  default_return_url: 'string',
+  login_page: { object: { enabled: 'boolean' }, required: ['enabled'] },
+  metadata: 'map',
+  name: 'string',
+  features: {
+    object: {
+      customer_update: {
+        object: { allowed_updates: { array: { enum: ['address', 'email', 'name', 'phone', 'shipping', 'tax_id'] } }, enabled: 'boolean' },
+        required: ['enabled'],
+      },
+      invoice_history: { object: { enabled: 'boolean' }, required: ['enabled'] },
+      payment_method_update: { object: { enabled: 'boolean', payment_method_configuration: 'string' }, required: ['enabled'] },
+      subscription_cancel: {
+        object: {
+          cancellation_reason: { object: { enabled: 'boolean', options: { array: 'string' }, feedback_options: { array: 'string' } }, required: ['enabled', 'options'] },
+          enabled: 'boolean',
+          mode: { enum: ['at_period_end', 'immediately'] },
+          proration_behavior: { enum: ['always_invoice', 'create_prorations', 'none'] },
+        },
+        required: ['enabled'],
+      },
+      subscription_pause: { object: { enabled: 'boolean', duration: 'unsupported' } },
+      subscription_update: {
+        object: {
+          billing_cycle_anchor: { enum: ['now', 'unchanged'] },
+          default_allowed_updates: { array: { enum: ['price', 'promotion_code', 'quantity'] } },
+          enabled: 'boolean',
+          products: {
+            array: {
+              object: {
+                product: 'string',
+                prices: { array: 'string' },
+                adjustable_quantity: { object: { enabled: 'boolean', maximum: 'integer', minimum: 'integer' }, required: ['enabled'] },
+              },
+              required: ['product', 'prices'],
+            },
+          },
+          proration_behavior: { enum: ['always_invoice', 'create_prorations', 'none'] },
+          schedule_at_period_end: 'unsupported',
+          trial_update_behavior: { enum: ['continue_trial', 'end_trial'] },
+        },
+        required: ['enabled'],
+      },
+    },
+  },
+};
+
 const ID = '([A-Za-z0-9_]+)';
 const r = (method: Route['method'], path: string, fields: Record<string, Spec>, handler: Route['handler'], required?: readonly string[]): Route => ({
   method,
@@ -584,6 +634,19 @@ const ROUTES: Route[] = [
     { customer: 'string', return_url: 'string', locale: { enum: CHECKOUT_LOCALES }, configuration: 'string', on_behalf_of: 'string' },
     ({ engine, params }) => engine.createPortalSession(params),
     ['customer'],
+  ),
+
+  // billing portal configurations (what the hosted portal page offers)
+  r('POST', '/v1/billing_portal/configurations', PORTAL_CONFIGURATION_FIELDS, ({ engine, params }) => engine.createPortalConfiguration(params), ['features']),
+  r('GET', '/v1/billing_portal/configurations', { ...LIST_PARAMS, active: 'boolean', is_default: 'boolean' }, ({ engine, params }) => {
+    let rows = engine.store.all('billing_portal.configuration');
+    if (typeof params.active === 'boolean') rows = rows.filter((c) => c.active === params.active);
+    if (typeof params.is_default === 'boolean') rows = rows.filter((c) => c.is_default === params.is_default);
+    return list(engine, '/v1/billing_portal/configurations', rows, params);
+  }),
+  r('GET', '/v1/billing_portal/configurations/:id', {}, ({ engine, match }) => engine.require('configuration', 'billing_portal.configuration', match[0])),
+  r('POST', '/v1/billing_portal/configurations/:id', { ...PORTAL_CONFIGURATION_FIELDS, active: 'boolean' }, ({ engine, params, match }) =>
+    engine.updatePortalConfiguration(match[0]!, params),
   ),
 
   // test clocks

@@ -1872,15 +1872,23 @@ export class Engine {
 
   // ---------------------------------------------------------------- billing portal
 
-  /** POST /v1/billing_portal/sessions: `url` points at the sandbox's portal page for the customer. */
+  /**
+   * POST /v1/billing_portal/sessions: `url` points at the sandbox's portal page for the customer.
+   * `configuration` (a `bpc_` id) decides what the page offers; without it the account's default
+   * configuration. Errors: 404 unknown customer or configuration; 400 inactive configuration.
+   */
   createPortalSession(p: Params): Obj {
     const customer = this.require('customer', 'customer', p.customer, 'customer');
     if (p.return_url !== undefined && p.return_url !== null && !isValidUrl(p.return_url)) throw invalidRequest('Not a valid URL', 'return_url', 'url_invalid');
+    const configuration = p.configuration
+      ? this.require('configuration', 'billing_portal.configuration', p.configuration, 'configuration')
+      : this.defaultPortalConfiguration();
+    if (!configuration.active) throw invalidRequest(`The configuration '${configuration.id as string}' is not active.`, 'configuration');
     const id = this.store.newId('bps');
     const s: Obj = {
       id,
       object: 'billing_portal.session',
-      configuration: (p.configuration as string | undefined) ?? 'bpc_sandbox_default',
+      configuration: configuration.id,
       created: this.store.now(),
       customer: customer.id,
       flow: null,
@@ -1891,6 +1899,174 @@ export class Engine {
       url: `${this.opts.baseUrl}/billing_portal/${id}`,
     };
     return this.store.put(s);
+  }
+
+  // ---------------------------------------------------------------- billing portal configurations
+
+  /**
+   * The account's default portal configuration (`is_default: true`), created on first use with the
+   * settings a new Stripe account's portal starts with: invoice history, card update and
+   * cancellation at period end; no plan switching (Stripe offers switches only for the products
+   * a configuration lists).
+   */
+  defaultPortalConfiguration(): Obj {
+    const existing = this.store.all('billing_portal.configuration').find((c) => c.is_default);
+    if (existing) return existing;
+    return this.createPortalConfiguration(
+      {
+        features: {
+          invoice_history: { enabled: true },
+          payment_method_update: { enabled: true },
+          subscription_cancel: { enabled: true, mode: 'at_period_end' },
+        },
+      },
+      true,
+    );
+  }
+
+  /** Checks the products and prices a `subscription_update` lists (Stripe: each price must be a recurring price of its product). */
+  private checkPortalProducts(products: unknown): Obj[] {
+    if (!Array.isArray(products)) return [];
+    return (products as Obj[]).map((entry, i) => {
+      const product = this.require('product', 'product', entry.product, `features[subscription_update][products][${i}][product]`);
+      const prices = (entry.prices as string[] | undefined) ?? [];
+      prices.forEach((priceId, j) => {
+        const price = this.require('price', 'price', priceId, `features[subscription_update][products][${i}][prices][${j}]`);
+        if (price.product !== product.id) {
+          throw invalidRequest(`The price ${priceId} does not belong to the product ${product.id as string}.`, `features[subscription_update][products][${i}][prices][${j}]`);
+        }
+        if (!price.recurring) throw invalidRequest(`The price ${priceId} is not a recurring price.`, `features[subscription_update][products][${i}][prices][${j}]`);
+      });
+      const q = (entry.adjustable_quantity as Obj | undefined) ?? {};
+      return {
+        adjustable_quantity: { enabled: Boolean(q.enabled), maximum: (q.maximum as number | undefined) ?? null, minimum: (q.minimum as number | undefined) ?? 1 },
+        prices,
+        product: product.id,
+      };
+    });
+  }
+
+  /** The full `features` object of a configuration: `update` merged over `current` (Stripe's defaults where neither says). */
+  private portalFeatures(current: Obj | null, update: Obj | undefined): Obj {
+    const base: Obj = current ?? {
+      customer_update: { allowed_updates: [], enabled: false },
+      invoice_history: { enabled: false },
+      payment_method_update: { enabled: false, payment_method_configuration: null },
+      subscription_cancel: {
+        cancellation_reason: { enabled: false, feedback_options: null, options: [] },
+        enabled: false,
+        mode: 'at_period_end',
+        proration_behavior: 'none',
+      },
+      subscription_pause: { enabled: false },
+      subscription_update: {
+        billing_cycle_anchor: null,
+        default_allowed_updates: [],
+        enabled: false,
+        products: [],
+        proration_behavior: 'none',
+        schedule_at_period_end: { conditions: [] },
+        trial_update_behavior: 'end_trial',
+      },
+    };
+    const out = structuredClone(base);
+    for (const [feature, value] of Object.entries(update ?? {})) {
+      if (value === null || value === undefined) continue;
+      const merged: Obj = { ...(out[feature] as Obj) };
+      for (const [k, v] of Object.entries(value as Obj)) {
+        if (v === undefined) continue;
+        if (feature === 'subscription_update' && k === 'products') merged.products = this.checkPortalProducts(v);
+        else if (v !== null && typeof v === 'object' && !Array.isArray(v)) merged[k] = { ...((merged[k] as Obj | null) ?? {}), ...(v as Obj) };
+        else merged[k] = v ?? (Array.isArray(merged[k]) ? [] : null);
+      }
+      out[feature] = merged;
+    }
+    return out;
+  }
+
+  /**
+   * POST /v1/billing_portal/configurations (`features` required; business_profile,
+   * default_return_url, login_page, metadata, name). `isDefault` only for the account default.
+   * Errors: 404 unknown product or price in `subscription_update.products`; 400 a price of another
+   * product or a one-time price.
+   */
+  createPortalConfiguration(p: Params, isDefault = false): Obj {
+    if (p.default_return_url !== undefined && p.default_return_url !== null && !isValidUrl(p.default_return_url)) {
+      throw invalidRequest('Not a valid URL', 'default_return_url', 'url_invalid');
+    }
+    const now = this.store.now();
+    const bp = (p.business_profile as Obj | undefined) ?? {};
+    const c: Obj = {
+      id: this.store.newId('bpc'),
+      object: 'billing_portal.configuration',
+      active: true,
+      application: null,
+      business_profile: { headline: bp.headline ?? null, privacy_policy_url: bp.privacy_policy_url ?? null, terms_of_service_url: bp.terms_of_service_url ?? null },
+      created: now,
+      default_return_url: p.default_return_url ?? null,
+      features: this.portalFeatures(null, p.features as Obj | undefined),
+      is_default: isDefault,
+      livemode: false,
+      login_page: { enabled: Boolean((p.login_page as Obj | undefined)?.enabled), url: null },
+      metadata: cleanMetadata(p.metadata),
+      name: p.name ?? null,
+      updated: now,
+    };
+    return this.store.put(c);
+  }
+
+  /**
+   * POST /v1/billing_portal/configurations/:id: merges the given fields (nested `features` fields
+   * one by one, lists replaced). Errors: 404 unknown configuration; 400 deactivating the default.
+   */
+  updatePortalConfiguration(id: string, p: Params): Obj {
+    const c = this.require('configuration', 'billing_portal.configuration', id);
+    if (p.active === false && c.is_default) throw invalidRequest('You cannot deactivate the default configuration.', 'active');
+    if (p.default_return_url !== undefined && p.default_return_url !== null && !isValidUrl(p.default_return_url)) {
+      throw invalidRequest('Not a valid URL', 'default_return_url', 'url_invalid');
+    }
+    const features = p.features ? this.portalFeatures(c.features as Obj, p.features as Obj) : null;
+    if (features) c.features = features;
+    if (typeof p.active === 'boolean') c.active = p.active;
+    if (p.business_profile) c.business_profile = { ...(c.business_profile as Obj), ...(p.business_profile as Obj) };
+    if ('default_return_url' in p) c.default_return_url = p.default_return_url ?? null;
+    if (p.login_page) c.login_page = { enabled: Boolean((p.login_page as Obj).enabled), url: null };
+    if ('metadata' in p) c.metadata = mergeMetadata(c.metadata as Obj, p.metadata);
+    if ('name' in p) c.name = p.name ?? null;
+    c.updated = this.store.now();
+    this.store.save();
+    return c;
+  }
+
+  /**
+   * What a portal session's configuration allows for `sub` (the hosted page follows it): the
+   * prices the subscription may switch to (Stripe: only a one-item subscription whose product the
+   * configuration lists, to the prices listed there, same currency), and whether cancelling,
+   * the card update and the invoice history are shown.
+   */
+  portalOptions(session: Obj, sub: Obj | null): { prices: Obj[]; cancel: boolean; card: boolean; invoices: boolean } {
+    const cfg = this.store.get(session.configuration as string) ?? this.defaultPortalConfiguration();
+    const f = cfg.features as Obj;
+    const update = f.subscription_update as Obj;
+    let prices: Obj[] = [];
+    const items = (sub?.items?.data as Obj[] | undefined) ?? [];
+    if (sub && update.enabled && items.length === 1) {
+      const current = items[0]!.price as Obj;
+      const entries = (update.products as Obj[] | null) ?? [];
+      if (entries.some((e) => e.product === current.product)) {
+        prices = entries
+          .flatMap((e) => e.prices as string[])
+          .map((pid) => this.store.get(pid))
+          .filter((x): x is Obj => Boolean(x && x.active && x.recurring && x.currency === current.currency));
+        if (!prices.some((x) => x.id === current.id)) prices.unshift(current);
+      }
+    }
+    return {
+      prices,
+      cancel: Boolean((f.subscription_cancel as Obj).enabled),
+      card: Boolean((f.payment_method_update as Obj).enabled),
+      invoices: Boolean((f.invoice_history as Obj).enabled),
+    };
   }
 
   // ---------------------------------------------------------------- webhook endpoints

@@ -35,6 +35,7 @@ const T = {
     expired: 'This checkout session has expired.',
     notFound: 'This page does not exist or has expired.',
     portalTitle: 'Manage your subscription',
+    planNotAllowed: 'This plan cannot be chosen here.',
     returnTo: 'Return to',
     currentPlan: 'Current plan',
     status: 'Status',
@@ -88,6 +89,7 @@ const T = {
     expired: 'Diese Checkout-Sitzung ist abgelaufen.',
     notFound: 'Diese Seite existiert nicht oder ist abgelaufen.',
     portalTitle: 'Abonnement verwalten',
+    planNotAllowed: 'Dieser Tarif kann hier nicht gewählt werden.',
     returnTo: 'Zurück zu',
     currentPlan: 'Aktueller Tarif',
     status: 'Status',
@@ -338,7 +340,6 @@ function portalPage(engine: Engine, ps: Obj, lang: Lang, notice: string | null, 
   const base = `/billing_portal/${encodeURIComponent(ps.id as string)}`;
   const customer = engine.store.get(ps.customer as string)!;
   const subs = engine.store.all('subscription').filter((x) => x.customer === customer.id && !['canceled', 'incomplete_expired'].includes(x.status as string));
-  const prices = engine.store.all('price').filter((p) => p.active && p.recurring && engine.store.get(p.product as string)?.active !== false);
   const productName = (pid: string) => (engine.store.get(pid)?.name as string | undefined) ?? pid;
   const priceLabel = (p: Obj) =>
     `${productName(p.product as string)}: ${formatAmount(p.unit_amount as number, p.currency as string, lang)} ${formatInterval(p.recurring.interval as string, p.recurring.interval_count as number, lang)}`;
@@ -351,30 +352,40 @@ function portalPage(engine: Engine, ps: Obj, lang: Lang, notice: string | null, 
           const when = sub.cancel_at
             ? `${t.endsOn} ${formatDate(sub.cancel_at as number, lang)}`
             : `${t.renewsOn} ${formatDate(sub.current_period_end as number, lang)}`;
-          const options = prices
-            .filter((p) => p.currency === price.currency)
+          // what the session's configuration allows (engine.portalOptions): Stripe's portal lists
+          // only the configured products' prices and no switch at all for other subscriptions
+          const allowed = engine.portalOptions(ps, sub);
+          const options = allowed.prices
             .map((p) => `<option value="${escapeHtml(p.id as string)}"${p.id === price.id ? ' selected' : ''}>${escapeHtml(priceLabel(p))}</option>`)
             .join('');
           return `<section aria-labelledby="plan-${sid}">
   <h2 id="plan-${sid}">${t.currentPlan}</h2>
   <p data-testid="current-plan"><strong>${escapeHtml(priceLabel(price))}</strong></p>
   <p>${t.status}: <span data-testid="subscription-status">${escapeHtml(t.subStatus[sub.status as string] ?? (sub.status as string))}</span> · ${escapeHtml(when)}</p>
-  <form method="post" action="${base}/subscriptions/${sid}/plan">
+  ${
+    allowed.prices.length > 1
+      ? `<form method="post" action="${base}/subscriptions/${sid}/plan">
     <label for="price-${sid}">${t.choosePlan}</label>
     <select id="price-${sid}" name="price">${options}</select>
     <button type="submit">${t.updatePlan}</button>
-  </form>
+  </form>`
+      : ''
+  }
   ${
     sub.cancel_at_period_end
       ? `<form method="post" action="${base}/subscriptions/${sid}/renew"><button type="submit" class="secondary">${t.renew}</button></form>`
       : ''
   }
-  <form method="post" action="${base}/subscriptions/${sid}/cancel">
+  ${
+    allowed.cancel
+      ? `<form method="post" action="${base}/subscriptions/${sid}/cancel">
     <fieldset style="border:0;padding:0;margin:12px 0 0"><legend>${t.cancel}</legend>
     <label><input type="radio" name="when" value="period_end" checked> ${t.atPeriodEnd}</label>
     <label><input type="radio" name="when" value="now"> ${t.now}</label></fieldset>
     <button type="submit" class="secondary">${t.cancel}</button>
-  </form>
+  </form>`
+      : ''
+  }
 </section>`;
         })
         .join('\n')
@@ -383,6 +394,7 @@ function portalPage(engine: Engine, ps: Obj, lang: Lang, notice: string | null, 
   const pm = pmId ? engine.store.get(pmId) : undefined;
   const card = pm?.card as Obj | undefined;
   const invoices = engine.store.all('invoice').filter((i) => i.customer === customer.id);
+  const features = engine.portalOptions(ps, null);
   const body = `<main>
 <section>
   ${ps.return_url ? `<p><a href="${escapeHtml(ps.return_url as string)}" id="return-link">← ${t.returnTo} ${escapeHtml(businessName())}</a></p>` : ''}
@@ -391,7 +403,7 @@ function portalPage(engine: Engine, ps: Obj, lang: Lang, notice: string | null, 
   ${notice ? `<p class="notice" role="status" id="notice">${escapeHtml(notice)}</p>` : ''}
 </section>
 ${subHtml}
-<section aria-labelledby="pm">
+${features.card ? `<section aria-labelledby="pm">
   <h2 id="pm">${t.paymentMethod}</h2>
   <p data-testid="card">${card ? `${escapeHtml(String(card.brand).toUpperCase())} •••• ${escapeHtml(card.last4 as string)}, ${t.expires} ${String(card.exp_month).padStart(2, '0')}/${card.exp_year}` : t.noCard}</p>
   <form method="post" action="${base}/payment_method" novalidate>
@@ -406,8 +418,8 @@ ${subHtml}
     ${error ? `<div class="error" role="alert" id="error-message">${escapeHtml(error)}</div>` : ''}
     <button type="submit">${t.updateCard}</button>
   </form>
-</section>
-<section aria-labelledby="inv">
+</section>` : ''}
+${features.invoices ? `<section aria-labelledby="inv">
   <h2 id="inv">${t.invoices}</h2>
   <table>${invoices
     .map(
@@ -415,7 +427,7 @@ ${subHtml}
         `<tr><td>${escapeHtml(formatDate(i.created as number, lang))}</td><td>${escapeHtml(formatAmount(i.amount_due as number, i.currency as string, lang))}</td><td>${escapeHtml(t.paidStatus[i.status as string] ?? (i.status as string))}</td><td><a href="/invoices/${encodeURIComponent(i.id as string)}">${escapeHtml((i.number as string) ?? '')}</a></td></tr>`,
     )
     .join('')}</table>
-</section>
+</section>` : ''}
 </main>`;
   return layout(lang, t.portalTitle, body);
 }
@@ -446,6 +458,7 @@ async function handlePortal(engine: Engine, req: IncomingMessage, res: ServerRes
   }
   const f = await readForm(req);
   if (rest.length === 1 && rest[0] === 'payment_method') {
+    if (!engine.portalOptions(ps, null).card) return sendHtml(res, 404, messagePage(lang, t.notFound));
     const cardForm: CheckoutForm = { name: f.billingName, cardNumber: f.cardNumber, cardExpiry: f.cardExpiry, cardCvc: f.cardCvc };
     const parsed = parseCardInput(f.cardNumber ?? '', f.cardExpiry ?? '', f.cardCvc ?? '', engine.nowFor(ps.customer as string));
     if (!parsed.ok) return sendHtml(res, 400, portalPage(engine, ps, lang, null, INPUT_ERRORS[parsed.error][lang], cardForm));
@@ -462,14 +475,19 @@ async function handlePortal(engine: Engine, req: IncomingMessage, res: ServerRes
       return;
     }
     try {
+      const allowed = engine.portalOptions(ps, sub);
       if (rest[2] === 'plan') {
         const item = (sub.items.data as Obj[])[0]!;
+        if (f.price && !allowed.prices.some((p) => p.id === f.price)) {
+          return sendHtml(res, 400, portalPage(engine, ps, lang, null, t.planNotAllowed, {}));
+        }
         if (f.price && f.price !== (item.price as Obj).id) {
           engine.updateSubscription(sub.id as string, { items: [{ id: item.id, price: f.price }], proration_behavior: 'none' }, AUTOMATIC);
         }
         return redirect(res, `${base}?done=plan`);
       }
       if (rest[2] === 'cancel') {
+        if (!allowed.cancel) return sendHtml(res, 404, messagePage(lang, t.notFound));
         if (f.when === 'now') {
           engine.cancelSubscription(sub.id as string, {}, AUTOMATIC);
           return redirect(res, `${base}?done=cancel_now`);

@@ -1,6 +1,6 @@
 import { Alert, Avatar, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLocation, useNavigate } from 'react-router';
 import { LocalButtonLink } from '@/components/local-link';
@@ -15,6 +15,7 @@ import { invitationQuery } from '../api/get-organizations';
 import { organizationLogoUrl, ROLE_LABEL } from '../api/organization';
 import { orgErrorId } from '../api/organization-errors';
 import { acceptInvitation, declineInvitation } from '../api/save-organization';
+import { EndOwnPlanDialog, OwnPlanNotice, useMyPlan } from '@/features/billing';
 
 /** Message ids of the states an invitation can no longer be answered in. */
 const CLOSED_STATE: Readonly<Record<string, string>> = {
@@ -44,12 +45,20 @@ export default function InvitationRoute({ params }: PageProps) {
   useEffect(() => {
     if (userId) forgetReturnPath();
   }, [userId]);
+  // issue 32 §2: joining says what happens to an own plan and then offers to end it
+  const myPlan = useMyPlan();
+  const [offerEnd, setOfferEnd] = useState(false);
+  const goToOrganization = () => {
+    if (invitation.data) void navigate(localize(paths.org.page(invitation.data.slug)));
+  };
   const accept = useMutation({
     mutationFn: () => acceptInvitation(token),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['organizations'] });
       notify('success', intl.formatMessage({ id: 'org.invitation.accepted' }));
-      if (invitation.data) void navigate(localize(paths.org.page(invitation.data.slug)));
+      const plan = (await myPlan.refetch()).data;
+      if (plan?.own_plan_redundant) setOfferEnd(true);
+      else goToOrganization();
     },
   });
   const decline = useMutation({
@@ -100,6 +109,7 @@ export default function InvitationRoute({ params }: PageProps) {
                   <FormattedMessage id="org.error.invitation_email_mismatch" />
                 </Alert>
               )}
+              {myPlan.data && !accept.isSuccess && <OwnPlanNotice plan={myPlan.data} organizationName={inv.organization_name} />}
               {(accept.isError || decline.isError) && (
                 <Alert color="red" role="alert" data-testid="invitation-error">
                   <FormattedMessage id={orgErrorId(accept.error ?? decline.error)} />
@@ -141,6 +151,17 @@ export default function InvitationRoute({ params }: PageProps) {
         </Title>
         {body}
       </Stack>
+      {/* outside the invitation card: after joining, the card shows the "already a member" state */}
+      {myPlan.data && (
+        <EndOwnPlanDialog
+          plan={myPlan.data}
+          opened={offerEnd}
+          onDone={() => {
+            setOfferEnd(false);
+            goToOrganization();
+          }}
+        />
+      )}
     </Container>
   );
 }

@@ -7,6 +7,7 @@ import type { PageProps } from '@/lib/route-def';
 import { useOwnProfile } from '@/lib/own-profile';
 import { publicAvatarUrl } from '@/lib/public-api';
 import { HomeDashboard } from '@/features/matching';
+import { useMyPlan } from '@/features/billing';
 import { missingProfileSteps, profileCompleteness } from '../components/profile-completeness';
 import { PageHeader } from '@/components/page-header';
 
@@ -29,6 +30,9 @@ const PAID = new Set(['basic', 'premium', 'enterprise', 'admin']);
 export default function UserHomeRoute({ locale }: PageProps) {
   const intl = useIntl();
   const profile = useOwnProfile();
+  // the plan shown is the database's effective plan (rpc my_plan, issue 32 §2); admins keep their label
+  const myPlan = useMyPlan();
+  const planId = profile.data?.user_role === 'admin' ? 'admin' : (myPlan.data?.plan ?? profile.data?.user_role ?? 'free');
   return (
     <Stack>
       <PageHeader title={<FormattedMessage id="page.user-home.title" />} action={<SignOutButton />} />
@@ -49,11 +53,8 @@ export default function UserHomeRoute({ locale }: PageProps) {
               <Text fz="xl" fw={600} data-testid="greeting">
                 <FormattedMessage id="account.home.greeting" values={{ name: profile.data.display_name ?? profile.data.firstname }} />
               </Text>
-              <Text c="var(--tw-muted)">
-                <FormattedMessage
-                  id="account.home.plan"
-                  values={{ plan: intl.formatMessage({ id: PLAN_IDS[profile.data.user_role] ?? 'account.plan.free' }) }}
-                />{' '}
+              <Text c="var(--tw-muted)" data-testid="home-plan" data-plan={planId}>
+                <FormattedMessage id="account.home.plan" values={{ plan: intl.formatMessage({ id: PLAN_IDS[planId] ?? 'account.plan.free' }) }} />{' '}
                 <LocalLink to={paths.prices}>
                   <FormattedMessage id="account.home.changePlan" />
                 </LocalLink>
