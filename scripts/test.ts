@@ -167,7 +167,7 @@ const steps: Step[] = [
     name: 'bench:smoke',
     needsStack: true,
     run: async () => {
-      for (const bench of ['db-queries', 'api', 'stack-start']) {
+      for (const bench of ['db-queries', 'api', 'map', 'matching', 'analytics', 'stack-start']) {
         await sh('npx', ['tsx', `scripts/bench/${bench}.ts`, '--smoke'], { TEAMWERK_STACK_OFFSET: String(config.offset) });
       }
       config = stackConfig();

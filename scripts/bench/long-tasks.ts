@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
-import { startPreview } from './spa-size.ts';
+import { localBuildEnv, startPreview } from './spa-size.ts';
 
 const FRONTEND = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../frontend');
 /** Lighthouse's CPU slowdown for mobile (simulated throttling). */
@@ -95,7 +95,7 @@ const blocking = (tasks: LongTask[]) => tasks.reduce((sum, t) => sum + Math.max(
 
 async function main(): Promise<void> {
   if (!process.argv.includes('--no-build')) {
-    const result = spawnSync('npx', ['vite', 'build', '--mode', 'local'], { cwd: FRONTEND, stdio: 'inherit' });
+    const result = spawnSync('npx', ['vite', 'build'], { cwd: FRONTEND, stdio: 'inherit', env: localBuildEnv() });
     if (result.status !== 0) throw new Error('vite build failed');
   }
   const runs = Number(option('--runs') ?? 3);

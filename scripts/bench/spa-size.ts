@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
+import { stackConfig } from '../local-stack/config.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FRONTEND = path.join(ROOT, 'frontend');
@@ -81,8 +82,17 @@ interface ChromeLauncher {
 /** Gzip size in bytes (level 9, like a static host's precompression). */
 const gzipBytes = (file: string): number => gzipSync(readFileSync(path.join(DIST, file)), { level: 9 }).length;
 
+/**
+ * The environment of a build for the local stack of TEAMWERK_STACK_OFFSET, as `npm start` builds
+ * it (Vite refuses the mode name "local" that the benchmarks used before).
+ */
+export function localBuildEnv(): NodeJS.ProcessEnv {
+  const config = stackConfig();
+  return { ...process.env, VITE_SUPABASE_URL: config.apiUrl, VITE_SUPABASE_ANON_KEY: config.anonKey };
+}
+
 function build(): void {
-  const result = spawnSync('npx', ['vite', 'build', '--mode', 'local', '--manifest'], { cwd: FRONTEND, stdio: 'inherit' });
+  const result = spawnSync('npx', ['vite', 'build', '--manifest'], { cwd: FRONTEND, stdio: 'inherit', env: localBuildEnv() });
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
