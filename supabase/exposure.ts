@@ -757,7 +757,7 @@ export const functions: Record<string, FunctionExposure> = {
   'visible_profiles_count()': { execute: ['anon', 'authenticated'], returns: 'bigint', rows: 'public' },
   // issue 15: analytics (supabase/schemas/19_analytics.sql: aggregated daily counts only, no visitor identity)
   'analytics_track(p_item_type text, p_item_id text, p_metric text, p_statistics_consent boolean)': { execute: ['anon', 'authenticated'], returns: 'text', rows: 'none' },
-  'analytics_report(p_item_type text, p_item_id text, p_organization_id uuid)': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
+  'analytics_report(p_item_type text, p_item_id text, p_organization_id uuid)': { execute: ['authenticated'], returns: 'json', rows: 'own' },
   'analytics_csv(p_item_type text, p_item_id text, p_organization_id uuid)': { execute: ['authenticated'], returns: 'text', rows: 'own' },
   // issue 15 API access: keys in clear only in create_api_key's answer; the Edge Function `api` checks keys
   'create_api_key(p_organization_id uuid, p_name text, p_scopes text[])': { execute: ['authenticated'], returns: 'jsonb', rows: 'org_admins' },

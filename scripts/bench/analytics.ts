@@ -9,7 +9,11 @@
  * Prints p50 (median) and p95 in ms and the plan of the per-item read (an index-only scan of the
  * primary key, which includes the count).
  *
- * Usage: `npx tsx scripts/bench/analytics.ts [--keep-data] [--stop]`
+ * Every latency is printed with its ratio to a trivial PostgREST request of the same run. The
+ * first overview call builds the owner's roll-up (issue 34); the warm-up absorbs it.
+ *
+ * Usage: `npx tsx scripts/bench/analytics.ts [--keep-data] [--stop] [--smoke]`
+ * --smoke (npm test): 20 items with 30 days of counts, 3 runs per call.
  * Uses TEAMWERK_STACK_OFFSET (default 6150) and starts that stack when it is not running. The
  * bench owner and its data are deleted at the end unless --keep-data; with --stop the stack is
  * stopped afterwards.
@@ -20,16 +24,16 @@ const { stackConfig } = await import('../local-stack/config.ts');
 const { signJwt } = await import('../local-stack/jwt.ts');
 const { default: pg } = await import('pg');
 const { default: os } = await import('node:os');
-const { percentile } = await import('./support.ts');
+const { percentile, SMOKE, measureBaseline, withRatio } = await import('./support.ts');
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const RUNS = SMOKE ? 3 : Number(process.env.BENCH_RUNS ?? 40);
 const keepData = process.argv.includes('--keep-data');
 const stop = process.argv.includes('--stop');
 const OWNER_ID = 'b5000000-0000-4000-8000-0000000000a1';
 const OWNER_EMAIL = 'bench-analytics@bench.teamwerk.test';
 
 /** The bench owner with its 1 000 items and a year of counts (idempotent; triggers off for the bulk load). */
-const LOAD_SQL = `
+const FULL_LOAD_SQL = `
 set statement_timeout = 0;
 set session_replication_role = replica;
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data,
@@ -66,6 +70,12 @@ where (d + i.n) % m.every = 0
 on conflict do nothing;
 `;
 
+/** The load for the run: smoke mode has 20 items (10 projects, 5 jobs, 4 events) and 30 days. */
+const LOAD_SQL = SMOKE
+  ? FULL_LOAD_SQL.replace('generate_series(1, 600)', 'generate_series(1, 10)').replace('generate_series(1, 200)', 'generate_series(1, 5)')
+      .replace('generate_series(1, 199)', 'generate_series(1, 4)').replace('generate_series(0, 364)', 'generate_series(0, 29)')
+  : FULL_LOAD_SQL;
+
 /** Deletes the bench owner, its items and (through the triggers) their counts. */
 const CLEAN_SQL = `
 set statement_timeout = 0;
@@ -95,15 +105,16 @@ async function main(): Promise<void> {
       (select count(distinct day) from private.analytics_daily where item_type = 'project') as days,
       pg_size_pretty(pg_total_relation_size('private.analytics_daily')) as size`)).rows[0];
     console.log(`loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s:`, counts);
-    const project = (await admin.query<{ id: string }>(`select id::text from public.projects where owner_id = $1 order by id limit 1 offset 300`, [OWNER_ID])).rows[0]!.id;
+    const project = (await admin.query<{ id: string }>(`select id::text from public.projects where owner_id = $1 order by id limit 1 offset ${SMOKE ? 3 : 300}`, [OWNER_ID])).rows[0]!.id;
     const jwt = await signJwt({ sub: OWNER_ID, role: 'authenticated', aud: 'authenticated', email: OWNER_EMAIL }, config.jwtSecret, 3600);
 
     const calls: Call[] = [
-      { name: 'analytics_report (all 1 000 items)', rpc: 'analytics_report', body: {} },
+      { name: `analytics_report (all ${SMOKE ? 20 : '1 000'} items)`, rpc: 'analytics_report', body: {} },
       { name: 'analytics_report (one project)', rpc: 'analytics_report', body: { p_item_type: 'project', p_item_id: project } },
       { name: 'analytics_csv (one project)', rpc: 'analytics_csv', body: { p_item_type: 'project', p_item_id: project } },
     ];
-    const rows: string[] = [];
+    const base = await measureBaseline(config.apiUrl, config.anonKey, Math.max(RUNS, 20));
+    const rows: string[] = [`${'trivial request (cities, 1 row, anon)'.padEnd(38)} ${withRatio(base.p50, base.p95, base)}`];
     for (const c of calls) {
       const run = async () => {
         const t = performance.now();
@@ -123,7 +134,7 @@ async function main(): Promise<void> {
       times.sort((a, b) => a - b);
       const body = JSON.parse(sample) as { items?: unknown[]; series?: unknown[] } | string;
       const size = typeof body === 'string' ? `${body.split('\r\n').length - 2} CSV lines` : `${body.items?.length} items, ${body.series?.length} days, ${(sample.length / 1024).toFixed(0)} KiB`;
-      rows.push(`${c.name.padEnd(38)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(times, 95).toFixed(1).padStart(7)} ms   (${size})`);
+      rows.push(`${c.name.padEnd(38)} ${withRatio(percentile(times, 50), percentile(times, 95), base)}   (${size})`);
     }
     const plan = await admin.query(
       `explain (analyze, buffers, costs off) select * from private.analytics_daily a

@@ -62,7 +62,8 @@ async function main(): Promise<void> {
         : `select id, email from public.profiles where id::text like 'b0000000-0000-4000-8000-%' order by id limit 1 offset ${SMOKE ? 7 : 777}`)).rows[0]!;
     await db.query(
       `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end, stripe_customer_id, stripe_subscription_id, last_synced_at)
-       values ($1, 'enterprise', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_bapi_' || $2, 'sub_bapi_' || $2, now())`,
+       values ($1, 'enterprise', 'active', now() - interval '1 day', now() + interval '29 days', 'cus_bapi_' || $2, 'sub_bapi_' || $2, now())
+       on conflict do nothing`, // a run before on this stack left the owner's subscription (still live)
       [owner.id, slug]);
     await db.query(`update public.profiles set user_role = 'enterprise' where id = $1`, [owner.id]);
     const jwt = await signJwt({ sub: owner.id, role: 'authenticated', aud: 'authenticated', email: owner.email }, config.jwtSecret, 3600);

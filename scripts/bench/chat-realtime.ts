@@ -19,7 +19,7 @@
  * Exits 1 when any message is lost or duplicated. Cleans up the users it created.
  *
  * Usage: `npx tsx scripts/bench/chat-realtime.ts [--users 200] [--rate 50] [--seconds 10]
- *         [--steps 50,100,200,400] [--presence 20]`
+ *         [--steps 50,100,200,400] [--presence 20] [--smoke]` (--smoke, npm test: 4 clients, 2 s)
  * Uses the stack of TEAMWERK_STACK_OFFSET; starts it when it is not running (and stops it again).
  */
 import os from 'node:os';
@@ -30,7 +30,7 @@ import WebSocket from 'ws';
 import { RealtimeClient, type RealtimeChannel, type WebSocketLikeConstructor } from '@supabase/supabase-js';
 import { stackConfig } from '../local-stack/config.ts';
 import { startStack, stopStack } from '../local-stack/cli.ts';
-import { createMemberPairs, numberArg, percentile, type BenchMember } from './support.ts';
+import { createMemberPairs, numberArg, percentile, SMOKE, type BenchMember } from './support.ts';
 
 const config = stackConfig();
 
@@ -39,12 +39,13 @@ function listArg(name: string, fallback: number[]): number[] {
   const parsed = i >= 0 ? (process.argv[i + 1] ?? '').split(',').map(Number).filter((n) => Number.isFinite(n) && n > 0) : [];
   return parsed.length ? parsed : fallback;
 }
-const USERS = Math.max(2, Math.floor(numberArg('users', 200) / 2) * 2);
-const RATE = numberArg('rate', 50);
-const SECONDS = numberArg('seconds', 10);
-const STEPS = listArg('steps', [50, 100, 200, 400]);
+// --smoke (npm test): 4 clients, 2 s at 5 messages/s, one rate step
+const USERS = SMOKE ? 4 : Math.max(2, Math.floor(numberArg('users', 200) / 2) * 2);
+const RATE = SMOKE ? 5 : numberArg('rate', 50);
+const SECONDS = SMOKE ? 2 : numberArg('seconds', 10);
+const STEPS = SMOKE ? [10] : listArg('steps', [50, 100, 200, 400]);
 const STEP_SECONDS = 5;
-const PRESENCE_PAIRS = Math.min(numberArg('presence', 20), USERS / 2);
+const PRESENCE_PAIRS = Math.min(SMOKE ? 1 : numberArg('presence', 20), USERS / 2);
 const TARGET_P99_MS = 100;
 
 const now = () => performance.timeOrigin + performance.now();

@@ -9,7 +9,7 @@
  * Email, Resend API to the mailbox, claim/complete RPCs included) and checks that every row is
  * `sent` exactly once: one mailbox message per row and distinct provider ids.
  *
- * Usage: `npx tsx scripts/bench/email-queue.ts [--mails 2000]`
+ * Usage: `npx tsx scripts/bench/email-queue.ts [--mails 2000] [--smoke]` (--smoke, npm test: 20 mails)
  * Uses the stack of TEAMWERK_STACK_OFFSET; starts it when it is not running (and stops it again).
  * Tuning of the function: EMAIL_QUEUE_BATCH_SIZE / EMAIL_QUEUE_CONCURRENCY in
  * supabase/functions/.env.
@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { stackConfig } from '../local-stack/config.ts';
 import { startStack, stopStack } from '../local-stack/cli.ts';
-import { numberArg } from './support.ts';
+import { numberArg, SMOKE } from './support.ts';
 
 const config = stackConfig();
 
@@ -71,7 +71,7 @@ async function worker(totals: RunResult, calls: { n: number; errors: number }): 
 }
 
 async function main(): Promise<void> {
-  const mails = numberArg('mails', 2000);
+  const mails = SMOKE ? 20 : numberArg('mails', 2000);
   const { alreadyRunning } = await startStack(config);
   const db = new pg.Client({ connectionString: config.dbUrl });
   await db.connect();

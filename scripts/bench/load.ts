@@ -31,7 +31,8 @@
  * Usage: `npx tsx scripts/bench/load.ts [--seconds 60] [--visitors 200] [--members 50]
  *         [--pace 1]`
  * Uses the stack of TEAMWERK_STACK_OFFSET; starts it when it is not running (and stops it again).
- * Exit code 1 when the target is missed (errors, or a read kind's p95 above 150 ms).
+ * Exit code 1 when the target is missed (errors, or a read kind's p95 above 150 ms; --smoke, npm
+ * test: 5 s, 10 visitors, 6 members, errors only).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,13 +42,15 @@ import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { stackConfig } from '../local-stack/config.ts';
 import { readState, startStack, stopStack } from '../local-stack/cli.ts';
-import { createMemberPairs, numberArg, percentile, processes, type BenchMember } from './support.ts';
+import { createMemberPairs, numberArg, percentile, processes, SMOKE, type BenchMember } from './support.ts';
 
 const config = stackConfig();
 
-const SECONDS = numberArg('seconds', 60);
-const VISITORS = Math.round(numberArg('visitors', 200));
-const MEMBERS = Math.max(2, Math.floor(numberArg('members', 50) / 2) * 2);
+// --smoke (npm test): 5 s, 10 visitors and 6 members (the fewest that give every kind a connection);
+// it fails on errors only, not on the latency target
+const SECONDS = SMOKE ? 5 : numberArg('seconds', 60);
+const VISITORS = SMOKE ? 10 : Math.round(numberArg('visitors', 200));
+const MEMBERS = SMOKE ? 6 : Math.max(2, Math.floor(numberArg('members', 50) / 2) * 2);
 const PACE = Math.max(1, Math.round(numberArg('pace', 1)));
 const READ_P95_TARGET_MS = 150;
 
@@ -439,7 +442,7 @@ async function main(): Promise<void> {
       total += sorted.length;
       errors += errs;
       const p95 = percentile(sorted, 95);
-      if (r.kind.read && p95 > READ_P95_TARGET_MS) missed = true;
+      if (r.kind.read && p95 > READ_P95_TARGET_MS && !SMOKE) missed = true;
       console.log(
         `${r.kind.name.padEnd(16)} ${String(r.kind.connections).padStart(5)} ${String(sorted.length).padStart(8)} ${fmt(sorted.length / elapsed)} ${fmt(percentile(sorted, 50))} ${fmt(p95)} ${fmt(percentile(sorted, 99))} ${fmt(sorted.at(-1) ?? NaN)}  ${errs}${timeouts ? ` (${timeouts} timeouts)` : ''}${r.firstError ? `  first: ${r.firstError}` : ''}`,
       );
@@ -450,7 +453,7 @@ async function main(): Promise<void> {
     console.log(`${'all writes'.padEnd(16)} ${''.padStart(5)} ${String(writes.length).padStart(8)} ${fmt(writes.length / elapsed)} ${fmt(percentile(writes, 50))} ${fmt(percentile(writes, 95))} ${fmt(percentile(writes, 99))}`);
     console.log(`total: ${total} requests in ${elapsed.toFixed(1)} s = ${(total / elapsed).toFixed(0)} requests/s, ${errors} errors`);
     if (errors > 0) missed = true;
-    console.log(`target (0 errors, p95 ≤ ${READ_P95_TARGET_MS} ms for every read kind): ${missed ? 'MISSED' : 'met'}`);
+    console.log(`target (0 errors, p95 ≤ ${READ_P95_TARGET_MS} ms for every read kind): ${SMOKE ? `smoke run, latency not judged; ${missed ? 'ERRORS' : 'no errors'}` : missed ? 'MISSED' : 'met'}`);
 
     console.log(`\nCPU during the run (cores used of ${cores}):`);
     const pieces = [...cpuAfter.keys()].map((k) => [k, ((cpuAfter.get(k) ?? 0) - (cpuBefore.get(k) ?? 0)) / elapsed] as const).sort((a, b) => b[1] - a[1]);

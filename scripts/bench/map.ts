@@ -8,9 +8,13 @@
  * 3. the time to the first markers on /map in Debian Chromium with 4× CPU throttling (DevTools
  *    Emulation.setCPUThrottlingRate; network not throttled, caches cold), median of 5 runs.
  *
- * Usage: `npx tsx scripts/bench/map.ts [--keep] [--reuse] [--no-browser]`
+ * Every latency is printed with its ratio to a trivial PostgREST request of the same run.
+ *
+ * Usage: `npx tsx scripts/bench/map.ts [--keep] [--reuse] [--no-browser] [--no-build] [--projects N] [--smoke]`
  * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder) unless
- * --reuse finds it running with the data set; stops it at the end unless --keep.
+ * --reuse finds it running with the data set; stops it at the end unless --keep. --no-build
+ * skips the sizes and the browser (no SPA build). --smoke (npm test): the running stack as it is,
+ * a data set of 200 projects, 3 runs per view, no build and no browser.
  */
 import type { Manifest } from './spa-size.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
@@ -26,16 +30,18 @@ const { default: os } = await import('node:os');
 const { default: path } = await import('node:path');
 const { spawnSync } = await import('node:child_process');
 const { gzipSync } = await import('node:zlib');
+const { SMOKE, measureBaseline, withRatio, percentile } = await import('./support.ts');
+const { benchProjects } = await import('./large-data.ts');
 
 let config = stackConfig();
-const RUNS = Number(process.env.BENCH_RUNS ?? 60);
-const keep = process.argv.includes('--keep');
-const reuse = process.argv.includes('--reuse');
-const browser = !process.argv.includes('--no-browser');
+const RUNS = SMOKE ? 3 : Number(process.env.BENCH_RUNS ?? 60);
+const keep = SMOKE || process.argv.includes('--keep');
+const reuse = SMOKE || process.argv.includes('--reuse');
+const build = !SMOKE && !process.argv.includes('--no-build');
+const browser = build && !process.argv.includes('--no-browser');
 const FRONTEND = path.join(config.dataDir, '../../frontend');
 const outDir = () => path.join(config.dataDir, 'bench-map-dist');
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 interface View { name: string; as: 'anon' | 'user'; body: Record<string, unknown> }
@@ -57,7 +63,7 @@ const VIEWS: View[] = [
 ];
 
 async function prepare(): Promise<{ user: { id: string; email: string } }> {
-  const started = await startWithLargeDataSet(reuse);
+  const started = await startWithLargeDataSet(reuse, SMOKE ? 200 : benchProjects());
   config = started.config;
   const admin = started.admin;
   try {
@@ -77,7 +83,8 @@ async function prepare(): Promise<{ user: { id: string; email: string } }> {
 
 async function latency(user: { id: string; email: string }): Promise<void> {
   const userJwt = await signJwt({ sub: user.id, role: 'authenticated', aud: 'authenticated', email: user.email }, config.jwtSecret, 3600);
-  const rows: string[] = [];
+  const base = await measureBaseline(config.apiUrl, config.anonKey, Math.max(RUNS, 20));
+  const rows: string[] = [`${'trivial request (cities, 1 row, anon)'.padEnd(48)} ${withRatio(base.p50, base.p95, base)}`];
   let worst = 0;
   for (const v of VIEWS) {
     const headers = { apikey: config.anonKey, Authorization: `Bearer ${v.as === 'user' ? userJwt : config.anonKey}`, 'Content-Type': 'application/json' };
@@ -96,13 +103,13 @@ async function latency(user: { id: string; email: string }): Promise<void> {
       capped = body.capped;
       return ms;
     };
-    for (let i = 0; i < 5; i++) await run();
+    for (let i = 0; i < (SMOKE ? 1 : 5); i++) await run();
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) times.push(await run());
     times.sort((a, b) => a - b);
     const p95 = percentile(times, 95);
     worst = Math.max(worst, p95);
-    rows.push(`${v.name.padEnd(48)} p50 ${percentile(times, 50).toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   ${String(items).padStart(4)} items${capped ? ' (capped)' : '          '}  ${(bytes / 1024).toFixed(0).padStart(4)} KB`);
+    rows.push(`${v.name.padEnd(48)} ${withRatio(percentile(times, 50), p95, base)}   ${String(items).padStart(4)} items${capped ? ' (capped)' : '          '}  ${(bytes / 1024).toFixed(0).padStart(4)} KB`);
   }
   console.log(`\n=== map_items through PostgREST (${RUNS} runs each, sequential; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores) ===`);
   console.log(rows.join('\n'));
@@ -182,7 +189,7 @@ async function main(): Promise<void> {
   const { user } = await prepare();
   try {
     await latency(user);
-    sizes();
+    if (build) sizes();
     if (browser) await firstMarkers();
   } finally {
     if (!keep) await stopStack(config);

@@ -8,9 +8,12 @@
  * auto_explain, as the same role and claims, after PL/pgSQL switched to its cached plan).
  * Target (issue 19): match_people p95 <= 50 ms on 2 cores.
  *
- * Usage: `npx tsx scripts/bench/matching.ts [--keep] [--reuse] [--no-plans]`
+ * Every latency is printed with its ratio to a trivial PostgREST request of the same run.
+ *
+ * Usage: `npx tsx scripts/bench/matching.ts [--keep] [--reuse] [--no-plans] [--projects N] [--smoke]`
  * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder) unless
- * --reuse, and stops it at the end unless --keep.
+ * --reuse, and stops it at the end unless --keep. --smoke (npm test): the running stack as it
+ * is, a data set of 200 projects, 3 runs per call, no plans.
  */
 process.env.TEAMWERK_STACK_OFFSET ??= '6100';
 const { stopStack } = await import('../local-stack/cli.ts');
@@ -18,12 +21,13 @@ const { signJwt } = await import('../local-stack/jwt.ts');
 const { default: pg } = await import('pg');
 const { default: os } = await import('node:os');
 const { startWithLargeDataSet } = await import('./large-data.ts');
-const { percentile } = await import('./support.ts');
+const { percentile, SMOKE, measureBaseline, withRatio } = await import('./support.ts');
+const { benchProjects } = await import('./large-data.ts');
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 60);
-const keep = process.argv.includes('--keep');
-const reuse = process.argv.includes('--reuse');
-const plans = !process.argv.includes('--no-plans');
+const RUNS = SMOKE ? 3 : Number(process.env.BENCH_RUNS ?? 60);
+const keep = SMOKE || process.argv.includes('--keep');
+const reuse = SMOKE || process.argv.includes('--reuse');
+const plans = !SMOKE && !process.argv.includes('--no-plans');
 
 /** Matching profiles for every bench profile and open roles for every project (idempotent). */
 const MATCH_SQL = `
@@ -70,7 +74,7 @@ interface Call {
 }
 
 async function main(): Promise<void> {
-  const started = await startWithLargeDataSet(reuse);
+  const started = await startWithLargeDataSet(reuse, SMOKE ? 200 : benchProjects());
   const config = started.config;
   const admin = started.admin;
   const planPool = new pg.Pool({ connectionString: config.dbUrl, max: 1 });
@@ -85,9 +89,9 @@ async function main(): Promise<void> {
     const pickUser = async (role: string, offset: number) => (await admin.query<{ id: string; email: string }>(
       `select p.id, p.email from public.profiles p join public.match_profiles m on m.user_id = p.id and m.is_primary
        where p.email like 'bench%' and p.user_role = $1 and cardinality(m.roles_sought) > 0 order by p.id limit 1 offset $2`, [role, offset])).rows[0]!;
-    const premium = await pickUser('premium', 10);
-    const basic = await pickUser('basic', 10);
-    const free = await pickUser('free', 10);
+    const premium = await pickUser('premium', SMOKE ? 1 : 10);
+    const basic = await pickUser('basic', SMOKE ? 1 : 10);
+    const free = await pickUser('free', SMOKE ? 1 : 10);
     for (const [u, plan] of [[premium, 'premium'], [basic, 'basic']] as const) {
       await admin.query(
         `insert into public.subscriptions (user_id, plan_id, status, current_period_start, current_period_end, stripe_customer_id,
@@ -98,7 +102,7 @@ async function main(): Promise<void> {
     const owner = (await admin.query<{ id: string; email: string; project: number; role: number }>(
       `select p.id, p.email, pr.id as project, r.id as role from public.projects pr join public.profiles p on p.id = pr.owner_id
        join public.project_open_roles r on r.project_id = pr.id
-       where pr.status = 'published' and p.email like 'bench%' order by pr.id limit 1 offset 500`)).rows[0]!;
+       where pr.status = 'published' and p.email like 'bench%' order by pr.id limit 1 offset ${SMOKE ? 5 : 500}`)).rows[0]!;
     const jwt = async (u: { id: string; email: string }) => ({ ...u, jwt: await signJwt({ sub: u.id, role: 'authenticated', aud: 'authenticated', email: u.email }, config.jwtSecret, 3600) });
     const [P, B, F, O] = await Promise.all([jwt(premium), jwt(basic), jwt(free), jwt(owner)]);
     // Basic: make the week's quota free again before each run is not possible through the API; the seen people come back without counting
@@ -120,7 +124,8 @@ async function main(): Promise<void> {
       { name: 'project_role_candidates (one role)', rpc: 'project_role_candidates', body: { p_project_id: owner.project, p_role_id: owner.role, p_limit: 20 }, as: O,
         sql: `select public.project_role_candidates(${owner.project}, ${owner.role}, 20)` },
     ];
-    const rows: string[] = [];
+    const base = await measureBaseline(config.apiUrl, config.anonKey, Math.max(RUNS, 20));
+    const rows: string[] = [`${'trivial request (cities, 1 row, anon)'.padEnd(40)} ${withRatio(base.p50, base.p95, base)}`];
     let worstPeople = 0;
     for (const c of calls) {
       const run = async () => {
@@ -135,7 +140,7 @@ async function main(): Promise<void> {
         return { ms: performance.now() - t, text };
       };
       let sample = '';
-      for (let i = 0; i < 5; i++) sample = (await run()).text;
+      for (let i = 0; i < (SMOKE ? 1 : 5); i++) sample = (await run()).text;
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) times.push((await run()).ms);
       times.sort((a, b) => a - b);
@@ -144,7 +149,7 @@ async function main(): Promise<void> {
       if (c.rpc === 'match_people') worstPeople = Math.max(worstPeople, p95);
       const body = JSON.parse(sample) as { count?: number; items?: unknown[]; roles?: { count: number }[] };
       const size = body.items ? `${body.items.length} items of ${body.count}` : body.roles ? `${body.roles.length} roles, ${body.roles.map((r) => r.count).join('/')} people` : '';
-      rows.push(`${c.name.padEnd(40)} p50 ${p50.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms   (${size})`);
+      rows.push(`${c.name.padEnd(40)} ${withRatio(p50, p95, base)}   (${size})`);
       if (plans) await explain(planPool, c);
     }
     console.log(`\n=== PostgREST latency through the gateway (${RUNS} runs each, sequential; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores) ===`);

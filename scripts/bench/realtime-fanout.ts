@@ -14,7 +14,7 @@
  * machine, so the load average is printed too.
  *
  * Usage: `npx tsx scripts/bench/realtime-fanout.ts [--subscribers 200] [--messages 500]
- *         [--rate 20] [--burst 500] [--raw]`
+ *         [--rate 20] [--burst 500] [--raw] [--smoke]` (--smoke, npm test: 5 subscribers, 20 messages)
  * Uses the stack of TEAMWERK_STACK_OFFSET; starts it when it is not running (and stops it again).
  */
 import os from 'node:os';
@@ -23,14 +23,15 @@ import WebSocket from 'ws';
 import { RealtimeClient, type RealtimeChannel, type WebSocketLikeConstructor } from '@supabase/supabase-js';
 import { stackConfig } from '../local-stack/config.ts';
 import { startStack, stopStack } from '../local-stack/cli.ts';
-import { numberArg, percentile } from './support.ts';
+import { numberArg, percentile, SMOKE } from './support.ts';
 
 const config = stackConfig();
 
-const SUBSCRIBERS = numberArg('subscribers', 200);
-const MESSAGES = numberArg('messages', 500);
+// --smoke (npm test): 5 subscribers, 20 messages, a burst of 20
+const SUBSCRIBERS = SMOKE ? 5 : numberArg('subscribers', 200);
+const MESSAGES = SMOKE ? 20 : numberArg('messages', 500);
 const RATE = numberArg('rate', 20);
-const BURST = numberArg('burst', 500);
+const BURST = SMOKE ? 20 : numberArg('burst', 500);
 const RAW = process.argv.includes('--raw');
 
 const now = () => performance.timeOrigin + performance.now();

@@ -196,7 +196,9 @@ create unique index match_profiles_primary_key on public.match_profiles (user_id
 create index match_profiles_user_idx on public.match_profiles (user_id, created_at);
 create index match_profiles_offered_gin on public.match_profiles using gin (roles_offered) where is_primary and active and owner_listed;
 create index match_profiles_pairs_gin on public.match_profiles using gin (role_pairs) where is_primary and active and owner_listed;
-create index match_profiles_recent_idx on public.match_profiles (updated_at desc) where is_primary and active;
+-- INCLUDE: match_rank picks an unfiltered first page from this index alone (issue 34)
+create index match_profiles_recent_idx on public.match_profiles (updated_at desc) include (id, user_id, owner_listed, role_pairs)
+  where is_primary and active;
 alter table public.match_profiles enable row level security;
 revoke all on public.match_profiles from anon, authenticated;
 grant select (id, user_id, is_primary, name, active, kind, kinds_sought, roles_offered, roles_sought, skills,
@@ -935,33 +937,49 @@ declare
   f_min integer := coalesce((p_filters ->> 'min_score')::integer, 0);
   f_tmin integer := (p_filters ->> 'ticket_min_eur')::integer;
   f_tmax integer := (p_filters ->> 'ticket_max_eur')::integer;
+  v_plain boolean := p_filters is null or p_filters = '{}'::jsonb;
 begin
   return query
-  with cand as (
+  with picked as materialized (
+    -- without filters (every first page): the p_cap most recently updated candidates from the
+    -- index alone (match_profiles_recent_idx includes the columns tested here; issue 34: the rows
+    -- of the ~16,000 candidates passed over were read just to test role_pairs)
+    (select m.id from public.match_profiles m
+     -- role_pairs && v_pairs = offers a role x seeks (v_roles) and seeks none or a role x offers
+     where v_plain and m.is_primary and m.active and m.owner_listed
+       and m.role_pairs operator(pg_catalog.&&) v_pairs
+       and m.user_id <> p_me
+       and not (m.user_id = any (v_excluded))
+     order by m.updated_at desc
+     limit p_cap)
+    union all
+    (select m.id from public.match_profiles m
+     where not v_plain and m.is_primary and m.active and m.owner_listed
+       and m.role_pairs operator(pg_catalog.&&) v_pairs
+       and m.user_id <> p_me
+       and not (m.user_id = any (v_excluded))
+       and (f_kinds is null or m.kind = any (f_kinds))
+       and (f_roles is null or m.roles_offered operator(pg_catalog.&&) f_roles)
+       and (f_skills is null or m.skills operator(pg_catalog.@>) f_skills)
+       and (f_industries is null or m.industries operator(pg_catalog.&&) f_industries)
+       and (f_commitment is null or m.commitment = any (f_commitment))
+       and (f_languages is null or m.languages operator(pg_catalog.&&) f_languages)
+       and (f_stages is null or m.idea_stage = any (f_stages))
+       and (f_remote is null or m.remote_ok = f_remote)
+       and (f_tmin is null or m.ticket_max_eur >= f_tmin)
+       and (f_tmax is null or m.ticket_min_eur <= f_tmax)
+       and (f_lat is null or (m.owner_lat is not null and 111.195 * pg_catalog.sqrt(pg_catalog.power(m.owner_lat - f_lat, 2)
+             + pg_catalog.power((m.owner_lon - f_lon) * pg_catalog.cos(pg_catalog.radians((m.owner_lat + f_lat) / 2)), 2)) <= f_radius))
+     order by m.updated_at desc
+     limit p_cap)
+  ),
+  cand as (
     select m.id, m.user_id, m.must_mask, m.roles_offered_mask, m.roles_sought_mask, m.skills_mask, m.skills_sought_mask, m.kind_mask,
            m.kinds_sought_mask, m.industries_mask, m.stage_mask, m.stages_sought_mask, m.commitment, m.languages, m.remote_ok,
            m.radius_km, m.weights_arr, m.owner_lat as y_lat, m.owner_lon as y_lon, m.owner_city as y_city, m.owner_advanced as y_premium,
            m.owner_responsiveness
-    from public.match_profiles m
-    -- role_pairs && v_pairs = offers a role x seeks (v_roles) and seeks none or a role x offers
-    where m.is_primary and m.active and m.owner_listed
-      and m.role_pairs operator(pg_catalog.&&) v_pairs
-      and m.user_id <> p_me
-      and not (m.user_id = any (v_excluded))
-      and (f_kinds is null or m.kind = any (f_kinds))
-      and (f_roles is null or m.roles_offered operator(pg_catalog.&&) f_roles)
-      and (f_skills is null or m.skills operator(pg_catalog.@>) f_skills)
-      and (f_industries is null or m.industries operator(pg_catalog.&&) f_industries)
-      and (f_commitment is null or m.commitment = any (f_commitment))
-      and (f_languages is null or m.languages operator(pg_catalog.&&) f_languages)
-      and (f_stages is null or m.idea_stage = any (f_stages))
-      and (f_remote is null or m.remote_ok = f_remote)
-      and (f_tmin is null or m.ticket_max_eur >= f_tmin)
-      and (f_tmax is null or m.ticket_min_eur <= f_tmax)
-      and (f_lat is null or (m.owner_lat is not null and 111.195 * pg_catalog.sqrt(pg_catalog.power(m.owner_lat - f_lat, 2)
-            + pg_catalog.power((m.owner_lon - f_lon) * pg_catalog.cos(pg_catalog.radians((m.owner_lat + f_lat) / 2)), 2)) <= f_radius))
-    order by m.updated_at desc
-    limit p_cap
+    from picked k
+    join public.match_profiles m on m.id = k.id
   )
   select c.user_id, c.id, least(a.score, b.score), a.score, b.score, c.owner_responsiveness
   from cand c

@@ -173,7 +173,14 @@ describe('privacy by design (issue 15: no visitor identity)', () => {
     expect(byTable('analytics_daily')).toEqual(['item_type', 'item_id', 'day', 'metric', 'count']);
     expect(byTable('analytics_seen')).toEqual(['day', 'key']);
     expect(byTable('analytics_salts')).toEqual(['day', 'salt']);
-    expect(cols.map((c) => c.table_name).filter((t, i, all) => all.indexOf(t) === i).sort()).toEqual(['analytics_daily', 'analytics_salts', 'analytics_seen']);
+    // the roll-ups of issue 34: sums per item or per report selection (an owner's or an organisation's items)
+    expect(byTable('analytics_item_totals')).toEqual(['item_type', 'item_id', 'metric', 'as_of', 'cur', 'prev']);
+    expect(byTable('analytics_scopes')).toEqual(['scope', 'items_hash', 'built_at', 'used_at']);
+    expect(byTable('analytics_scope_items')).toEqual(['scope', 'item_type', 'item_id']);
+    expect(byTable('analytics_scope_daily')).toEqual(['scope', 'day', 'metric', 'count']);
+    expect(cols.map((c) => c.table_name).filter((t, i, all) => all.indexOf(t) === i).sort()).toEqual([
+      'analytics_daily', 'analytics_item_totals', 'analytics_salts', 'analytics_scope_daily', 'analytics_scope_items', 'analytics_scopes', 'analytics_seen',
+    ]);
   });
 
   test('no row contains an address, a user agent or a user id of a visitor, and the key is not a plain hash of them', async () => {
@@ -384,5 +391,89 @@ describe('over HTTP (PostgREST maps the errors)', () => {
     } finally {
       await su.end();
     }
+  });
+});
+
+// last in the file: building a roll-up holds a share lock on the daily counts until the test
+// transaction ends (counts written meanwhile wait for it, so none is missed)
+describe('roll-ups (issue 34: a report of several items reads sums kept as counts arrive)', () => {
+  type Report = {
+    series: Array<Record<string, number | string>>;
+    totals: Record<string, number>;
+    previous: Record<string, number>;
+    items: Array<{ item_type: string; item_id: string; totals: Record<string, number>; previous: Record<string, number> }>;
+  };
+  const report = async (): Promise<Report> => {
+    const out = await db.keep(owner, `select public.analytics_report() as r`);
+    expect(out.ok).toBe(true);
+    return out.rows[0]!.r as Report;
+  };
+  /** The views of the owner's items computed directly from the daily counts: this window, the one before, today. */
+  const direct = async () => {
+    const [row] = await db.sql<{ cur: number; prev: number; today: number }>(
+      `select coalesce(sum(a.count) filter (where a.day >= private.analytics_today() - 89), 0)::int as cur,
+              coalesce(sum(a.count) filter (where a.day <= private.analytics_today() - 90), 0)::int as prev,
+              coalesce(sum(a.count) filter (where a.day = private.analytics_today()), 0)::int as today
+       from private.analytics_items_of($1) i
+       join private.analytics_daily a on a.item_type = i.item_type and a.item_id = i.item_id and a.metric = 'view'
+        and a.day between private.analytics_today() - 179 and private.analytics_today()`,
+      [owner.id],
+    );
+    return row!;
+  };
+  const expectDirect = async (r: Report) => {
+    const d = await direct();
+    expect(r.totals.view).toBe(d.cur);
+    expect(r.previous.view).toBe(d.prev);
+    expect(r.series.at(-1)!.view).toBe(d.today);
+    expect(r.items.reduce((sum, i) => sum + i.totals.view!, 0)).toBe(d.cur);
+    expect(r.items.reduce((sum, i) => sum + i.previous.view!, 0)).toBe(d.prev);
+  };
+  const views = (r: Report, id: string) => r.items.find((i) => i.item_id === id)!;
+
+  test('the report is served from the roll-ups, which follow new counts, a new day and a changed set of items', async () => {
+    const first = await report();
+    await expectDirect(first);
+    const scope = `user:${owner.id}:*`;
+    const [built] = await db.sql<{ n: number }>(`select count(*)::int as n from private.analytics_scope_daily where scope = $1`, [scope]);
+    expect(built!.n).toBeGreaterThan(0);
+
+    // new counts (today and in the previous window) reach the roll-ups as they are written
+    await db.sql(
+      `insert into private.analytics_daily (item_type, item_id, day, metric, count) values
+         ('project', $1, private.analytics_today(), 'view', 5), ('project', $1, private.analytics_today() - 100, 'view', 3)
+       on conflict (item_type, item_id, day, metric) do update set count = private.analytics_daily.count + excluded.count`,
+      [project],
+    );
+    const second = await report();
+    expect(views(second, project).totals.view).toBe(views(first, project).totals.view! + 5);
+    expect(views(second, project).previous.view).toBe(views(first, project).previous.view! + 3);
+    expect(second.series.at(-1)!.view).toBe((first.series.at(-1)!.view as number) + 5);
+    await expectDirect(second);
+
+    // windows of an earlier day are recomputed, not trusted
+    await db.sql(`update private.analytics_item_totals set as_of = as_of - 1, cur = cur + 1000 where item_type = 'project' and item_id = $1`, [project]);
+    await expectDirect(await report());
+
+    // a new item with counts from before it joined the report, and a removed one
+    const added = await newProject(owner.id, 'published');
+    await db.sql(`insert into private.analytics_daily (item_type, item_id, day, metric, count) values ('project', $1, private.analytics_today() - 1, 'view', 11)`, [added]);
+    const third = await report();
+    expect(views(third, added).totals.view).toBe(11);
+    await expectDirect(third);
+    await db.sql(`delete from public.jobs where id = $1`, [job]);
+    const fourth = await report();
+    expect(fourth.items.some((i) => i.item_id === job)).toBe(false);
+    await expectDirect(fourth);
+
+    // the nightly roll-forward is idempotent
+    await db.sql(`select private.analytics_roll_forward()`);
+    await db.sql(`select private.analytics_roll_forward()`);
+    await expectDirect(await report());
+
+    // a deleted account leaves no roll-up behind (its id is part of the selection's name)
+    await db.sql(`delete from auth.users where id = $1`, [owner.id]);
+    const [left] = await db.sql<{ n: number }>(`select count(*)::int as n from private.analytics_scopes where scope like $1`, [`user:${owner.id}:%`]);
+    expect(left!.n).toBe(0);
   });
 });
