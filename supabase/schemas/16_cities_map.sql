@@ -341,7 +341,8 @@ create policy cities_select on public.cities for select to anon, authenticated u
  * picks grid level L = max(4, ceil(log2(360 · 12 / (east − west)))) (cells of 360 / 2^L degrees,
  * about 12 across the view; Germany: level 9, 0.70°). For L ≤ 16 every requested layer is counted
  * per cell of the cells the bounds touch; a layer with more than max_rows items there comes as
- * these counts (its items list is empty, it is never capped), the others as items. A cell's
+ * these counts (its items list is empty, it is never capped), the others as items (all of them:
+ * the 4 × 4 share applies only to views narrower than level 16). A cell's
  * count is exact for the same visibility and filters as the items; lat/lon is the mean position
  * of its items, bbox the cell. People and projects come from private.map_cells minus the caller's
  * hidden users; events and jobs are counted live (their filters depend on the time).
@@ -492,8 +493,10 @@ begin
             where 'events' = any (v_layers)
               and e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
               and e.latitude is not null and e.longitude is not null
-              and pg_catalog.point(e.longitude, e.latitude) <@ pg_catalog.box(
-                    pg_catalog.point(v_x0 * v_size - 180, v_y0 * v_size - 90), pg_catalog.point((v_x1 + 1) * v_size - 180, (v_y1 + 1) * v_size - 90))
+              -- no point-in-box here: the events still to come are few, read in events_map_cells_idx
+              -- (index only) rather than every listed event of the box through the GiST index
+              and e.longitude between v_x0 * v_size - 180 and (v_x1 + 1) * v_size - 180
+              and e.latitude between v_y0 * v_size - 90 and (v_y1 + 1) * v_size - 90
               and e.ends_at >= v_from and (v_to is null or e.starts_at < v_to)
               and (v_cat is null or e.category = v_cat)
               and not (e.organizer_id = any (v_hidden))) x
@@ -532,6 +535,8 @@ begin
     from j;
     -- a layer with more items than max_rows comes as cells: nothing is cut off
     v_cell_layers := array(select l from pg_catalog.unnest(v_layers) l where v_counts[pg_catalog.array_position(v_all, l)] > v_limit);
+    -- the item layers hold at most max_rows in the area: each grid tile may show them all
+    v_tile_limit := v_limit;
   end if;
   v_item_layers := array(select l from pg_catalog.unnest(v_layers) l where not (l = any (v_cell_layers)));
 

@@ -241,10 +241,10 @@ describe('map_items()', () => {
     expect(idsOf(await map(anon, { ...around(a), layers: ['jobs'], include_remote: false }), 'jobs')).toEqual([ids.onsite]);
   });
 
-  test('the row cap: each cell of a 4 × 4 grid gets its share, nearest its centre, with a "zoom in" signal', async () => {
-    // bounds of ±0.04° around c: cells of 0.02°; three projects in the cell north-east of c, one in the cell south-west
-    const box = { west: c.longitude - 0.04, south: c.latitude - 0.04, east: c.longitude + 0.04, north: c.latitude + 0.04 };
-    const at = [[0.002, 0.002], [0.01, 0.01], [0.018, 0.018], [-0.01, -0.01]] as const;
+  test('the row cap of views narrower than grid level 16: each cell of a 4 × 4 grid gets its share, nearest its centre, with a "zoom in" signal', async () => {
+    // bounds of ±0.02° around c: cells of 0.01°; three projects in the cell north-east of c, one in the cell south-west
+    const box = { west: c.longitude - 0.02, south: c.latitude - 0.02, east: c.longitude + 0.02, north: c.latitude + 0.02 };
+    const at = [[0.001, 0.001], [0.005, 0.005], [0.009, 0.009], [-0.005, -0.005]] as const;
     for (const [i, [dx, dy]] of at.entries()) {
       await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, latitude, longitude, status)
         values ($1, $2, 'x', 'x', 'art', $3, $4, $5, 'published')`, [users.owner!.id, `Kappung ${i}`, c.name, c.latitude + dy, c.longitude + dx]);
@@ -256,6 +256,10 @@ describe('map_items()', () => {
     const all = await map(anon, { ...box, layers: ['projects'], max_rows: 48 });
     expect(all).toMatchObject({ capped: false, capped_layers: [] });
     expect(all.items.map((i) => i.title).sort()).toEqual(['Kappung 0', 'Kappung 1', 'Kappung 2', 'Kappung 3']);
+    // a wider view (issue 34: counted per grid cell first) shows a layer that fits max_rows whole, uncapped
+    const wider = await map(anon, { west: c.longitude - 0.04, south: c.latitude - 0.04, east: c.longitude + 0.04, north: c.latitude + 0.04, layers: ['projects'], max_rows: 4 });
+    expect(wider).toMatchObject({ capped: false, capped_layers: [] });
+    expect(wider.items.map((i) => i.title).sort()).toEqual(['Kappung 0', 'Kappung 1', 'Kappung 2', 'Kappung 3']);
     // a point on a cell border belongs to one cell only
     await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, latitude, longitude, status)
       values ($1, 'Kappung Rand', 'x', 'x', 'art', $2, $3, $4, 'published')`, [users.owner!.id, c.name, c.latitude, c.longitude]);
