@@ -64,7 +64,8 @@ create table private.map_cells (
   level smallint not null check (level between 4 and 16),
   cx integer not null,
   cy integer not null,
-  n integer not null check (n >= 0),
+  -- no check (n >= 0): INSERT … ON CONFLICT checks the proposed row, a negative delta, before the update
+  n integer not null,
   sum_lon double precision not null,
   sum_lat double precision not null,
   primary key (layer, category, level, cx, cy)
