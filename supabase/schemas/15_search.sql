@@ -65,9 +65,23 @@ create table private.counters (
   name text primary key,
   value bigint not null
 );
-comment on table private.counters is 'Maintained aggregates (listed_profiles = confirmed, visible, not suspended users).';
+comment on table private.counters is 'Maintained aggregates (listed_profiles = confirmed, visible, not suspended users); the value plus the rows of private.counter_deltas of the same name.';
 alter table private.counters enable row level security;
 revoke all on private.counters from public, anon, authenticated;
+
+-- Changes of a counter are inserted here rather than written to the counter row: inserts take no
+-- row lock, so sign-ups, confirmations and visibility changes never wait for each other (one
+-- counter row updated by every transaction serialised them all and deadlocked with longer
+-- transactions). private.compact_counters (pg_cron, every minute) folds them into the row.
+create table private.counter_deltas (
+  id bigint generated always as identity primary key,
+  name text not null,
+  delta bigint not null
+);
+comment on table private.counter_deltas is 'Not yet compacted changes of private.counters (private.compact_counters folds them in).';
+create index counter_deltas_name_idx on private.counter_deltas (name);
+alter table private.counter_deltas enable row level security;
+revoke all on private.counter_deltas from public, anon, authenticated;
 
 -- Spelling dictionary for typo tolerance: every word of titles, names and cities, unaccented
 -- and lower-cased. A misspelt query word is replaced by its most similar dictionary word
@@ -128,12 +142,13 @@ revoke all on private.search_items from public, anon, authenticated;
 -- Trigger functions and triggers
 -- -----------------------------------------------------------------------------
 
--- The listed-users counter (private.counters.listed_profiles, shown as the number of visible
--- users): on a profile deletion the row lock of the counter is taken in its own statement first
--- and the recount runs in a new statement. Under READ COMMITTED (PostgREST, Auth, the admin API)
--- every statement of a volatile PL/pgSQL function gets a fresh snapshot, so the recount sees
--- every transaction that touched the counter before (they held the row lock until they
--- committed); one that changed a profile but has not bumped yet adds its delta after us.
+-- The listed-users counter (private.counters.listed_profiles plus its private.counter_deltas,
+-- shown as the number of visible users): changes insert a delta. On a profile deletion the row
+-- lock of the counter is taken in its own statement first and the recount runs in a new
+-- statement. Under READ COMMITTED (PostgREST, Auth, the admin API) every statement of a volatile
+-- PL/pgSQL function gets a fresh snapshot, so the recount sees every committed change; it removes
+-- the deltas that snapshot sees in the same statement, and a transaction that changed a profile
+-- but has not committed yet keeps its delta, which counts on top once it commits.
 create or replace function private.count_listed_profiles()
 returns trigger
 language plpgsql
@@ -156,6 +171,7 @@ begin
     -- rare; the suspension row may already be gone (cascade), so recount: lock first, then count
     -- with the snapshot of the next statement (see the header of this migration)
     perform 1 from private.counters where name = 'listed_profiles' for update;
+    with folded as (delete from private.counter_deltas where name = 'listed_profiles' returning 1)
     update private.counters set value = (
       select count(*) from public.profiles p
       where p.authenticated = 1 and p.profile_visibility = 1
@@ -173,7 +189,7 @@ begin
 end;
 $$;
 comment on function private.count_listed_profiles() is
-  'AFTER trigger keeping private.counters.listed_profiles current; deletions recount after locking the counter row (no drift under concurrent deletions).';
+  'AFTER trigger keeping the listed_profiles counter current (a delta per change); deletions recount after locking the counter row (no drift under concurrent deletions).';
 create trigger profiles_count_listed after insert or delete or update of authenticated, profile_visibility on public.profiles
   for each row execute function private.count_listed_profiles();
 create trigger account_suspensions_count_listed after insert or delete on public.account_suspensions
@@ -295,9 +311,42 @@ language sql
 security definer
 set search_path = ''
 as $$
-  update private.counters set value = value + delta where name = 'listed_profiles' and delta <> 0
+  insert into private.counter_deltas (name, delta) select 'listed_profiles', delta where delta <> 0
 $$;
-comment on function private.bump_listed_profiles(bigint) is 'Adds delta to the listed_profiles counter.';
+comment on function private.bump_listed_profiles(bigint) is 'Adds delta to the listed_profiles counter (a row of private.counter_deltas; no lock on the counter row).';
+
+create or replace function private.counter_value(p_name text)
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((select value from private.counters where name = p_name), 0)
+    + coalesce((select sum(delta) from private.counter_deltas where name = p_name), 0)::bigint
+$$;
+comment on function private.counter_value(text) is 'Current value of a maintained counter: the row plus its not yet compacted deltas.';
+
+/* Folds the deltas of every counter into its row (pg_cron, every minute): per counter, the row
+   lock first, then one statement that deletes the deltas it sees and adds their sum. */
+create or replace function private.compact_counters()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c record;
+begin
+  for c in select name from private.counters order by name loop
+    perform 1 from private.counters where name = c.name for update;
+    with folded as (delete from private.counter_deltas where name = c.name returning delta)
+    update private.counters set value = value + coalesce((select sum(delta) from folded), 0)
+    where name = c.name;
+  end loop;
+end;
+$$;
+comment on function private.compact_counters() is 'Folds private.counter_deltas into private.counters (pg_cron, every minute).';
 
 create or replace function private.visible_profiles_count()
 returns bigint
@@ -306,7 +355,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select (select value from private.counters where name = 'listed_profiles')
+  select private.counter_value('listed_profiles')
     - (select count(*) from public.profiles p
        where p.id = any (private.hidden_user_ids()) and p.authenticated = 1 and p.profile_visibility = 1
          and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))

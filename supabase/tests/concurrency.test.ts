@@ -123,8 +123,60 @@ test('two concurrent account deletions keep the listed-users counter equal to th
   }
   // counter and real count read in one statement (one snapshot): other files may add users meanwhile
   const { rows } = await admin.query(`
-    select (select value from private.counters where name = 'listed_profiles')::int as counter,
+    select private.counter_value('listed_profiles')::int as counter,
            (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
               and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
   expect(rows[0].counter).toBe(rows[0].real);
+});
+
+test('sign-ups in two open transactions do not wait for each other (the listed-users counter takes no row lock)', async () => {
+  const [a, b] = [new pg.Client({ connectionString: config.dbUrl }), new pg.Client({ connectionString: config.dbUrl })];
+  await Promise.all([a.connect(), b.connect()]);
+  const signUp = (c: pg.Client) =>
+    c.query(`insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
+       raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new, email_change)
+     values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+       'race-' || gen_random_uuid() || '@tests.teamwerk.test', '', now(), '{"provider":"email"}', '{"firstname":"Race"}',
+       now(), now(), '', '', '', '') returning id`);
+  try {
+    await a.query('begin');
+    await b.query('begin');
+    await signUp(a);
+    // a keeps its transaction open; before, b waited here for a's lock on the counter row
+    await b.query(`set local lock_timeout = '3s'`);
+    const second = await signUp(b).then(
+      () => 'signed up',
+      (e: { message: string }) => e.message,
+    );
+    expect(second).toBe('signed up');
+  } finally {
+    await a.query('rollback').catch(() => undefined);
+    await b.query('rollback').catch(() => undefined);
+    await a.end();
+    await b.end();
+  }
+  // both rolled back: the counter still equals the real count
+  const { rows } = await admin.query(`
+    select private.counter_value('listed_profiles')::int as counter,
+           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
+              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
+  expect(rows[0].counter).toBe(rows[0].real);
+});
+
+test('compacting folds the deltas into the counter row without changing the value', async () => {
+  await createUser('free'); // at least one delta to fold
+  expect((await admin.query(`select count(*)::int as n from private.counter_deltas where name = 'listed_profiles'`)).rows[0].n).toBeGreaterThan(0);
+  // one snapshot for the compaction and the reading: other files may add users meanwhile
+  await admin.query('begin isolation level repeatable read');
+  try {
+    await admin.query(`select private.compact_counters()`);
+    const { rows } = await admin.query(`
+      select private.counter_value('listed_profiles')::int as counter,
+             (select count(*) from private.counter_deltas where name = 'listed_profiles')::int as deltas,
+             (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
+                and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
+    expect(rows[0]).toEqual({ counter: rows[0].real, deltas: 0, real: rows[0].real });
+  } finally {
+    await admin.query('commit');
+  }
 });
