@@ -33,7 +33,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page).toHaveURL(/\/user\/projects\/create-project-\d+$/);
     await page.getByLabel('Description').fill('We build **solar** cargo bikes.\n\n<script>window.__xss = 1</script><img src=x onerror="window.__xss=2">\n\n- frames\n- batteries');
     await page.getByTestId('wizard-next').click();
-    await page.getByLabel('City').fill('Köln');
+    await page.getByRole('combobox', { name: 'City' }).fill('Köln');
     await page.getByRole('combobox', { name: 'Roles sought' }).fill('Co-Founder');
     await page.getByRole('combobox', { name: 'Roles sought' }).press('Enter');
     await page.getByTestId('wizard-next').click();
@@ -46,7 +46,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page.getByTestId('plan-limit-notice')).toContainText('You have 3 of 3 projects.');
 
     // public detail page: formatted text, no injected HTML
-    const stored = await admin().from('projects').select('id, slug').eq('owner_id', user.userId).eq('status', 'published').single();
+    const stored = await admin().from('projects').select('id, slug').eq('owner_id', user.userId).eq('title', 'Solar Lastenräder für Köln').single();
     await page.goto(`/${stored.data!.id}-${stored.data!.slug}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Solar Lastenräder für Köln');
     await expect(page.getByTestId('project-description').locator('strong')).toHaveText('solar');
