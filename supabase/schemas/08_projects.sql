@@ -2,7 +2,8 @@
 -- Projects and favourite projects, with the plan limit (spec §1, §5, §6; issue 8)
 -- =============================================================================
 -- Plan limit (spec §5/§6): old_user and free 0 (the payment-required guard keeps them out of
--- /user/projects), basic 3, premium/enterprise/admin unlimited. Counted over all statuses.
+-- /user/projects), basic 3, premium/enterprise/admin unlimited. Drafts do not count (issue 33 §5; capped at
+-- private.project_draft_limit() drafts).
 -- The search index and the map position follow projects through triggers declared in
 -- 15_search.sql and 16_cities_map.sql.
 
@@ -109,6 +110,18 @@ grant delete on public.favourite_projects to authenticated;
 -- Trigger functions and triggers
 -- -----------------------------------------------------------------------------
 
+/*
+ * BEFORE INSERT, and BEFORE UPDATE OF status, on projects: the plan limit (spec §5: Basic 3
+ * projects; issue 33 §5: drafts do not count).
+ * - Counted are the owner's projects that are not drafts (published or archived). Inserting a
+ *   counted project, or turning a draft into one (publishing), at the limit raises P0001
+ *   plan_limit_reached (detail names the limit, hint upgrade_plan).
+ * - Drafts do not count, but a plan with a limit keeps at most private.project_draft_limit()
+ *   drafts: inserting one more raises P0001 draft_limit_reached (hint discard_drafts).
+ *   Unpublishing (back to draft) is always allowed.
+ * - A plan without projects (free, old_user: limit 0) may not insert any project, draft or not.
+ * The owner's profile row is locked so concurrent writes are counted one after another.
+ */
 create or replace function private.enforce_project_limit()
 returns trigger
 language plpgsql
@@ -119,25 +132,38 @@ declare
   v_role public.user_role;
   v_limit integer;
   v_count integer;
+  v_draft_limit constant integer := private.project_draft_limit();
 begin
-  -- lock the owner's profile so concurrent inserts are counted one after another
+  if tg_op = 'UPDATE' and not (old.status = 'draft' and new.status <> 'draft') then
+    return new;
+  end if;
   select user_role into v_role from public.profiles where id = new.owner_id for update;
   v_limit := private.project_limit(v_role);
   if v_limit is null then
     return new;
   end if;
-  select count(*) into v_count from public.projects where owner_id = new.owner_id;
+  if tg_op = 'INSERT' and new.status = 'draft' and v_limit > 0 then
+    select count(*) into v_count from public.projects where owner_id = new.owner_id and status = 'draft';
+    if v_count >= v_draft_limit then
+      raise exception using errcode = 'P0001', message = 'draft_limit_reached',
+        detail = pg_catalog.format('At most %s drafts; publish or delete one first.', v_draft_limit),
+        hint = 'discard_drafts';
+    end if;
+    return new;
+  end if;
+  select count(*) into v_count from public.projects
+  where owner_id = new.owner_id and status <> 'draft' and id is distinct from new.id;
   if v_count >= v_limit then
     raise exception using errcode = 'P0001', message = 'plan_limit_reached',
-      detail = pg_catalog.format('Plan %s allows %s projects.', v_role, v_limit),
+      detail = pg_catalog.format('Plan %s allows %s projects (drafts do not count).', v_role, v_limit),
       hint = 'upgrade_plan';
   end if;
   return new;
 end;
 $$;
 comment on function private.enforce_project_limit() is
-  'BEFORE INSERT on projects: raises P0001 plan_limit_reached (detail names the limit, hint upgrade_plan).';
-create trigger projects_limit before insert on public.projects
+  'BEFORE INSERT / UPDATE OF status on projects: at most plan-limit non-draft projects (P0001 plan_limit_reached, hint upgrade_plan) and project_draft_limit() drafts (P0001 draft_limit_reached); drafts do not count (issue 33 §5).';
+create trigger projects_limit before insert or update of status on public.projects
   for each row execute function private.enforce_project_limit();
 
 create or replace function private.prepare_project()
@@ -187,6 +213,20 @@ as $$
   end
 $$;
 comment on function private.project_limit(public.user_role) is 'Projects allowed per role; null = unlimited.';
+
+/*
+ * Drafts a member on a plan with a project limit may keep (issue 33 §5: drafts do not count
+ * towards the limit, but are capped so they cannot stand in for projects). Output: a count.
+ */
+create or replace function private.project_draft_limit()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 10
+$$;
+comment on function private.project_draft_limit() is 'Drafts allowed on plans with a project limit (issue 33 §5); unlimited plans have no cap.';
 
 create or replace function private.can_see_project(p_project_id bigint)
 returns boolean

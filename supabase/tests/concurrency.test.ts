@@ -39,7 +39,7 @@ async function session(userId: string): Promise<pg.Client> {
 beforeAll(async () => {
   await admin.connect();
   basicUser = await createUser('basic');
-  await admin.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen Eins', 'business'), ($1, 'Rennen Zwei', 'business')`, [basicUser]);
+  await admin.query(`insert into public.projects (owner_id, title, category, status) values ($1, 'Rennen Eins', 'business', 'published'), ($1, 'Rennen Zwei', 'business', 'published')`, [basicUser]);
   const organizer = await createUser('premium');
   const { rows } = await admin.query(`insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity)
     values ($1, 'Letzter Platz', 'published', now() + interval '5 days', now() + interval '5 days 1 hour', 'Jena', 1) returning id`, [organizer]);
@@ -54,8 +54,8 @@ afterAll(async () => {
 test('two concurrent inserts for a Basic user with 2 projects: exactly one succeeds', async () => {
   const [a, b] = await Promise.all([session(basicUser), session(basicUser)]);
   try {
-    await a.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen A', 'art')`, [basicUser]);
-    const second = b.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen B', 'art')`, [basicUser])
+    await a.query(`insert into public.projects (owner_id, title, category, status) values ($1, 'Rennen A', 'art', 'published')`, [basicUser]);
+    const second = b.query(`insert into public.projects (owner_id, title, category, status) values ($1, 'Rennen B', 'art', 'published')`, [basicUser])
       .then(() => 'inserted', (e: { message: string }) => e.message);
     await new Promise((r) => setTimeout(r, 200)); // b is now waiting for a's lock on the profile
     await a.query('commit');

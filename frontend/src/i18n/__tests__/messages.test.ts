@@ -86,6 +86,8 @@ describe('formatting every message', () => {
       // accessible names of steppers and tag remove buttons (issue 33 §13)
       label: 'Capacity', tag: 'React',
       header: 'Authorization: Bearer …', scope: 'jobs:read', url: 'https://example.com/functions/v1/api/v1', version: '1.0.0', docs: (chunks: unknown) => chunks,
+      // the city field's position line (issue 33 §6)
+      state: 'Bayern', lat: '48.14', lon: '11.58',
       // legal pages: the configured company data (issue 33 §17)
       ...companyMessageValues(COMPANY, 'none') };
     for (const [locale, catalogue] of [['en', en], ['de', de]] as const) {

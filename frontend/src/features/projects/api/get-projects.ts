@@ -10,7 +10,10 @@ export const MY_PROJECTS_PAGE_SIZE = 10;
 /** One page of the signed-in user's projects plus the plan facts for the limit notice. */
 export interface MyProjectsPage {
   rows: ProjectRow[];
+  /** All the owner's projects, drafts included (for paging). */
   total: number;
+  /** Projects that count towards the limit: all but drafts (issue 33 §5, private.enforce_project_limit). */
+  used: number;
   /** Projects the plan allows; null = unlimited (spec §5). */
   limit: number | null;
   role: string | null;
@@ -26,31 +29,39 @@ export function projectLimitFor(role: string | null, planLimit: number | null | 
   return planLimit ?? null;
 }
 
+/** True when the plan's limit is reached: `used` (non-draft projects) ≥ `limit` (null = unlimited; issue 33 §5). */
+export function limitReached(page: Pick<MyProjectsPage, 'used' | 'limit'>): boolean {
+  return page.limit !== null && page.used >= page.limit;
+}
+
 /**
- * Loads page `page` (1-based) of the owner's projects, newest first, with the total count and
- * the plan limit (the owner's role from public.my_profile() + plans.project_limit; `ownerId` is the signed-in user).
+ * Loads page `page` (1-based) of the owner's projects, newest first, with the total count, the
+ * count that the plan limit counts (drafts do not, issue 33 §5) and the plan limit (the owner's
+ * role from public.my_profile() + plans.project_limit; `ownerId` is the signed-in user).
  * @throws ApiError
  */
 export async function getMyProjects(ownerId: string, page: number): Promise<MyProjectsPage> {
   const supabase = await client();
   const from = (page - 1) * MY_PROJECTS_PAGE_SIZE;
-  const [list, profile] = await Promise.all([
+  const [list, counted, profile] = await Promise.all([
     supabase
       .from('projects')
       .select(PROJECT_COLUMNS, { count: 'exact' })
       .eq('owner_id', ownerId)
       .order('created_at', { ascending: false })
       .range(from, from + MY_PROJECTS_PAGE_SIZE - 1),
+    supabase.from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', ownerId).neq('status', 'draft'),
     supabase.rpc('my_profile').select('user_role').maybeSingle(),
   ]);
   const rows = unwrap(list, 'GET');
+  unwrap(counted, 'GET');
   const role = unwrap(profile, 'GET')?.user_role ?? null;
   let planLimit: number | null = null;
   if (role === 'basic' || role === 'premium' || role === 'enterprise') {
     const planResult = await supabase.from('plans').select('project_limit').eq('id', String(role)).maybeSingle();
     planLimit = unwrap(planResult, 'GET')?.project_limit ?? null;
   }
-  return { rows, total: list.count ?? rows.length, limit: projectLimitFor(role, planLimit), role };
+  return { rows, total: list.count ?? rows.length, used: counted.count ?? 0, limit: projectLimitFor(role, planLimit), role };
 }
 
 /** Query options of getMyProjects. */
