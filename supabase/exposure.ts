@@ -606,6 +606,8 @@ export const functions: Record<string, FunctionExposure> = {
   'has_active_subscription()': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'own' },
   // issue 32 §2: the caller's effective plan (organisation seat > own subscription), what the SPA shows
   'my_plan()': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
+  // issue 33 §5: what counts towards the project limit, as the limit trigger counts it
+  'my_project_allowance()': { execute: ['authenticated'], returns: ['used', 'project_limit', 'drafts', 'draft_limit'], rows: 'own' },
   'my_blocked_users(p_slug text)': {
     execute: ['authenticated'],
     returns: ['user_id', 'display_name', 'slug', 'profile_img', 'blocked_at'],

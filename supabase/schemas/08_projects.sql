@@ -228,6 +228,38 @@ as $$
 $$;
 comment on function private.project_draft_limit() is 'Drafts allowed on plans with a project limit (issue 33 §5); unlimited plans have no cap.';
 
+/*
+ * The caller's project allowance as private.enforce_project_limit applies it (spec §5, issue 33
+ * §5), for the SPA to show before the wizard: used = own projects that count (all but drafts),
+ * project_limit = private.project_limit of the caller's role (null = unlimited), drafts = own
+ * drafts, draft_limit = private.project_draft_limit() on limited plans (0 without projects,
+ * null when unlimited).
+ * Errors: 28000 not_authenticated.
+ */
+create or replace function public.my_project_allowance()
+returns table (used integer, project_limit integer, drafts integer, draft_limit integer)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit integer;
+begin
+  if auth.uid() is null then
+    raise exception using errcode = '28000', message = 'not_authenticated';
+  end if;
+  v_limit := private.project_limit(coalesce((select p.user_role from public.profiles p where p.id = auth.uid()), 'free'));
+  return query
+  select count(*) filter (where pr.status <> 'draft')::integer, v_limit,
+         count(*) filter (where pr.status = 'draft')::integer,
+         case when v_limit is null then null when v_limit = 0 then 0 else private.project_draft_limit() end
+  from public.projects pr where pr.owner_id = auth.uid();
+end;
+$$;
+comment on function public.my_project_allowance() is
+  'Issue 33 §5: the caller''s projects that count (non-drafts), the plan''s limit (null = unlimited), drafts and the draft cap.';
+
 create or replace function private.can_see_project(p_project_id bigint)
 returns boolean
 language sql
@@ -273,3 +305,4 @@ using (user_id = (select auth.uid()));
 -- Functions not named here are executable by service_role only (schema public) or by no API role
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function private.can_see_project(bigint) to anon, authenticated, service_role;
+grant execute on function public.my_project_allowance() to authenticated, service_role;

@@ -86,3 +86,19 @@ describe('drafts do not count towards the Basic limit (issue 33 §5)', () => {
     expect(r.message).toBe('plan_limit_reached');
   });
 });
+
+describe('my_project_allowance tells the SPA what the trigger counts (issue 33 §5)', () => {
+  test('Basic: published and archived count, drafts do not; Premium unlimited; free 0', async () => {
+    const basic = await db.user({ role: 'basic', name: 'Alma Allowance' });
+    await insert(basic, 'Entwurf');
+    await insert(basic, 'Live', 'published');
+    const archived = (await insert(basic, 'Alt', 'published')).rows[0]!.id;
+    expect((await setStatus(basic, archived, 'archived')).ok).toBe(true);
+    const allowance = async (u: User) => (await db.keep(u, `select * from public.my_project_allowance()`)).rows[0];
+    expect(await allowance(basic)).toEqual({ used: 2, project_limit: 3, drafts: 1, draft_limit: 10 });
+    const premium = await db.user({ role: 'premium', name: 'Pia Allowance' });
+    expect(await allowance(premium)).toEqual({ used: 0, project_limit: null, drafts: 0, draft_limit: null });
+    const free = await db.user({ role: 'free', name: 'Fred Allowance' });
+    expect(await allowance(free)).toEqual({ used: 0, project_limit: 0, drafts: 0, draft_limit: 0 });
+  });
+});

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '@/lib/safe-url';
 import { CATEGORIES, PRIVATE_CATEGORIES } from '@/lib/categories';
+import { Checks } from '@/lib/database.checks';
 import type { Database } from '@/lib/database.types';
 
 type Enums = Database['public']['Enums'];
@@ -30,24 +31,26 @@ const STAGES = Object.keys(STAGE_LABEL) as [ProjectStage, ...ProjectStage[]];
 
 const httpsUrl = httpUrlSchema('projects.error.imageUrl', { httpsOnly: true });
 
+const C = Checks.projects;
+
 /**
- * Form values of a project, mirroring the CHECK constraints of public.projects
- * (title 3–140, summary ≤ 500, description ≤ 20000, city ≤ 100, ≤ 20 roles, ≤ 12 images,
- * category xor private category). No coordinates: the database derives them from the city
- * (issue 33 §6). Error messages are message ids.
+ * Form values of a project with the limits the CHECK constraints of public.projects state
+ * (database.checks.ts); category xor private category is checked here first and again by
+ * projects_category_kind. No coordinates: the database derives them from the city (issue 33 §6).
+ * Error messages are message ids.
  */
 export const projectSchema = z
   .object({
-    title: z.string().trim().min(3, 'projects.error.title').max(140, 'projects.error.title'),
-    summary: z.string().trim().max(500, 'projects.error.summary'),
-    description: z.string().max(20000, 'projects.error.description'),
+    title: z.string().trim().min(C.title.minLength, 'projects.error.title').max(C.title.maxLength, 'projects.error.title'),
+    summary: z.string().trim().max(C.summary.maxLength, 'projects.error.summary'),
+    description: z.string().max(C.description.maxLength, 'projects.error.description'),
     isPrivate: z.boolean(),
     category: z.enum(CATEGORIES).nullable(),
     privateCategory: z.enum(PRIVATE_CATEGORIES).nullable(),
     stage: z.enum(STAGES),
-    city: z.string().trim().max(100, 'projects.error.city'),
-    rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(20, 'projects.error.roles'),
-    images: z.array(httpsUrl).max(12, 'projects.error.images'),
+    city: z.string().trim().max(C.city.maxLength, 'projects.error.city'),
+    rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(C.roles_sought.maxItems, 'projects.error.roles'),
+    images: z.array(httpsUrl).max(C.images.maxItems, 'projects.error.images'),
     /** Organisation the project is published under ('' = the owner themself, issue 15). */
     organizationId: z.string().default(''),
   })
