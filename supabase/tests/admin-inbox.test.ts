@@ -15,6 +15,11 @@ let member: Actor & { kind: 'user' };
 let other: Actor & { kind: 'user' };
 let admin: Actor & { kind: 'user' };
 const ids: Record<string, number> = {};
+const contactIds: Record<'own' | 'foreign' | 'anon', number> = { own: 0, foreign: 0, anon: 0 };
+// addresses of this run only (committed data of other tests never shares them)
+const tag = Math.random().toString(36).slice(2, 8);
+const stranger = `stranger-${tag}@example.com`;
+const visitor = `visitor-${tag}@example.com`;
 
 const queued = async (email: string) =>
   db.sql<{ email_type: string; payload: Record<string, string> }>(
@@ -25,13 +30,13 @@ beforeAll(async () => {
   member = await db.user({ name: 'Mona Member' });
   other = await db.user({ name: 'Otto Other' });
   admin = await db.user({ role: 'admin', name: 'Ada Admin' });
-  for (const [key, actor, email] of [['own', member, member.email], ['foreign', member, 'stranger@example.com'], ['anon', anon, 'anon@example.com']] as const) {
+  for (const [key, actor, email] of [['own', member, member.email], ['foreign', member, stranger], ['anon', anon, visitor]] as const) {
     const out = await db.keep(actor, `insert into public.contact_messages (user_id, name, email, subject, message, lang)
       values ($1, 'Mona', $2, 'Frage zu Rechnungen', 'Wie bekomme ich eine Rechnung mit Firmenadresse?', 'de')`,
       [actor.kind === 'user' ? actor.id : null, email]);
     expect(out.ok, out.message).toBe(true);
     // (the sender cannot read the row back: RETURNING needs the select policy)
-    ids[key] = Number((await db.sql(`select max(id) as id from public.contact_messages where email = $1`, [email]))[0]!.id);
+    contactIds[key] = Number((await db.sql(`select max(id) as id from public.contact_messages where email = $1`, [email]))[0]!.id);
   }
   for (const actor of [member, other]) {
     const out = await db.keep(actor, `insert into public.feedback (user_id, category, message) values ($1, 'idea', 'Mehr Filter bitte') returning id`, [actor.id]);
@@ -49,7 +54,7 @@ describe('the sender of a contact message', () => {
   });
 
   test('another address (signed in or not) gets only the receipt, without the text', async () => {
-    for (const email of ['stranger@example.com', 'anon@example.com']) {
+    for (const email of [stranger, visitor]) {
       const mails = await queued(email);
       expect(mails.map((m) => m.email_type), email).toEqual(['contact_confirmation']);
       expect(mails[0]!.payload, email).toEqual({});
@@ -65,16 +70,16 @@ describe('the sender of a contact message', () => {
 
 describe('only admins read and handle contact messages and feedback', () => {
   test('contact messages: admins read them newest first; members and visitors read none', async () => {
-    const asAdmin = await db.as(admin, `select id from public.contact_messages where id = any ($1) order by created_at desc, id desc`, [Object.values(ids)]);
-    expect(asAdmin.rows.map((r) => Number(r.id))).toEqual([ids.anon, ids.foreign, ids.own]);
+    const asAdmin = await db.as(admin, `select id from public.contact_messages where id = any ($1) order by created_at desc, id desc`, [Object.values(contactIds)]);
+    expect(asAdmin.rows.map((r) => Number(r.id))).toEqual([contactIds.anon, contactIds.foreign, contactIds.own]);
     expect((await db.as(member, `select id from public.contact_messages`)).rowCount).toBe(0);
     expect((await db.as(anon, `select id from public.contact_messages`)).ok).toBe(false);
   });
 
   test('contact messages: an admin marks one handled, a member cannot', async () => {
-    const byMember = await db.as(member, `update public.contact_messages set status = 'done' where id = $1`, [ids.own]);
+    const byMember = await db.as(member, `update public.contact_messages set status = 'done' where id = $1`, [contactIds.own]);
     expect(byMember.rowCount).toBe(0);
-    const byAdmin = await db.keep(admin, `update public.contact_messages set status = 'done' where id = $1 returning status`, [ids.own]);
+    const byAdmin = await db.keep(admin, `update public.contact_messages set status = 'done' where id = $1 returning status`, [contactIds.own]);
     expect(byAdmin.rows).toEqual([{ status: 'done' }]);
   });
 
