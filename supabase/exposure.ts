@@ -526,9 +526,10 @@ export const relations: Record<string, RelationExposure> = {
       'id', 'organization_id', 'name', 'scopes', 'prefix', 'created_by', 'created_at', 'last_used_at', 'revoked_at', 'rate_limit_per_minute',
     ]),
   },
+  // issue 33 §9: the admin inbox reads these (select and status only for admins, RLS)
   contact_messages: {
     kind: 'table',
-    rows: 'own',
+    rows: 'admin',
     columns: ['id', 'user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang', 'status', 'created_at'],
     personal: ['name', 'email'],
     select: signedIn(['id', 'user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang', 'status', 'created_at']),

@@ -93,6 +93,8 @@ describe('formatting every message', () => {
       // API access (issue 15)
       // accessible names of steppers and tag remove buttons (issue 33 §13)
       label: 'Capacity', tag: 'React',
+      // search: did you mean (issue 33 §2)
+      suggestion: 'technology',
       header: 'Authorization: Bearer …', scope: 'jobs:read', url: 'https://example.com/functions/v1/api/v1', version: '1.0.0', docs: (chunks: unknown) => chunks,
       // the city field's position line (issue 33 §6)
       state: 'Bayern', lat: '48.14', lon: '11.58',
