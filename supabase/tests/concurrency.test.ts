@@ -89,6 +89,18 @@ test('two concurrent RSVPs for the last seat: one going, one waitlisted', async 
   expect(counts.rows[0]).toEqual({ going_count: 1, waitlist_count: 1 });
 });
 
+/**
+ * The listed-users counter (row plus deltas) and the real count of listed, unsuspended profiles,
+ * read in one statement (one snapshot): other files may add users meanwhile.
+ */
+async function listedCounterAndRealCount(): Promise<{ counter: number; real: number }> {
+  const { rows } = await admin.query(`
+    select private.counter_value('listed_profiles')::int as counter,
+           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
+              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
+  return rows[0] as { counter: number; real: number };
+}
+
 /** Waits until the backend `pid` is blocked on a lock (pg_stat_activity), at most `ms` milliseconds. */
 async function waitForLockWait(pid: number, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
@@ -121,12 +133,8 @@ test('two concurrent account deletions keep the listed-users counter equal to th
     await a.end();
     await b.end();
   }
-  // counter and real count read in one statement (one snapshot): other files may add users meanwhile
-  const { rows } = await admin.query(`
-    select private.counter_value('listed_profiles')::int as counter,
-           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
-              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
-  expect(rows[0].counter).toBe(rows[0].real);
+  const { counter, real } = await listedCounterAndRealCount();
+  expect(counter).toBe(real);
 });
 
 test('sign-ups in two open transactions do not wait for each other (the listed-users counter takes no row lock)', async () => {
@@ -156,11 +164,8 @@ test('sign-ups in two open transactions do not wait for each other (the listed-u
     await b.end();
   }
   // both rolled back: the counter still equals the real count
-  const { rows } = await admin.query(`
-    select private.counter_value('listed_profiles')::int as counter,
-           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
-              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
-  expect(rows[0].counter).toBe(rows[0].real);
+  const { counter, real } = await listedCounterAndRealCount();
+  expect(counter).toBe(real);
 });
 
 test('compacting folds the deltas into the counter row without changing the value', async () => {
