@@ -80,8 +80,11 @@ test.describe('payment return without a session id (spec §5, §8)', () => {
     await expect(page.getByTestId('payment-failed')).toHaveText(/Session ID is missing\. Please contact support if the problem persists\./);
     await page.goto('/signup');
     await expect(page.getByTestId('payment-failed')).toHaveText(/No session ID found\. Please try again or contact support\./);
+    // the heading no longer says "Activating …" beside the failure (issue 33 §11)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your subscription is not active yet');
     await page.goto('/de/payment/success');
     await expect(page.getByTestId('payment-failed')).toHaveText(/Die Sitzungs-ID fehlt\./);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ihr Abonnement ist noch nicht aktiv');
     await expect(page.getByTestId('payment-retry')).toHaveCount(0);
     expect(errors).toEqual([]);
   });

@@ -75,8 +75,15 @@ export function PaymentVerification({ sessionId, variant, locale }: { sessionId:
   const shownStep: PaymentStep = shownFailure ? 'failed' : flow.isSuccess ? 'confirmed' : phase;
   const shownReached = missing ? 0 : shownStep === 'confirmed' ? 3 : stageError ? (stageError.stage === 'update' ? 2 : 1) : phase === 'updating' ? 2 : 1;
 
-  // once confirmed, the heading says so instead of "Activating …" (issue 33 §11)
-  const titleId = shownStep === 'confirmed' ? 'billing.verify.title.done' : variant === 'success' ? 'billing.verify.title.success' : 'billing.verify.title.signup';
+  // once confirmed or failed, the heading says so instead of "Activating …" (issue 33 §11)
+  const titleId =
+    shownStep === 'confirmed'
+      ? 'billing.verify.title.done'
+      : shownStep === 'failed'
+        ? 'billing.verify.title.failed'
+        : variant === 'success'
+          ? 'billing.verify.title.success'
+          : 'billing.verify.title.signup';
   return (
     <Container size="sm" py="xl">
       <Stack>
