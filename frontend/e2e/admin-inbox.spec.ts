@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { createUser, mailboxUrl, signInViaApi } from './accounts-support';
-import { collectErrors, expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
+import { collectErrors, expectStackUp, nodeClient, runEmailQueue, SERVICE_ROLE_KEY } from './support';
 
 /**
  * Contact form and admin inbox (issue 33 §9), from the user's side: a signed-in member sends the
@@ -15,6 +15,8 @@ interface Mail { subject: string; text: string | null }
 /** Waits for the mail to `to` whose subject contains `subject` (the stack's mailbox). */
 async function mailTo(to: string, subject: string, timeoutMs = 30_000): Promise<Mail> {
   const deadline = Date.now() + timeoutMs;
+  // the queue runs every minute; run it now rather than wait for the next minute
+  await runEmailQueue();
   while (Date.now() < deadline) {
     const mails = (await (await fetch(`${mailboxUrl}/api/messages?to=${encodeURIComponent(to)}`)).json()) as Mail[];
     const mail = mails.find((m) => m.subject.includes(subject));
