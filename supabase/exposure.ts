@@ -526,9 +526,10 @@ export const relations: Record<string, RelationExposure> = {
       'id', 'organization_id', 'name', 'scopes', 'prefix', 'created_by', 'created_at', 'last_used_at', 'revoked_at', 'rate_limit_per_minute',
     ]),
   },
+  // issue 33 §9: the admin inbox reads these (select and status only for admins, RLS)
   contact_messages: {
     kind: 'table',
-    rows: 'own',
+    rows: 'admin',
     columns: ['id', 'user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang', 'status', 'created_at'],
     personal: ['name', 'email'],
     select: signedIn(['id', 'user_id', 'name', 'email', 'topic', 'plan_id', 'subject', 'message', 'lang', 'status', 'created_at']),
@@ -606,6 +607,8 @@ export const functions: Record<string, FunctionExposure> = {
   'has_active_subscription()': { execute: ['anon', 'authenticated'], returns: 'boolean', rows: 'own' },
   // issue 32 §2: the caller's effective plan (organisation seat > own subscription), what the SPA shows
   'my_plan()': { execute: ['authenticated'], returns: 'jsonb', rows: 'own' },
+  // issue 33 §5: what counts towards the project limit, as the limit trigger counts it
+  'my_project_allowance()': { execute: ['authenticated'], returns: ['used', 'project_limit', 'drafts', 'draft_limit'], rows: 'own' },
   'my_blocked_users(p_slug text)': {
     execute: ['authenticated'],
     returns: ['user_id', 'display_name', 'slug', 'profile_img', 'blocked_at'],

@@ -69,7 +69,7 @@ test('the documentation page lists the endpoints with curl examples (de)', async
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Teamwerk-API');
   await expect(page.getByRole('heading', { name: 'Endpunkte' })).toBeVisible();
   const create = page.getByTestId('api-op-createJob');
-  await expect(create).toContainText('Legt einen Job deiner Organisation an.');
+  await expect(create).toContainText('Legt einen Job Ihrer Organisation an.');
   await expect(create.getByTestId('curl-example')).toContainText(`curl -X POST '${apiUrl}/functions/v1/api/v1/jobs'`);
   await expect(page.getByTestId('api-op-listProjects').getByTestId('curl-example')).toContainText('Authorization: Bearer $TEAMWERK_API_KEY');
 });

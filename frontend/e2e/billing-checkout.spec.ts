@@ -83,11 +83,17 @@ test.describe('checkout', () => {
     const portal = await user.client.functions.invoke('create-portal-session', { body: { locale: 'de' } });
     expect(portal.error).toBeNull();
     await page.goto((portal.data as { url: string }).url);
-    await page.getByLabel('Sofort').check();
+    // the product's portal configuration cancels at the period end only (issue 32 §3): the plan
+    // stays usable until then
+    await expect(page.getByText('Sofort', { exact: true })).toHaveCount(0);
     await page.getByRole('button', { name: 'Abonnement kündigen' }).click();
-    await expectActive(user.client, false);
+    await expect(page.getByText('Ihr Abonnement endet zum Ende des Abrechnungszeitraums.')).toBeVisible();
+    await expect
+      .poll(async () => (await admin.from('subscriptions').select('cancel_at_period_end, status').eq('user_id', user.userId).single()).data)
+      .toEqual({ cancel_at_period_end: true, status: 'active' });
+    await expectActive(user.client, true);
     await page.goto('/de/user/chat');
-    await expect(page).toHaveURL(/\/de\/subscription-required$/);
+    await expect(page).toHaveURL(/\/de\/user\/chat$/);
   });
 
   test('a cancellation that arrives by webhook closes the guarded pages', async ({ page }) => {

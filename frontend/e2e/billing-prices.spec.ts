@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
-import { dismissCookies } from './billing-support';
-import { collectErrors, expectStackUp } from './support';
+import { expect, type Page, test } from '@playwright/test';
+import { dismissCookies, newUser, paidCheckoutSession, storeSession } from './billing-support';
+import { collectErrors, dePath, expectStackUp, messages } from './support';
 
 /** /prices from public.prices (issue 7, spec §6, §9), the payment return pages without a session, the §312k BGB form. */
 test.describe('prices', () => {
@@ -80,10 +80,78 @@ test.describe('payment return without a session id (spec §5, §8)', () => {
     await expect(page.getByTestId('payment-failed')).toHaveText(/Session ID is missing\. Please contact support if the problem persists\./);
     await page.goto('/signup');
     await expect(page.getByTestId('payment-failed')).toHaveText(/No session ID found\. Please try again or contact support\./);
+    // the heading no longer says "Activating …" beside the failure (issue 33 §11)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your subscription is not active yet');
     await page.goto('/de/payment/success');
     await expect(page.getByTestId('payment-failed')).toHaveText(/Die Sitzungs-ID fehlt\./);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Ihr Abonnement ist noch nicht aktiv');
     await expect(page.getByTestId('payment-retry')).toHaveCount(0);
     expect(errors).toEqual([]);
+  });
+});
+
+/** Texts of the elements `selector` finds that are cut off (content wider than the box), with both widths. */
+async function clipped(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) =>
+    els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => `${el.textContent}: ${el.scrollWidth} > ${el.clientWidth}`),
+  );
+}
+
+test.describe('German layout and frames of /prices and /signup (issue 33 §7, §11)', () => {
+  test('the order buttons read in full at 1280 px, in both languages', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const locale of ['en', 'de'] as const) {
+      await page.goto(locale === 'de' ? dePath('/prices') : '/prices');
+      for (const plan of ['basic', 'premium']) {
+        await expect(page.getByTestId(`order-${plan}`)).toBeEnabled();
+        await expect(page.getByTestId(`order-${plan}`)).toHaveText(messages[locale]['prices.order']!);
+      }
+      expect(await clipped(page, '[data-testid^="order-"], [data-testid^="order-"] .mantine-Button-label'), locale).toEqual([]);
+    }
+  });
+
+  test('the period switch shows every period on a phone, "Jährlich" included', async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/de/prices');
+    await expect(page.getByTestId('price-basic')).toBeVisible();
+    const periods = page.getByTestId('billing-period');
+    expect(await clipped(page, '[data-testid="billing-period"] .mantine-SegmentedControl-label')).toEqual([]);
+    const box = (await periods.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width, 'the switch fits the screen').toBeLessThanOrEqual(360);
+    const yearly = periods.getByText('Jährlich', { exact: true });
+    await expect(yearly).toBeInViewport({ ratio: 1 });
+    await yearly.click();
+    await expect(page.getByTestId('free-months-basic')).toBeVisible();
+  });
+
+  test('"Already have an account? Log in" is for visitors only', async ({ page }) => {
+    for (const locale of ['en', 'de'] as const) {
+      await page.goto(locale === 'de' ? dePath('/prices') : '/prices');
+      await expect(page.getByTestId('order-basic')).toBeEnabled();
+      await expect(page.getByText(messages[locale]['prices.haveAccount']!)).toBeVisible();
+    }
+    const user = await newUser('have-account');
+    await storeSession(page, user.session);
+    for (const locale of ['en', 'de'] as const) {
+      await page.goto(locale === 'de' ? dePath('/prices') : '/prices');
+      await expect(page.getByTestId('order-basic')).toBeEnabled();
+      // signed in: the header offers the account, the page no log-in
+      await expect(page.getByRole('link', { name: messages[locale]['nav.login']!, exact: true })).toHaveCount(0);
+      await expect(page.getByText(messages[locale]['prices.haveAccount']!)).toHaveCount(0);
+    }
+  });
+
+  test('/signup says the subscription is active once it is, in both languages', async ({ page }) => {
+    for (const locale of ['en', 'de'] as const) {
+      const user = await newUser(`signup-${locale}`);
+      await storeSession(page, user.session);
+      const sessionId = await paidCheckoutSession(user, 'basic', locale);
+      await page.goto(`${locale === 'de' ? '/de' : ''}/signup?session_id=${sessionId}`);
+      await expect(page.getByTestId('payment-confirmed')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(messages[locale]['billing.verify.title.done']!);
+      await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(messages[locale]['billing.verify.title.signup']!);
+    }
   });
 });
 

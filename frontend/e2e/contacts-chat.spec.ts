@@ -1,7 +1,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { createUser, linkFromMail, mailboxUrl, signInViaApi } from './accounts-support';
 import { dismissCookies } from './billing-support';
-import { ANON_KEY, apiUrl, dePath, expectAccessible, messages, nodeClient, SERVICE_ROLE_KEY } from './support';
+import { ANON_KEY, dePath, expectAccessible, messages, nodeClient, runEmailQueue, SERVICE_ROLE_KEY } from './support';
 
 /**
  * Contacts, presence and chat (issue 13), with two people in two browser contexts and a stranger:
@@ -47,15 +47,6 @@ function msg(lang: Lang, id: string, values: Record<string, string> = {}): strin
   return text.replace(/\{(\w+)\}/g, (_m, k: string) => values[k] ?? '');
 }
 
-async function runQueue(): Promise<void> {
-  const res = await fetch(`${apiUrl}/functions/v1/process-email-queue`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${SERVICE_ROLE_KEY}`, apikey: SERVICE_ROLE_KEY, 'Content-Type': 'application/json' },
-    body: '{}',
-  });
-  expect(res.ok).toBe(true);
-}
-
 async function connectAndAccept(lang: Lang, a: { page: Page; who: Person }, b: { page: Page; who: Person }, note: string) {
   // B waits on the requests tab: the request arrives live
   await b.page.goto(path(lang, '/user/contacts?tab=received'));
@@ -74,7 +65,7 @@ async function connectAndAccept(lang: Lang, a: { page: Page; who: Person }, b: {
   await expect(entry.getByTestId('contact-note')).toHaveText(note);
 
   // the e-mail, in the addressee's language, links to the requests tab
-  await runQueue();
+  await runEmailQueue();
   const link = await linkFromMail(b.who.email, '/user/contacts');
   expect(link).toContain('tab=received');
 

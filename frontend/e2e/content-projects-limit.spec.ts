@@ -7,11 +7,11 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expectStackUp();
   });
 
-  test('a Basic user creates projects up to 3 and the 4th is refused (en + de)', async ({ page }) => {
+  test('a Basic user creates projects up to 3 (en)', async ({ page }) => {
     const errors = collectErrors(page);
     const user = await createUser('basic', 'limit');
-    await seedProject(user.userId, 'Seeded project one');
-    await seedProject(user.userId, 'Seeded project two');
+    await seedProject(user.userId, 'Seeded project one', 'published');
+    await seedProject(user.userId, 'Seeded project two', 'published');
     await storeSession(page, user.session);
 
     await page.goto('/user/projects');
@@ -33,7 +33,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page).toHaveURL(/\/user\/projects\/create-project-\d+$/);
     await page.getByLabel('Description').fill('We build **solar** cargo bikes.\n\n<script>window.__xss = 1</script><img src=x onerror="window.__xss=2">\n\n- frames\n- batteries');
     await page.getByTestId('wizard-next').click();
-    await page.getByLabel('City').fill('Köln');
+    await page.getByRole('combobox', { name: 'City' }).fill('Köln');
     await page.getByRole('combobox', { name: 'Roles sought' }).fill('Co-Founder');
     await page.getByRole('combobox', { name: 'Roles sought' }).press('Enter');
     await page.getByTestId('wizard-next').click();
@@ -46,7 +46,7 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     await expect(page.getByTestId('plan-limit-notice')).toContainText('You have 3 of 3 projects.');
 
     // public detail page: formatted text, no injected HTML
-    const stored = await admin().from('projects').select('id, slug').eq('owner_id', user.userId).eq('status', 'published').single();
+    const stored = await admin().from('projects').select('id, slug').eq('owner_id', user.userId).eq('title', 'Solar Lastenräder für Köln').single();
     await page.goto(`/${stored.data!.id}-${stored.data!.slug}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Solar Lastenräder für Köln');
     await expect(page.getByTestId('project-description').locator('strong')).toHaveText('solar');
@@ -57,19 +57,25 @@ test.describe('projects: Basic plan limit, wizard, public page, edit and delete 
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     await expectAccessible(page, 'project detail');
 
-    // the fourth is refused by the database, explained in German with the upgrade path
+    expect(errors.filter((e) => !/status of 400|plan_limit/.test(e))).toEqual([]);
+  });
+
+  test('at 3 of 3 the German wizard explains the limit before anything is typed (de)', async ({ page }) => {
+    const errors = collectErrors(page);
+    const user = await createUser('basic', 'limit-de');
+    for (const title of ['Projekt eins', 'Projekt zwei', 'Projekt drei']) await seedProject(user.userId, title, 'published');
+    await storeSession(page, user.session);
+    // drafts do not count (issue 33 §5; publishing one at the limit: content-projects-drafts.spec.ts)
     await page.goto('/de/user/projects/create-project-new');
-    await page.getByLabel('Titel').fill('Viertes Projekt');
-    await page.getByLabel('Kategorie').selectOption('art');
-    await page.getByTestId('wizard-next').click();
     const notice = page.getByTestId('plan-limit-notice');
     await expect(notice).toContainText('Projektlimit erreicht');
     await expect(notice).toContainText('Ihr Tarif umfasst bis zu 3 Projekte');
+    await expect(notice).toContainText('Sie haben 3 von 3 Projekten.');
     await expect(notice.getByRole('link', { name: 'Tarif upgraden' })).toHaveAttribute('href', '/de/prices');
     await expect(page).toHaveURL(/create-project-new$/);
     const count = await admin().from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', user.userId);
     expect(count.count).toBe(3);
-    expect(errors.filter((e) => !/status of 400|plan_limit/.test(e))).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   test('edit, unpublish and delete a project with confirmation; others get 404', async ({ page }) => {

@@ -14,20 +14,21 @@ test.describe('navigation errors (spec §2, §8)', () => {
     expect(errors).toEqual([]);
   });
 
-  test('route validation failure: fatal "Page Not Found: {path}" without layout', async ({ page }) => {
+  test('route validation failure: fatal "Page Not Found: {path}" in the default frame (header and footer, issue 33 §11)', async ({ page }) => {
     const errors = collectErrors(page);
     await page.goto('/not-a-project');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page Not Found: /not-a-project');
     await expect(page.getByTestId('error-page')).toHaveAttribute('data-status', '404');
-    await expect(page.getByRole('banner')).toHaveCount(0);
+    await expect(page.getByRole('banner')).toBeVisible();
+    await expect(page.getByRole('contentinfo')).toBeVisible();
     await page.goto('/de/user/projects/abc');
     await expect(page).toHaveURL(/\/de\/login$/); // logged out: the /user rule comes first
     expect(errors).toEqual([]);
   });
 
-  test('German 404 uses the German layout and link home', async ({ page }) => {
+  test('German 404 uses the German layout, heading and link home (issue 33 §7)', async ({ page }) => {
     await page.goto('/de/gibt/es/nicht');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found: /de/gibt/es/nicht');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Seite nicht gefunden: /de/gibt/es/nicht');
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await page.getByRole('link', { name: 'Zur Startseite' }).click();
     await expect(page).toHaveURL(/\/de$/);

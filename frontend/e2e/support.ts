@@ -123,3 +123,16 @@ export async function grantActiveSubscription(service: SupabaseClient, userId: s
   });
   expect(subscription.error).toBeNull();
 }
+
+/**
+ * Runs the e-mail queue once now (process-email-queue, as pg_cron does every minute), so a test
+ * that reads the mailbox does not wait for the next minute. Errors: the request's status when not 2xx.
+ */
+export async function runEmailQueue(): Promise<void> {
+  const res = await fetch(`${apiUrl}/functions/v1/process-email-queue`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${SERVICE_ROLE_KEY}`, apikey: SERVICE_ROLE_KEY, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  expect(res.ok, `process-email-queue answered ${res.status}`).toBe(true);
+}

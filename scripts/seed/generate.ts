@@ -37,6 +37,8 @@ interface Person {
   email: string;
   firstname: string;
   lastname: string;
+  /** Picks the German job title's form (issue 33 §16). */
+  female: boolean;
   role: Role;
   confirmed: boolean;
   visible: boolean;
@@ -50,18 +52,20 @@ interface Person {
 }
 
 /** Demo accounts listed in the README. */
-export const DEMO_ACCOUNTS: readonly { email: string; role: Role; firstname: string; lastname: string; note: string }[] = [
-  { email: 'free@teamwerk.test', role: 'free', firstname: 'Lena', lastname: 'Vogel', note: 'free plan, no subscription' },
-  { email: 'basic@teamwerk.test', role: 'basic', firstname: 'Jonas', lastname: 'Becker', note: 'Basic, 1 of 3 projects used' },
-  { email: 'premium@teamwerk.test', role: 'premium', firstname: 'Sophie', lastname: 'Wagner', note: 'Premium, several projects, contacts and chats' },
-  { email: 'enterprise@teamwerk.test', role: 'enterprise', firstname: 'Markus', lastname: 'Hoffmann', note: 'Enterprise, business profile' },
-  { email: 'admin@teamwerk.test', role: 'admin', firstname: 'Clara', lastname: 'Neumann', note: 'admin (/admin/login)' },
-  { email: 'suspended@teamwerk.test', role: 'free', firstname: 'Tobias', lastname: 'Krause', note: 'suspended: login refused' },
-  { email: 'olduser@teamwerk.test', role: 'old_user', firstname: 'Helga', lastname: 'Schubert', note: 'legacy old_user: must set a new password' },
-  { email: 'unconfirmed@teamwerk.test', role: 'free', firstname: 'Paul', lastname: 'Unger', note: 'e-mail not confirmed (authenticated 0)' },
+export const DEMO_ACCOUNTS: readonly { email: string; role: Role; firstname: string; lastname: string; female: boolean; note: string }[] = [
+  { email: 'free@teamwerk.test', role: 'free', firstname: 'Lena', lastname: 'Vogel', female: true, note: 'free plan, no subscription' },
+  { email: 'basic@teamwerk.test', role: 'basic', firstname: 'Jonas', lastname: 'Becker', female: false, note: 'Basic, 1 of 3 projects used' },
+  { email: 'premium@teamwerk.test', role: 'premium', firstname: 'Sophie', lastname: 'Wagner', female: true, note: 'Premium, several projects, contacts and chats' },
+  { email: 'enterprise@teamwerk.test', role: 'enterprise', firstname: 'Markus', lastname: 'Hoffmann', female: false, note: 'Enterprise, business profile' },
+  { email: 'admin@teamwerk.test', role: 'admin', firstname: 'Clara', lastname: 'Neumann', female: true, note: 'admin (/admin/login)' },
+  { email: 'suspended@teamwerk.test', role: 'free', firstname: 'Tobias', lastname: 'Krause', female: false, note: 'suspended: login refused' },
+  { email: 'olduser@teamwerk.test', role: 'old_user', firstname: 'Helga', lastname: 'Schubert', female: true, note: 'legacy old_user: must set a new password' },
+  { email: 'unconfirmed@teamwerk.test', role: 'free', firstname: 'Paul', lastname: 'Unger', female: false, note: 'e-mail not confirmed (authenticated 0)' },
 ];
 
 // ----------------------------------------------------------------------------- SQL helpers
+/** "Social worker" → "social worker" inside a sentence; an acronym stays ("UX designer"). */
+const lowerFirst = (phrase: string): string => phrase.replace(/^[A-Z][a-z]/, (m) => m.toLowerCase());
 const lit = (v: string | null | undefined): string => (v == null ? 'null' : `'${v.replace(/'/g, "''")}'`);
 const textArr = (v: readonly string[]): string => (v.length ? `array[${v.map(lit).join(', ')}]::text[]` : `'{}'::text[]`);
 const json = (v: unknown): string => `${lit(JSON.stringify(v))}::jsonb`;
@@ -133,7 +137,7 @@ set client_min_messages = warning;
     const city = i === 3 ? cities[2]! : cities[i % 12]!;
     people.push({
       id: `a0000000-0000-4000-8000-00000000000${i + 1}`,
-      email: d.email, firstname: d.firstname, lastname: d.lastname, role: d.role,
+      email: d.email, firstname: d.firstname, lastname: d.lastname, female: d.female, role: d.role,
       confirmed: d.email !== 'unconfirmed@teamwerk.test', visible: true,
       suspended: d.email === 'suspended@teamwerk.test', lang: 'de',
       type: d.role === 'enterprise' ? 'business' : 'other',
@@ -157,7 +161,7 @@ set client_min_messages = warning;
     people.push({
       id: rng.uuid(),
       email: `${local}@${rng.pick(domains)}`,
-      firstname, lastname,
+      firstname, lastname, female,
       role: rng.weighted<Role>([['free', 42], ['basic', 25], ['premium', 20], ['enterprise', 6], ['old_user', 7]]),
       confirmed: rng.chance(0.95), visible: rng.chance(0.87), suspended: false,
       lang: rng.chance(0.72) ? 'de' : 'en',
@@ -179,15 +183,17 @@ set client_min_messages = warning;
 
   emit('-- ---------------------------------------------------------------- profiles');
   const profileRows = people.map((p, i) => {
-    const [profDe, profEn, skills] = p.profession;
+    const [titleDe, profEn, skills] = p.profession;
+    const profDe = p.female ? titleDe.f : titleDe.m;
     const de = p.lang === 'de';
     const headline = de ? `${profDe} aus ${p.city.name}` : `${profEn} based in ${p.city.name}`;
     const lf = de ? rng.pick(T.LOOKING_FOR_DE) : rng.pick(T.LOOKING_FOR_EN);
     const of = de ? rng.pick(T.OFFERING_DE) : rng.pick(T.OFFERING_EN);
     const years = rng.int(2, 18);
+    // German nouns keep their capital after the colon; only an article ("Eine …") goes lower case
     const bio = de
-      ? `Ich bin ${profDe} und lebe in ${p.city.name}. Seit ${years} Jahren beschäftige ich mich mit ${skills.slice(0, 2).join(' und ')}. ${of} Gerade suche ich: ${lf.charAt(0).toLowerCase()}${lf.slice(1)}`
-      : `I am a ${profEn.toLowerCase()} living in ${p.city.name}. I have been working with ${skills.slice(0, 2).join(' and ')} for ${years} years. ${of} Right now I am looking for: ${lf.charAt(0).toLowerCase()}${lf.slice(1)}`;
+      ? `Ich bin ${profDe} und lebe in ${p.city.name}. Seit ${years} Jahren beschäftige ich mich mit ${skills.slice(0, 2).join(' und ')}. ${of} Gerade suche ich: ${lf.replace(/^Ein/, 'ein')}`
+      : `I am ${T.indefiniteArticle(profEn)} ${lowerFirst(profEn)} living in ${p.city.name}. I have been working with ${skills.slice(0, 2).join(' and ')} for ${years} years. ${of} Right now I am looking for: ${lf.charAt(0).toLowerCase()}${lf.slice(1)}`;
     const categories = rng.sample(Object.keys(T.PROJECT_IDEAS), rng.int(1, 3));
     const social: Record<string, string> = {};
     const handle = slugify(`${p.firstname}-${p.lastname}`);
@@ -273,9 +279,10 @@ ${blocks.map(([a, b]) => `(${lit(a.id)}, ${lit(b.id)}, ${ago(rng.int(60, 60 * 24
     const summary = de ? idea[1] : idea[3];
     const roles = rng.sample(de ? T.ROLES_DE : T.ROLES_EN, rng.int(1, 3));
     const body = rng.sample(de ? T.PROJECT_BODY_DE : T.PROJECT_BODY_EN, rng.int(3, 5));
+    // the pages show the summary above the description, so the description does not repeat it (issue 33 §16)
     const description = de
-      ? `${summary}\n\n${body.join(' ')}\n\n**Wen wir suchen:** ${roles.join(', ')}.\n\n**Wo:** ${city.name} und online.`
-      : `${summary}\n\n${body.join(' ')}\n\n**Who we are looking for:** ${roles.join(', ')}.\n\n**Where:** ${city.name} and online.`;
+      ? `${body.join(' ')}\n\n**Wen wir suchen:** ${roles.join(', ')}.\n\n**Wo:** ${city.name} und online.`
+      : `${body.join(' ')}\n\n**Who we are looking for:** ${roles.join(', ')}.\n\n**Where:** ${city.name} and online.`;
     const status = id <= 6 ? 'published' : rng.weighted([['published', 85], ['draft', 10], ['archived', 5]] as const);
     const created = rng.int(60 * 24, 60 * 24 * 400);
     const stage = rng.pick(['idea', 'concept', 'prototype', 'mvp', 'growth', 'established'] as const);
@@ -296,13 +303,14 @@ select setval(pg_get_serial_sequence('public.projects', 'id'), (select max(id) f
   const fileKinds = DEMO_FILE_KINDS;
   for (let id = 1; id <= 220; id++) {
     const owner = id <= 2 ? premiumDemo : rng.pick(paid);
-    const [profDe, profEn, skills] = owner.profession;
+    const [titleDe, profEn, skills] = owner.profession;
+    const profDe = owner.female ? titleDe.f : titleDe.m;
     const topic = rng.pick(Object.values(T.PROJECT_IDEAS).flat());
     const title = owner.lang === 'de'
       ? rng.pick([`Arbeitsproben ${profDe}`, `Projekt: ${topic[0]}`, `Fallstudie: ${topic[0]}`, `Ausgewählte Arbeiten ${new Date(Date.UTC(2019 + (id % 7), 0, 1)).getUTCFullYear()}–heute`])
       : rng.pick([`Work samples – ${profEn}`, `Project: ${topic[2]}`, `Case study: ${topic[2]}`, `Selected work ${2019 + (id % 7)}–today`]);
     const descDe = `${topic[1]} In diesem Projekt habe ich als ${profDe} mitgearbeitet und vor allem ${skills.slice(0, 2).join(' und ')} eingebracht. Die Ergebnisse und Unterlagen finden Sie in den Dateien.`;
-    const descEn = `${topic[3]} I worked on this project as a ${profEn.toLowerCase()}, contributing mainly ${skills.slice(0, 2).join(' and ')}. Results and documents are in the attached files.`;
+    const descEn = `${topic[3]} I worked on this project as ${T.indefiniteArticle(profEn)} ${lowerFirst(profEn)}, contributing mainly ${skills.slice(0, 2).join(' and ')}. Results and documents are in the attached files.`;
     const status = rng.chance(0.88) ? 'published' : 'draft';
     const access = rng.weighted([['public', 40], ['members', 40], ['contacts', 15], ['private', 5]] as const);
     const created = rng.int(60 * 24, 60 * 24 * 500);
@@ -355,9 +363,10 @@ ${objectRows.join(',\n')};`);
     const ends = `${starts} + interval '${status === 'ongoing' ? 48 : hours} hours'`;
     const venue = city ? `${rng.pick(T.VENUES)} ${city.name}` : null;
     const summary = de ? sDe : sEn;
+    // as for projects: the summary is shown above the description, which does not repeat it
     const description = de
-      ? `${sDe}\n\nDas erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. ${paidEvent ? 'Der Ticketpreis deckt Raummiete und Verpflegung.' : 'Die Teilnahme ist kostenlos, eine Anmeldung hilft uns bei der Planung.'}\n\nFragen? Schreibt uns über Teamwerk.`
-      : `${sEn}\n\nWhat to expect: short talks, lots of time to talk and drinks. ${paidEvent ? 'The ticket covers the venue and catering.' : 'Attendance is free; registering helps us plan.'}\n\nQuestions? Message us on Teamwerk.`;
+      ? `Das erwartet euch: kurze Impulse, viel Zeit für Austausch und Getränke. ${paidEvent ? 'Der Ticketpreis deckt Raummiete und Verpflegung.' : 'Die Teilnahme ist kostenlos, eine Anmeldung hilft uns bei der Planung.'}\n\nFragen? Schreibt uns über Teamwerk.`
+      : `What to expect: short talks, lots of time to talk and drinks. ${paidEvent ? 'The ticket covers the venue and catering.' : 'Attendance is free; registering helps us plan.'}\n\nQuestions? Message us on Teamwerk.`;
     eventRows.push(`(${id}, ${lit(organizer.id)}, ${lit(title)}, ${lit(`${slugify(title)}-${id}`)}, ${lit(summary)}, ${lit(description)}, ${lit(category)}, ${lit(status)}, ${paidEvent}, ${paidEvent ? rng.pick([500, 900, 1500, 2500, 4900]) : 'null'}, ${starts}, ${ends}, ${online}, ${lit(venue)}, ${city ? lit(`${rng.pick(T.STREETS)} ${rng.int(1, 90)}`) : 'null'}, ${lit(city?.zipcode ?? null)}, ${lit(city?.name ?? null)}, ${city ? num(city.latitude) : 'null'}, ${city ? num(city.longitude) : 'null'}, ${online ? lit(`https://meet.example.org/teamwerk-${id}`) : 'null'}, ${capacity ?? 'null'}, ${ago(rng.int(60 * 24 * 5, 60 * 24 * 300))})`);
     if (['published', 'upcoming', 'ongoing', 'finished'].includes(status)) {
       const n = rng.int(0, capacity ? Math.min(capacity + 6, 45) : 30);
@@ -393,7 +402,7 @@ ${attendeeRows.join(',\n')};`);
     const offers = rng.sample(en ? T.JOB_OFFER_EN : T.JOB_OFFER_DE, 3);
     const where = city ? city.name : (en ? 'anywhere in Germany' : 'deutschlandweit');
     const description = en
-      ? `${company} is looking for a ${titleEn} (${remote ? 'remote' : 'on site'}, ${where}).\n\n**Your tasks**\n- ${tasks.join('\n- ')}\n\n**What we offer**\n- ${offers.join('\n- ')}\n\nWe look forward to your application!`
+      ? `${company} is looking for ${T.indefiniteArticle(titleEn)} ${titleEn} (${remote ? 'remote' : 'on site'}, ${where}).\n\n**Your tasks**\n- ${tasks.join('\n- ')}\n\n**What we offer**\n- ${offers.join('\n- ')}\n\nWe look forward to your application!`
       : `${company} sucht zum nächstmöglichen Zeitpunkt eine:n ${titleDe} (${remote ? 'remote' : 'vor Ort'}, ${where}).\n\n**Deine Aufgaben**\n- ${tasks.join('\n- ')}\n\n**Was wir bieten**\n- ${offers.join('\n- ')}\n\nWir freuen uns auf deine Bewerbung!`;
     const salary = type === 'full_time' && rng.chance(0.6) ? rng.int(40, 75) * 1000 : null;
     const postedDays = rng.int(0, 50);
@@ -553,9 +562,12 @@ where p.status = 'published' and p.id % 3 = 0 and (r.role = 'technical' or p.id 
   const orgMembers = orng.sample(active.slice(8).filter((p) => p.role === 'free' && p.visible && !isBlocked(p, enterpriseDemo)), 3);
   const orgCity = enterpriseDemo.city;
   const orgProjects = [
-    ['Kundenportal für Handwerksbetriebe', 'Ein Portal, über das Handwerksbetriebe Aufträge, Termine und Rechnungen mit ihren Kunden teilen.', 'technology'],
-    ['Digitale Lernplattform für Azubis', 'Kurze Lerneinheiten und Prüfungsvorbereitung für Auszubildende im Handwerk, mobil und offline nutzbar.', 'education'],
-    ['Energiemonitor für Mittelständler', 'Verbrauchsdaten aus Zählern und Maschinen auf einen Blick, mit Hinweisen zum Sparen.', 'environment'],
+    ['Kundenportal für Handwerksbetriebe', 'Ein Portal, über das Handwerksbetriebe Aufträge, Termine und Rechnungen mit ihren Kunden teilen.', 'technology',
+      'Handwerksbetriebe verlieren viel Zeit mit Telefonaten und Papier. Das Portal bündelt Angebote, Terminabsprachen und Rechnungen an einem Ort; Kundinnen und Kunden sehen jederzeit, wie weit ihr Auftrag ist.'],
+    ['Digitale Lernplattform für Azubis', 'Kurze Lerneinheiten und Prüfungsvorbereitung für Auszubildende im Handwerk, mobil und offline nutzbar.', 'education',
+      'Azubis lernen unterwegs: in der Bahn, in der Pause, auf der Baustelle. Die Plattform bietet Lerneinheiten von fünf Minuten, Probeprüfungen und für Ausbildungsbetriebe einen Überblick über den Lernstand.'],
+    ['Energiemonitor für Mittelständler', 'Verbrauchsdaten aus Zählern und Maschinen auf einen Blick, mit Hinweisen zum Sparen.', 'environment',
+      'Viele Betriebe kennen nur ihre Jahresrechnung. Der Monitor liest Zähler und Maschinen aus, zeigt Spitzen im Verbrauch und schlägt konkrete Schritte zum Sparen vor.'],
   ] as const;
   const orgJobs = [
     ['Backend-Entwickler:in (Python)', 'full_time', 'technology'],
@@ -575,9 +587,9 @@ insert into public.organization_members (organization_id, user_id, role, joined_
 ${orgMembers.map((m, i) => `(${lit(orgId)}, ${lit(m.id)}, ${lit(i === 0 ? 'admin' : 'member')}, ${ago(60 * 24 * (150 - i * 30))})`).join(',\n')};
 insert into public.projects (owner_id, organization_id, title, slug, summary, description, is_private, category, city, latitude, longitude,
   roles_sought, stage, status, published_at, created_at, updated_at) values
-${orgProjects.map(([title, summary, cat], i) => {
+${orgProjects.map(([title, summary, cat, body], i) => {
     const owner = i === 2 ? orgMembers[0]! : enterpriseDemo;
-    return `(${lit(owner.id)}, ${lit(orgId)}, ${lit(title)}, ${lit(slugify(title))}, ${lit(summary)}, ${lit(`${summary}\n\nEin Projekt von ${orgName}.`)}, false, ${lit(cat)}, ${lit(orgCity.name)}, ${num(orgCity.latitude)}, ${num(orgCity.longitude)}, ${textArr(['Entwicklung', 'Design'])}, 'mvp', 'published', ${ago(60 * 24 * (120 - i * 20))}, ${ago(60 * 24 * (121 - i * 20))}, ${ago(60 * 24 * (120 - i * 20))})`;
+    return `(${lit(owner.id)}, ${lit(orgId)}, ${lit(title)}, ${lit(slugify(title))}, ${lit(summary)}, ${lit(`${body}\n\nEin Projekt von ${orgName}.`)}, false, ${lit(cat)}, ${lit(orgCity.name)}, ${num(orgCity.latitude)}, ${num(orgCity.longitude)}, ${textArr(['Entwicklung', 'Design'])}, 'mvp', 'published', ${ago(60 * 24 * (120 - i * 20))}, ${ago(60 * 24 * (121 - i * 20))}, ${ago(60 * 24 * (120 - i * 20))})`;
   }).join(',\n')};
 insert into public.jobs (id, title, company, city, latitude, longitude, remote, employment_type, category, description, apply_url, language,
   posted_by, organization_id, posted_at, expires_at) values

@@ -27,36 +27,45 @@ export const LAST_NAMES = [
   'Yılmaz', 'Kaya', 'Demir', 'Nowak', 'Kowalski', 'Rossi', 'Haddad', 'Nguyen', 'Popescu', 'Ivanova',
 ] as const;
 
-/** Professions: [German, English, skills]. */
-export const PROFESSIONS: readonly (readonly [string, string, readonly string[]])[] = [
-  ['Softwareentwicklerin', 'Software developer', ['TypeScript', 'React', 'Node.js', 'PostgreSQL', 'Docker']],
-  ['Backend-Entwickler', 'Backend developer', ['Go', 'Python', 'Kubernetes', 'PostgreSQL', 'REST-APIs']],
-  ['UX-Designerin', 'UX designer', ['Figma', 'User Research', 'Prototyping', 'Design Systems', 'Barrierefreiheit']],
-  ['Produktmanager', 'Product manager', ['Roadmapping', 'Scrum', 'Nutzerinterviews', 'OKRs', 'Jira']],
-  ['Data Scientist', 'Data scientist', ['Python', 'Machine Learning', 'SQL', 'Statistik', 'pandas']],
-  ['Marketing-Managerin', 'Marketing manager', ['SEO', 'Content Marketing', 'Social Media', 'Google Ads', 'Texten']],
-  ['Vertriebsprofi', 'Sales professional', ['B2B-Vertrieb', 'CRM', 'Verhandlung', 'Key Account Management']],
-  ['Steuerberaterin', 'Tax advisor', ['Steuerrecht', 'Buchhaltung', 'DATEV', 'Gründungsberatung']],
-  ['Maschinenbauingenieur', 'Mechanical engineer', ['CAD', 'SolidWorks', 'Prototypenbau', 'Fertigung']],
-  ['Grafikdesignerin', 'Graphic designer', ['Illustrator', 'Branding', 'Typografie', 'InDesign', 'Illustration']],
-  ['Fotograf', 'Photographer', ['Porträtfotografie', 'Lightroom', 'Bildbearbeitung', 'Videoschnitt']],
-  ['Lehrerin', 'Teacher', ['Didaktik', 'Mediendidaktik', 'Workshops', 'Moderation']],
-  ['Pflegefachkraft', 'Nurse', ['Pflege', 'Gesundheitsmanagement', 'Patientenkommunikation']],
-  ['Ärztin', 'Physician', ['Allgemeinmedizin', 'Telemedizin', 'Prävention']],
-  ['Umweltwissenschaftler', 'Environmental scientist', ['Ökobilanzen', 'GIS', 'Nachhaltigkeitsberichte', 'CO2-Bilanzierung']],
-  ['Sozialarbeiterin', 'Social worker', ['Projektarbeit', 'Beratung', 'Fördermittel', 'Jugendarbeit']],
-  ['Architekt', 'Architect', ['Entwurf', 'BIM', 'Nachhaltiges Bauen', 'Revit']],
-  ['Juristin', 'Lawyer', ['Vertragsrecht', 'Datenschutz', 'DSGVO', 'Gesellschaftsrecht']],
-  ['Studentin der Informatik', 'Computer science student', ['Java', 'Python', 'Algorithmen', 'Linux']],
-  ['Student der BWL', 'Business student', ['Excel', 'Businessplan', 'Marktanalyse', 'Finanzierung']],
-  ['Koch', 'Chef', ['Gastronomie', 'Kalkulation', 'Regionale Küche', 'Eventcatering']],
-  ['Physiotherapeutin', 'Physiotherapist', ['Sporttherapie', 'Rehabilitation', 'Gesundheitskurse']],
-  ['Musiker', 'Musician', ['Komposition', 'Tontechnik', 'Ableton', 'Live-Performance']],
-  ['Gründer', 'Founder', ['Fundraising', 'Pitching', 'Teamaufbau', 'Geschäftsmodelle']],
-  ['Business Angel', 'Business angel', ['Investment', 'Mentoring', 'Due Diligence', 'Netzwerk']],
-  ['Elektrotechnikerin', 'Electrical engineer', ['Embedded Systems', 'IoT', 'Löten', 'C']],
-  ['Projektmanagerin', 'Project manager', ['PRINCE2', 'Stakeholder-Management', 'Kanban', 'Budgetplanung']],
-  ['Übersetzerin', 'Translator', ['Deutsch', 'Englisch', 'Französisch', 'Lokalisierung']],
+/** A German job title in its feminine and masculine form ("Sozialarbeiterin", "Sozialarbeiter"); the same word where it is neutral. */
+export interface GermanTitle {
+  f: string;
+  m: string;
+}
+
+/**
+ * Professions: [German title by gender, English, skills]. The German form follows the person's
+ * first name (issue 33 §16: "Markus Hoffmann – Sozialarbeiterin" read wrong).
+ */
+export const PROFESSIONS: readonly (readonly [GermanTitle, string, readonly string[]])[] = [
+  [{ f: 'Softwareentwicklerin', m: 'Softwareentwickler' }, 'Software developer', ['TypeScript', 'React', 'Node.js', 'PostgreSQL', 'Docker']],
+  [{ f: 'Backend-Entwicklerin', m: 'Backend-Entwickler' }, 'Backend developer', ['Go', 'Python', 'Kubernetes', 'PostgreSQL', 'REST-APIs']],
+  [{ f: 'UX-Designerin', m: 'UX-Designer' }, 'UX designer', ['Figma', 'User Research', 'Prototyping', 'Design Systems', 'Barrierefreiheit']],
+  [{ f: 'Produktmanagerin', m: 'Produktmanager' }, 'Product manager', ['Roadmapping', 'Scrum', 'Nutzerinterviews', 'OKRs', 'Jira']],
+  [{ f: 'Data Scientist', m: 'Data Scientist' }, 'Data scientist', ['Python', 'Machine Learning', 'SQL', 'Statistik', 'pandas']],
+  [{ f: 'Marketing-Managerin', m: 'Marketing-Manager' }, 'Marketing manager', ['SEO', 'Content Marketing', 'Social Media', 'Google Ads', 'Texten']],
+  [{ f: 'Vertriebsprofi', m: 'Vertriebsprofi' }, 'Sales professional', ['B2B-Vertrieb', 'CRM', 'Verhandlung', 'Key Account Management']],
+  [{ f: 'Steuerberaterin', m: 'Steuerberater' }, 'Tax advisor', ['Steuerrecht', 'Buchhaltung', 'DATEV', 'Gründungsberatung']],
+  [{ f: 'Maschinenbauingenieurin', m: 'Maschinenbauingenieur' }, 'Mechanical engineer', ['CAD', 'SolidWorks', 'Prototypenbau', 'Fertigung']],
+  [{ f: 'Grafikdesignerin', m: 'Grafikdesigner' }, 'Graphic designer', ['Illustrator', 'Branding', 'Typografie', 'InDesign', 'Illustration']],
+  [{ f: 'Fotografin', m: 'Fotograf' }, 'Photographer', ['Porträtfotografie', 'Lightroom', 'Bildbearbeitung', 'Videoschnitt']],
+  [{ f: 'Lehrerin', m: 'Lehrer' }, 'Teacher', ['Didaktik', 'Mediendidaktik', 'Workshops', 'Moderation']],
+  [{ f: 'Pflegefachkraft', m: 'Pflegefachkraft' }, 'Nurse', ['Pflege', 'Gesundheitsmanagement', 'Patientenkommunikation']],
+  [{ f: 'Ärztin', m: 'Arzt' }, 'Physician', ['Allgemeinmedizin', 'Telemedizin', 'Prävention']],
+  [{ f: 'Umweltwissenschaftlerin', m: 'Umweltwissenschaftler' }, 'Environmental scientist', ['Ökobilanzen', 'GIS', 'Nachhaltigkeitsberichte', 'CO2-Bilanzierung']],
+  [{ f: 'Sozialarbeiterin', m: 'Sozialarbeiter' }, 'Social worker', ['Projektarbeit', 'Beratung', 'Fördermittel', 'Jugendarbeit']],
+  [{ f: 'Architektin', m: 'Architekt' }, 'Architect', ['Entwurf', 'BIM', 'Nachhaltiges Bauen', 'Revit']],
+  [{ f: 'Juristin', m: 'Jurist' }, 'Lawyer', ['Vertragsrecht', 'Datenschutz', 'DSGVO', 'Gesellschaftsrecht']],
+  [{ f: 'Studentin der Informatik', m: 'Student der Informatik' }, 'Computer science student', ['Java', 'Python', 'Algorithmen', 'Linux']],
+  [{ f: 'Studentin der BWL', m: 'Student der BWL' }, 'Business student', ['Excel', 'Businessplan', 'Marktanalyse', 'Finanzierung']],
+  [{ f: 'Köchin', m: 'Koch' }, 'Chef', ['Gastronomie', 'Kalkulation', 'Regionale Küche', 'Eventcatering']],
+  [{ f: 'Physiotherapeutin', m: 'Physiotherapeut' }, 'Physiotherapist', ['Sporttherapie', 'Rehabilitation', 'Gesundheitskurse']],
+  [{ f: 'Musikerin', m: 'Musiker' }, 'Musician', ['Komposition', 'Tontechnik', 'Ableton', 'Live-Performance']],
+  [{ f: 'Gründerin', m: 'Gründer' }, 'Founder', ['Fundraising', 'Pitching', 'Teamaufbau', 'Geschäftsmodelle']],
+  [{ f: 'Business Angel', m: 'Business Angel' }, 'Business angel', ['Investment', 'Mentoring', 'Due Diligence', 'Netzwerk']],
+  [{ f: 'Elektrotechnikerin', m: 'Elektrotechniker' }, 'Electrical engineer', ['Embedded Systems', 'IoT', 'Löten', 'C']],
+  [{ f: 'Projektmanagerin', m: 'Projektmanager' }, 'Project manager', ['PRINCE2', 'Stakeholder-Management', 'Kanban', 'Budgetplanung']],
+  [{ f: 'Übersetzerin', m: 'Übersetzer' }, 'Translator', ['Deutsch', 'Englisch', 'Französisch', 'Lokalisierung']],
 ];
 
 export const LOOKING_FOR_DE = [
@@ -115,6 +124,16 @@ export const COMPANY_SUFFIX = [
   'Software GmbH', 'Digital GmbH', 'Labs GmbH', 'Consulting GmbH', 'Energie GmbH', 'Medien GmbH & Co. KG',
   'Technologies AG', 'Gesundheit gGmbH', 'Logistik GmbH', 'Design Studio', 'Bildung gGmbH', 'Robotics GmbH',
 ] as const;
+
+/**
+ * The English indefinite article for a noun phrase by its sound: "an electrical engineer", "an
+ * architect", "a UX designer", "a user researcher" (issue 33 §16: "I am a electrical engineer").
+ * @param phrase an English noun phrase; @returns "a" or "an"
+ */
+export function indefiniteArticle(phrase: string): 'a' | 'an' {
+  // a "u" that sounds like "you" (UX, user, university) takes "a"; other vowels take "an"
+  return /^(?:[aeio]|u(?!x|s|ni))/i.test(phrase.trim()) ? 'an' : 'a';
+}
 
 /** Project ideas per category: [title_de, summary_de, title_en, summary_en]. */
 export type Idea = readonly [string, string, string, string];

@@ -2,7 +2,8 @@
 -- Projects and favourite projects, with the plan limit (spec §1, §5, §6; issue 8)
 -- =============================================================================
 -- Plan limit (spec §5/§6): old_user and free 0 (the payment-required guard keeps them out of
--- /user/projects), basic 3, premium/enterprise/admin unlimited. Counted over all statuses.
+-- /user/projects), basic 3, premium/enterprise/admin unlimited. Drafts do not count (issue 33 §5; capped at
+-- private.project_draft_limit() drafts).
 -- The search index and the map position follow projects through triggers declared in
 -- 15_search.sql and 16_cities_map.sql.
 
@@ -109,6 +110,18 @@ grant delete on public.favourite_projects to authenticated;
 -- Trigger functions and triggers
 -- -----------------------------------------------------------------------------
 
+/*
+ * BEFORE INSERT, and BEFORE UPDATE OF status, on projects: the plan limit (spec §5: Basic 3
+ * projects; issue 33 §5: drafts do not count).
+ * - Counted are the owner's projects that are not drafts (published or archived). Inserting a
+ *   counted project, or turning a draft into one (publishing), at the limit raises P0001
+ *   plan_limit_reached (detail names the limit, hint upgrade_plan).
+ * - Drafts do not count, but a plan with a limit keeps at most private.project_draft_limit()
+ *   drafts: inserting one more raises P0001 draft_limit_reached (hint discard_drafts).
+ *   Unpublishing (back to draft) is always allowed.
+ * - A plan without projects (free, old_user: limit 0) may not insert any project, draft or not.
+ * The owner's profile row is locked so concurrent writes are counted one after another.
+ */
 create or replace function private.enforce_project_limit()
 returns trigger
 language plpgsql
@@ -119,25 +132,38 @@ declare
   v_role public.user_role;
   v_limit integer;
   v_count integer;
+  v_draft_limit constant integer := private.project_draft_limit();
 begin
-  -- lock the owner's profile so concurrent inserts are counted one after another
+  if tg_op = 'UPDATE' and not (old.status = 'draft' and new.status <> 'draft') then
+    return new;
+  end if;
   select user_role into v_role from public.profiles where id = new.owner_id for update;
   v_limit := private.project_limit(v_role);
   if v_limit is null then
     return new;
   end if;
-  select count(*) into v_count from public.projects where owner_id = new.owner_id;
+  if tg_op = 'INSERT' and new.status = 'draft' and v_limit > 0 then
+    select count(*) into v_count from public.projects where owner_id = new.owner_id and status = 'draft';
+    if v_count >= v_draft_limit then
+      raise exception using errcode = 'P0001', message = 'draft_limit_reached',
+        detail = pg_catalog.format('At most %s drafts; publish or delete one first.', v_draft_limit),
+        hint = 'discard_drafts';
+    end if;
+    return new;
+  end if;
+  select count(*) into v_count from public.projects
+  where owner_id = new.owner_id and status <> 'draft' and id is distinct from new.id;
   if v_count >= v_limit then
     raise exception using errcode = 'P0001', message = 'plan_limit_reached',
-      detail = pg_catalog.format('Plan %s allows %s projects.', v_role, v_limit),
+      detail = pg_catalog.format('Plan %s allows %s projects (drafts do not count).', v_role, v_limit),
       hint = 'upgrade_plan';
   end if;
   return new;
 end;
 $$;
 comment on function private.enforce_project_limit() is
-  'BEFORE INSERT on projects: raises P0001 plan_limit_reached (detail names the limit, hint upgrade_plan).';
-create trigger projects_limit before insert on public.projects
+  'BEFORE INSERT / UPDATE OF status on projects: at most plan-limit non-draft projects (P0001 plan_limit_reached, hint upgrade_plan) and project_draft_limit() drafts (P0001 draft_limit_reached); drafts do not count (issue 33 §5).';
+create trigger projects_limit before insert or update of status on public.projects
   for each row execute function private.enforce_project_limit();
 
 create or replace function private.prepare_project()
@@ -188,6 +214,52 @@ as $$
 $$;
 comment on function private.project_limit(public.user_role) is 'Projects allowed per role; null = unlimited.';
 
+/*
+ * Drafts a member on a plan with a project limit may keep (issue 33 §5: drafts do not count
+ * towards the limit, but are capped so they cannot stand in for projects). Output: a count.
+ */
+create or replace function private.project_draft_limit()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 10
+$$;
+comment on function private.project_draft_limit() is 'Drafts allowed on plans with a project limit (issue 33 §5); unlimited plans have no cap.';
+
+/*
+ * The caller's project allowance as private.enforce_project_limit applies it (spec §5, issue 33
+ * §5), for the SPA to show before the wizard: used = own projects that count (all but drafts),
+ * project_limit = private.project_limit of the caller's role (null = unlimited), drafts = own
+ * drafts, draft_limit = private.project_draft_limit() on limited plans (0 without projects,
+ * null when unlimited).
+ * Errors: 28000 not_authenticated.
+ */
+create or replace function public.my_project_allowance()
+returns table (used integer, project_limit integer, drafts integer, draft_limit integer)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_limit integer;
+begin
+  if auth.uid() is null then
+    raise exception using errcode = '28000', message = 'not_authenticated';
+  end if;
+  v_limit := private.project_limit(coalesce((select p.user_role from public.profiles p where p.id = auth.uid()), 'free'));
+  return query
+  select count(*) filter (where pr.status <> 'draft')::integer, v_limit,
+         count(*) filter (where pr.status = 'draft')::integer,
+         case when v_limit is null then null when v_limit = 0 then 0 else private.project_draft_limit() end
+  from public.projects pr where pr.owner_id = auth.uid();
+end;
+$$;
+comment on function public.my_project_allowance() is
+  'Issue 33 §5: the caller''s projects that count (non-drafts), the plan''s limit (null = unlimited), drafts and the draft cap.';
+
 create or replace function private.can_see_project(p_project_id bigint)
 returns boolean
 language sql
@@ -233,3 +305,4 @@ using (user_id = (select auth.uid()));
 -- Functions not named here are executable by service_role only (schema public) or by no API role
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function private.can_see_project(bigint) to anon, authenticated, service_role;
+grant execute on function public.my_project_allowance() to authenticated, service_role;

@@ -6,7 +6,9 @@
 -- (private.rate_limits, 03_email.sql):
 --   contact form   5 messages per e-mail address and 24 h, 5 per signed-in account and 24 h,
 --                  20 per client IP and hour -> HTTP 429 (SQLSTATE PT429) beyond that;
---                  the receipt carries none of the sender's text (not even the name).
+--                  the receipt carries none of the sender's text (not even the name); only a
+--                  signed-in member writing from their own confirmed address gets a copy of
+--                  the message (contact_copy, issue 33 §9).
 --   newsletter     10 sign-ups per client IP and hour -> 429; at most one confirmation mail per
 --                  address in 24 h (a repeat answers the same and sends nothing); a confirmed
 --                  address is never changed by a sign-up; no answer tells whether an address is
@@ -114,12 +116,22 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.enqueue_email(new.user_id, new.email, 'contact_confirmation', new.lang, '{}'::jsonb, '{}'::jsonb);
+  -- issue 33 §9: a copy of the message goes only to an address known to be the sender's (the
+  -- signed-in member's own confirmed address), so the form relays no text to strangers
+  if new.user_id is not null and exists (
+       select 1 from public.profiles p
+       where p.id = new.user_id and p.authenticated = 1
+         and pg_catalog.lower(p.email) = pg_catalog.lower(pg_catalog.btrim(new.email))) then
+    perform private.enqueue_email(new.user_id, new.email, 'contact_copy', new.lang, '{}'::jsonb,
+      pg_catalog.jsonb_build_object('name', new.name, 'subject', new.subject, 'message', new.message));
+  else
+    perform private.enqueue_email(new.user_id, new.email, 'contact_confirmation', new.lang, '{}'::jsonb, '{}'::jsonb);
+  end if;
   return null;
 end;
 $$;
 comment on function private.after_contact_message() is
-  'AFTER INSERT on contact_messages: queues the receipt, without any text of the sender (issue 12 §8).';
+  'AFTER INSERT on contact_messages: a copy of the message (contact_copy) when the address is the signed-in sender''s own confirmed one (issue 33 §9), else the receipt without any text of the sender (issue 12 §8).';
 create trigger contact_messages_after_insert after insert on public.contact_messages
   for each row execute function private.after_contact_message();
 

@@ -65,9 +65,23 @@ create table private.counters (
   name text primary key,
   value bigint not null
 );
-comment on table private.counters is 'Maintained aggregates (listed_profiles = confirmed, visible, not suspended users).';
+comment on table private.counters is 'Maintained aggregates (listed_profiles = confirmed, visible, not suspended users); the value plus the rows of private.counter_deltas of the same name.';
 alter table private.counters enable row level security;
 revoke all on private.counters from public, anon, authenticated;
+
+-- Changes of a counter are inserted here rather than written to the counter row: inserts take no
+-- row lock, so sign-ups, confirmations and visibility changes never wait for each other (one
+-- counter row updated by every transaction serialised them all and deadlocked with longer
+-- transactions). private.compact_counters (pg_cron, every minute) folds them into the row.
+create table private.counter_deltas (
+  id bigint generated always as identity primary key,
+  name text not null,
+  delta bigint not null
+);
+comment on table private.counter_deltas is 'Not yet compacted changes of private.counters (private.compact_counters folds them in).';
+create index counter_deltas_name_idx on private.counter_deltas (name);
+alter table private.counter_deltas enable row level security;
+revoke all on private.counter_deltas from public, anon, authenticated;
 
 -- Spelling dictionary for typo tolerance: every word of titles, names and cities, unaccented
 -- and lower-cased. A misspelt query word is replaced by its most similar dictionary word
@@ -81,6 +95,22 @@ comment on table private.search_words is 'Distinct words of searchable titles/na
 create index search_words_trgm_gist_idx on private.search_words using gist (word extensions.gist_trgm_ops);
 alter table private.search_words enable row level security;
 revoke all on private.search_words from public, anon, authenticated;
+
+-- Synonyms (issue 33 §2): content is largely German while English users type English words and
+-- the English names of the categories ("technology" for "Technologie"). A query word equal to
+-- either side of a pair (unaccented, lower case; oe/ue/ae folded like the query word) also finds
+-- the other side. Both sides feed the spelling dictionary, so "tecnology" is corrected to
+-- "technology" and then finds "Technologie". Filled by the data migration of issue 33.
+create table private.search_synonyms (
+  word text not null check (word ~ '^[a-z0-9]{2,40}$'),
+  synonym text not null check (synonym ~ '^[a-z0-9]{2,40}$'),
+  primary key (word, synonym)
+);
+comment on table private.search_synonyms is
+  'Word pairs searched for each other (English words and category names <-> German), unaccented lower case (issue 33 §2).';
+create index search_synonyms_synonym_idx on private.search_synonyms (synonym);
+alter table private.search_synonyms enable row level security;
+revoke all on private.search_synonyms from public, anon, authenticated;
 
 create table private.search_items (
   type text not null check (type in ('project', 'portfolio', 'event', 'profile', 'job')),
@@ -128,12 +158,13 @@ revoke all on private.search_items from public, anon, authenticated;
 -- Trigger functions and triggers
 -- -----------------------------------------------------------------------------
 
--- The listed-users counter (private.counters.listed_profiles, shown as the number of visible
--- users): on a profile deletion the row lock of the counter is taken in its own statement first
--- and the recount runs in a new statement. Under READ COMMITTED (PostgREST, Auth, the admin API)
--- every statement of a volatile PL/pgSQL function gets a fresh snapshot, so the recount sees
--- every transaction that touched the counter before (they held the row lock until they
--- committed); one that changed a profile but has not bumped yet adds its delta after us.
+-- The listed-users counter (private.counters.listed_profiles plus its private.counter_deltas,
+-- shown as the number of visible users): changes insert a delta. On a profile deletion the row
+-- lock of the counter is taken in its own statement first and the recount runs in a new
+-- statement. Under READ COMMITTED (PostgREST, Auth, the admin API) every statement of a volatile
+-- PL/pgSQL function gets a fresh snapshot, so the recount sees every committed change; it removes
+-- the deltas that snapshot sees in the same statement, and a transaction that changed a profile
+-- but has not committed yet keeps its delta, which counts on top once it commits.
 create or replace function private.count_listed_profiles()
 returns trigger
 language plpgsql
@@ -156,6 +187,7 @@ begin
     -- rare; the suspension row may already be gone (cascade), so recount: lock first, then count
     -- with the snapshot of the next statement (see the header of this migration)
     perform 1 from private.counters where name = 'listed_profiles' for update;
+    with folded as (delete from private.counter_deltas where name = 'listed_profiles' returning 1)
     update private.counters set value = (
       select count(*) from public.profiles p
       where p.authenticated = 1 and p.profile_visibility = 1
@@ -173,7 +205,7 @@ begin
 end;
 $$;
 comment on function private.count_listed_profiles() is
-  'AFTER trigger keeping private.counters.listed_profiles current; deletions recount after locking the counter row (no drift under concurrent deletions).';
+  'AFTER trigger keeping the listed_profiles counter current (a delta per change); deletions recount after locking the counter row (no drift under concurrent deletions).';
 create trigger profiles_count_listed after insert or delete or update of authenticated, profile_visibility on public.profiles
   for each row execute function private.count_listed_profiles();
 create trigger account_suspensions_count_listed after insert or delete on public.account_suspensions
@@ -207,6 +239,8 @@ create trigger events_search_words after insert or update of title, city on publ
   for each row execute function private.collect_search_words('title', 'city');
 create trigger profiles_search_words after insert or update of firstname, lastname, city, headline on public.profiles
   for each row execute function private.collect_search_words('firstname', 'lastname', 'city', 'headline');
+create trigger search_synonyms_search_words after insert or update on private.search_synonyms
+  for each row execute function private.collect_search_words('word', 'synonym');
 
 create or replace function private.sync_search_item()
 returns trigger
@@ -295,9 +329,42 @@ language sql
 security definer
 set search_path = ''
 as $$
-  update private.counters set value = value + delta where name = 'listed_profiles' and delta <> 0
+  insert into private.counter_deltas (name, delta) select 'listed_profiles', delta where delta <> 0
 $$;
-comment on function private.bump_listed_profiles(bigint) is 'Adds delta to the listed_profiles counter.';
+comment on function private.bump_listed_profiles(bigint) is 'Adds delta to the listed_profiles counter (a row of private.counter_deltas; no lock on the counter row).';
+
+create or replace function private.counter_value(p_name text)
+returns bigint
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((select value from private.counters where name = p_name), 0)
+    + coalesce((select sum(delta) from private.counter_deltas where name = p_name), 0)::bigint
+$$;
+comment on function private.counter_value(text) is 'Current value of a maintained counter: the row plus its not yet compacted deltas.';
+
+/* Folds the deltas of every counter into its row (pg_cron, every minute): per counter, the row
+   lock first, then one statement that deletes the deltas it sees and adds their sum. */
+create or replace function private.compact_counters()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  c record;
+begin
+  for c in select name from private.counters order by name loop
+    perform 1 from private.counters where name = c.name for update;
+    with folded as (delete from private.counter_deltas where name = c.name returning delta)
+    update private.counters set value = value + coalesce((select sum(delta) from folded), 0)
+    where name = c.name;
+  end loop;
+end;
+$$;
+comment on function private.compact_counters() is 'Folds private.counter_deltas into private.counters (pg_cron, every minute).';
 
 create or replace function private.visible_profiles_count()
 returns bigint
@@ -306,7 +373,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select (select value from private.counters where name = 'listed_profiles')
+  select private.counter_value('listed_profiles')
     - (select count(*) from public.profiles p
        where p.id = any (private.hidden_user_ids()) and p.authenticated = 1 and p.profile_visibility = 1
          and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))
@@ -350,6 +417,88 @@ $$;
 comment on function private.correct_spelling(text) is
   'Spelling correction of a search query against private.search_words (nearest trigram neighbour, similarity >= 0.45).';
 
+-- Transliteration (issue 33 §2): German users type oe/ue/ae for ö/ü/ä (ß -> ss is already what
+-- unaccent does on both sides). The index keeps the unaccented stems ("Köln" -> koln); a query
+-- word is searched as typed and in its other spelling: "Koeln" also as "koln", "Köln" also as
+-- "koeln" (content written "Koeln"). Folding the documents instead would make ts_headline, which
+-- parses the original text, miss every word that really contains ue/ae/oe ("Steuer", "Feuer").
+create or replace function private.fold_umlaut_digraphs(value text)
+returns text
+language sql
+immutable
+strict
+parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.regexp_replace(value, '([aou])e', '\1', 'g')
+$$;
+comment on function private.fold_umlaut_digraphs(text) is
+  'ae/oe/ue -> a/o/u, the unaccented form of a word typed with digraphs for umlauts ("koeln" -> "koln"; issue 33 §2).';
+
+create or replace function private.expand_umlauts(value text)
+returns text
+language sql
+immutable
+strict
+parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.replace(pg_catalog.replace(pg_catalog.replace(pg_catalog.lower(value), 'ä', 'ae'), 'ö', 'oe'), 'ü', 'ue')
+$$;
+comment on function private.expand_umlauts(text) is 'ä/ö/ü -> ae/oe/ue, lower case ("Köln" -> "koeln"; issue 33 §2).';
+
+/* The full-text query of search() for a configuration (issue 33 §2): websearch_to_tsquery of
+   the words, in which every word is replaced by the alternatives of that word: as typed, its
+   other umlaut spelling (private.fold_umlaut_digraphs, private.expand_umlauts) and its synonyms
+   (private.search_synonyms, either side; also for a plural with s/es). Computed once per query,
+   so the cost does not depend on the number of hits (issue 34). */
+create or replace function private.search_query(p_cfg regconfig, p_q text)
+returns tsquery
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  v_query tsquery := pg_catalog.websearch_to_tsquery(p_cfg, p_q);
+  v_tok text;
+  v_key text;
+  v_target tsquery;
+  v_alt tsquery;
+  v_word text;
+begin
+  -- the parser's word tokens (ASCII, non-ASCII, with digits; parts of hyphenated words)
+  for v_tok in
+    select distinct pg_catalog.lower(p.token) from pg_catalog.ts_parse('default', coalesce(p_q, '')) p
+    where p.tokid in (1, 2, 3, 9, 10, 11) and pg_catalog.char_length(p.token) <= 40
+  loop
+    v_target := pg_catalog.plainto_tsquery(p_cfg, v_tok);
+    continue when pg_catalog.numnode(v_target) <> 1;
+    v_key := private.fold_umlaut_digraphs(private.unaccent(v_tok));
+    v_alt := v_target;
+    for v_word in
+      select distinct a.w from (
+        select v_key
+        union all select private.expand_umlauts(v_tok)
+        union all select s.synonym from private.search_synonyms s
+          where private.fold_umlaut_digraphs(s.word) in (v_key, pg_catalog.regexp_replace(v_key, 'e?s$', ''))
+        union all select s.word from private.search_synonyms s
+          where private.fold_umlaut_digraphs(s.synonym) in (v_key, pg_catalog.regexp_replace(v_key, 'e?s$', ''))
+      ) a(w)
+      where a.w <> v_tok and pg_catalog.plainto_tsquery(p_cfg, a.w)::text <> v_target::text
+    loop
+      v_alt := v_alt || pg_catalog.plainto_tsquery(p_cfg, v_word);
+    end loop;
+    if v_alt::text <> v_target::text then
+      v_query := pg_catalog.ts_rewrite(v_query, v_target, v_alt);
+    end if;
+  end loop;
+  return v_query;
+end;
+$$;
+comment on function private.search_query(regconfig, text) is
+  'websearch_to_tsquery with each word widened to its umlaut spellings and synonyms (issue 33 §2).';
+
 -- Weighted document: A = title/name, B = summary, skills, roles, city, C = long text.
 create or replace function private.search_vector(cfg regconfig, a text, b text, c text)
 returns tsvector
@@ -363,6 +512,34 @@ as $$
 $$;
 comment on function private.search_vector(regconfig, text, text, text) is 'Weighted tsvector (A title, B short texts, C long text).';
 
+-- The names of a row's categories in English and German, as the SPA shows them (issue 33 §2:
+-- "technology" and "Technologie" find the technology projects whatever their texts say). They
+-- are the lowest weight (D) of both tsvectors.
+create or replace function private.category_words(p_categories text[])
+returns text
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select coalesce(pg_catalog.string_agg(case c
+      when 'education' then 'Education Bildung' when 'technology' then 'Technology Technologie'
+      when 'business' then 'Business Wirtschaft' when 'art' then 'Art Kunst'
+      when 'community' then 'Community Gemeinschaft' when 'environment' then 'Environment Umwelt'
+      when 'health' then 'Health Gesundheit' when 'science' then 'Science Wissenschaft'
+      when 'social' then 'Social Soziales' when 'other' then 'Other Sonstiges'
+      when 'socializing' then 'Socializing Geselligkeit' when 'movement' then 'Movement Bewegung'
+      when 'creative' then 'Creative Kreatives' when 'learning_exchange' then 'Learning exchange Lernen Austausch'
+      when 'cooking_eating' then 'Cooking eating Kochen Essen' when 'family_children' then 'Family children Familie Kinder'
+      when 'volunteer' then 'Volunteering Ehrenamt' when 'testing_idea' then 'Testing idea Idee testen'
+      when 'finding_partners' then 'Finding partners Partner finden'
+      when 'gaining_visibility' then 'Gaining visibility Sichtbarkeit gewinnen'
+    end, ' '), '')
+  from pg_catalog.unnest(p_categories) c
+$$;
+comment on function private.category_words(text[]) is
+  'English and German names of search categories, for weight D of the search tsvectors (issue 33 §2).';
+
 create or replace function private.put_search_item(
   p_type text, p_id text, p_owner uuid, p_searchable boolean, p_premium boolean, p_categories text[], p_city text,
   p_date timestamptz, p_expires timestamptz, p_title text, p_a text, p_b text, p_c_de text, p_c_en text)
@@ -374,15 +551,17 @@ as $$
   insert into private.search_items as s (type, id, owner_id, searchable, premium, categories, city, date, expires_at, title, search_de, search_en)
   values (p_type, p_id, p_owner, coalesce(p_searchable, false), coalesce(p_premium, false), coalesce(p_categories, '{}'), p_city,
           p_date, p_expires, coalesce(p_title, ''),
-          private.search_vector('private.teamwerk_de'::regconfig, p_a, p_b, p_c_de),
-          private.search_vector('private.teamwerk_en'::regconfig, p_a, p_b, p_c_en))
+          private.search_vector('private.teamwerk_de'::regconfig, p_a, p_b, p_c_de)
+            || pg_catalog.setweight(pg_catalog.to_tsvector('private.teamwerk_de'::regconfig, private.category_words(p_categories)), 'D'),
+          private.search_vector('private.teamwerk_en'::regconfig, p_a, p_b, p_c_en)
+            || pg_catalog.setweight(pg_catalog.to_tsvector('private.teamwerk_en'::regconfig, private.category_words(p_categories)), 'D'))
   on conflict (type, id) do update set
     owner_id = excluded.owner_id, searchable = excluded.searchable, premium = excluded.premium,
     categories = excluded.categories, city = excluded.city, date = excluded.date, expires_at = excluded.expires_at,
     title = excluded.title, search_de = excluded.search_de, search_en = excluded.search_en
 $$;
 comment on function private.put_search_item(text, text, uuid, boolean, boolean, text[], text, timestamptz, timestamptz, text, text, text, text, text) is
-  'Upserts one search document.';
+  'Upserts one search document (A title, B short texts, C long text, D category names).';
 
 create or replace function private.search_document(p_type text, p_id text)
 returns table (title text, slug text, body text)
@@ -581,8 +760,8 @@ begin
     -- browse mode (no words): newest first, counts over the 2000 newest matches
     return private.search_browse(v_types, v_cat, v_city, v_from, v_to, v_dated, v_hidden, v_page, v_size);
   end if;
-  tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_q);
-  tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_q);
+  tq_de := private.search_query('private.teamwerk_de'::regconfig, v_q);
+  tq_en := private.search_query('private.teamwerk_en'::regconfig, v_q);
   v_cap := 1000 * ceil((v_page * v_size)::numeric / 1000)::integer;
 
   <<attempt>>
@@ -733,8 +912,8 @@ begin
   if v_attempt = 1 then
     v_corrected := private.correct_spelling(v_q);
     if v_corrected is not null and v_corrected <> private.unaccent(pg_catalog.lower(v_q)) then
-      tq_de := pg_catalog.websearch_to_tsquery('private.teamwerk_de'::regconfig, v_corrected);
-      tq_en := pg_catalog.websearch_to_tsquery('private.teamwerk_en'::regconfig, v_corrected);
+      tq_de := private.search_query('private.teamwerk_de'::regconfig, v_corrected);
+      tq_en := private.search_query('private.teamwerk_en'::regconfig, v_corrected);
       continue attempt;
     end if;
   end if;
@@ -743,6 +922,14 @@ begin
   v_norm := coalesce(v_corrected, v_norm);
   v_fuzzy := true;
   end loop;
+  -- "did you mean" (issue 33 §2): the spelling-corrected words, when the words as typed found
+  -- nothing and a close dictionary word exists (also when the corrected words find nothing either)
+  if v_corrected is not null and v_corrected <> (
+       select pg_catalog.string_agg(t.tok, ' ' order by t.ord)
+       from pg_catalog.regexp_split_to_table(private.unaccent(pg_catalog.lower(v_q)), '[^a-z0-9]+') with ordinality as t(tok, ord)
+       where t.tok <> '') then
+    result := result || pg_catalog.jsonb_build_object('suggestion', v_corrected);
+  end if;
   return result;
 end;
 $$;
@@ -799,7 +986,8 @@ comment on function public.visible_profiles_count() is 'Spec §6: count of authe
 
 /* Site search (issue 8) across projects, portfolios, events and people.
    q: words (websearch syntax: "quotes", or, -not); German and English stemming, accent- and
-   umlaut-insensitive, typo-tolerant on titles (trigram word similarity).
+   umlaut-insensitive ("Koeln" finds "Köln" and back), English words and category names also
+   find their German synonyms (issue 33 §2), typo-tolerant on titles (trigram word similarity).
    types: subset of project, portfolio, event, profile, job (null = the first four); category: a project or
    private-project category; city: exact city name (case/accent-insensitive); date_from/date_to:
    event start or publication date in Europe/Berlin (profiles are left out when set);
@@ -811,7 +999,8 @@ comment on function public.visible_profiles_count() is 'Spec §6: count of authe
    ("total_estimated": true).
    Returns {"total", "total_capped", "total_estimated" (words only), "page", "page_size", "facets": {"types": {type: n}, "categories": {cat: n},
    "cities": [{"city", "count"}]}, "results": [{"type", "id", "slug", "title", "title_highlight",
-   "snippet", "category", "city", "date", "premium", "score", "owner_id", "owner"}]}; title_highlight
+   "snippet", "category", "city", "date", "premium", "score", "owner_id", "owner"}], "suggestion" (only when the words as typed found nothing and
+   close dictionary words exist: those words, unaccented lower case, for "did you mean")}; title_highlight
    and snippet are HTML-escaped with <mark> around matches; premium only where the owner shows the
    premium badge, owner = {name, img, slug} (private.search_badges).
    Errors: 22023 invalid_type, query_too_long. */
@@ -842,6 +1031,10 @@ comment on function public.search(text, text[], text, text, date, date, integer,
 -- (schema private): the default privileges set in 00_extensions_private.sql.
 grant execute on function private.visible_profiles_count(),
   private.correct_spelling(text),
+  private.fold_umlaut_digraphs(text),
+  private.expand_umlauts(text),
+  private.search_query(regconfig, text),
+  private.category_words(text[]),
   private.search_document(text, text),
   private.search_estimate(tsquery, tsquery, text[], text, text),
   private.search_window_start(double precision),

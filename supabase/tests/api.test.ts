@@ -70,15 +70,16 @@ describe('demo data through PostgREST', () => {
 
   test('a Basic member reaches the 3-project limit; the 4th answers P0001 plan_limit_reached', async () => {
     const { data: me } = await basic.auth.getUser();
-    const { count } = await basic.from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', me.user!.id);
+    // drafts do not count (issue 33 §5): the limit is on published projects
+    const { count } = await basic.from('projects').select('id', { count: 'exact', head: true }).eq('owner_id', me.user!.id).neq('status', 'draft');
     const free = 3 - (count ?? 0);
     for (let i = 0; i < free; i++) {
       const { data, error } = await basic.from('projects')
-        .insert({ owner_id: me.user!.id, title: `API-Test Projekt ${i + 1}`, category: 'technology' }).select('id').single();
+        .insert({ owner_id: me.user!.id, title: `API-Test Projekt ${i + 1}`, category: 'technology', status: 'published' }).select('id').single();
       expect(error).toBeNull();
       created.push(data!.id);
     }
-    const { error } = await basic.from('projects').insert({ owner_id: me.user!.id, title: 'Eins zu viel', category: 'technology' });
+    const { error } = await basic.from('projects').insert({ owner_id: me.user!.id, title: 'Eins zu viel', category: 'technology', status: 'published' });
     expect(error?.code).toBe('P0001');
     expect(error?.message).toBe('plan_limit_reached');
     expect(error?.hint).toBe('upgrade_plan');

@@ -39,7 +39,7 @@ async function session(userId: string): Promise<pg.Client> {
 beforeAll(async () => {
   await admin.connect();
   basicUser = await createUser('basic');
-  await admin.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen Eins', 'business'), ($1, 'Rennen Zwei', 'business')`, [basicUser]);
+  await admin.query(`insert into public.projects (owner_id, title, category, status) values ($1, 'Rennen Eins', 'business', 'published'), ($1, 'Rennen Zwei', 'business', 'published')`, [basicUser]);
   const organizer = await createUser('premium');
   const { rows } = await admin.query(`insert into public.events (organizer_id, title, status, starts_at, ends_at, city, capacity)
     values ($1, 'Letzter Platz', 'published', now() + interval '5 days', now() + interval '5 days 1 hour', 'Jena', 1) returning id`, [organizer]);
@@ -54,8 +54,8 @@ afterAll(async () => {
 test('two concurrent inserts for a Basic user with 2 projects: exactly one succeeds', async () => {
   const [a, b] = await Promise.all([session(basicUser), session(basicUser)]);
   try {
-    await a.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen A', 'art')`, [basicUser]);
-    const second = b.query(`insert into public.projects (owner_id, title, category) values ($1, 'Rennen B', 'art')`, [basicUser])
+    await a.query(`insert into public.projects (owner_id, title, category, status) values ($1, 'Rennen A', 'art', 'published')`, [basicUser]);
+    const second = b.query(`insert into public.projects (owner_id, title, category, status) values ($1, 'Rennen B', 'art', 'published')`, [basicUser])
       .then(() => 'inserted', (e: { message: string }) => e.message);
     await new Promise((r) => setTimeout(r, 200)); // b is now waiting for a's lock on the profile
     await a.query('commit');
@@ -89,6 +89,18 @@ test('two concurrent RSVPs for the last seat: one going, one waitlisted', async 
   expect(counts.rows[0]).toEqual({ going_count: 1, waitlist_count: 1 });
 });
 
+/**
+ * The listed-users counter (row plus deltas) and the real count of listed, unsuspended profiles,
+ * read in one statement (one snapshot): other files may add users meanwhile.
+ */
+async function listedCounterAndRealCount(): Promise<{ counter: number; real: number }> {
+  const { rows } = await admin.query(`
+    select private.counter_value('listed_profiles')::int as counter,
+           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
+              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
+  return rows[0] as { counter: number; real: number };
+}
+
 /** Waits until the backend `pid` is blocked on a lock (pg_stat_activity), at most `ms` milliseconds. */
 async function waitForLockWait(pid: number, ms = 5000): Promise<void> {
   const until = Date.now() + ms;
@@ -121,10 +133,55 @@ test('two concurrent account deletions keep the listed-users counter equal to th
     await a.end();
     await b.end();
   }
-  // counter and real count read in one statement (one snapshot): other files may add users meanwhile
-  const { rows } = await admin.query(`
-    select (select value from private.counters where name = 'listed_profiles')::int as counter,
-           (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
-              and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
-  expect(rows[0].counter).toBe(rows[0].real);
+  const { counter, real } = await listedCounterAndRealCount();
+  expect(counter).toBe(real);
+});
+
+test('sign-ups in two open transactions do not wait for each other (the listed-users counter takes no row lock)', async () => {
+  const [a, b] = [new pg.Client({ connectionString: config.dbUrl }), new pg.Client({ connectionString: config.dbUrl })];
+  await Promise.all([a.connect(), b.connect()]);
+  const signUp = (c: pg.Client) =>
+    c.query(`insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data,
+       raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token, email_change_token_new, email_change)
+     values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+       'race-' || gen_random_uuid() || '@tests.teamwerk.test', '', now(), '{"provider":"email"}', '{"firstname":"Race"}',
+       now(), now(), '', '', '', '') returning id`);
+  try {
+    await a.query('begin');
+    await b.query('begin');
+    await signUp(a);
+    // a keeps its transaction open; before, b waited here for a's lock on the counter row
+    await b.query(`set local lock_timeout = '3s'`);
+    const second = await signUp(b).then(
+      () => 'signed up',
+      (e: { message: string }) => e.message,
+    );
+    expect(second).toBe('signed up');
+  } finally {
+    await a.query('rollback').catch(() => undefined);
+    await b.query('rollback').catch(() => undefined);
+    await a.end();
+    await b.end();
+  }
+  // both rolled back: the counter still equals the real count
+  const { counter, real } = await listedCounterAndRealCount();
+  expect(counter).toBe(real);
+});
+
+test('compacting folds the deltas into the counter row without changing the value', async () => {
+  await createUser('free'); // at least one delta to fold
+  expect((await admin.query(`select count(*)::int as n from private.counter_deltas where name = 'listed_profiles'`)).rows[0].n).toBeGreaterThan(0);
+  // one snapshot for the compaction and the reading: other files may add users meanwhile
+  await admin.query('begin isolation level repeatable read');
+  try {
+    await admin.query(`select private.compact_counters()`);
+    const { rows } = await admin.query(`
+      select private.counter_value('listed_profiles')::int as counter,
+             (select count(*) from private.counter_deltas where name = 'listed_profiles')::int as deltas,
+             (select count(*) from public.profiles p where p.authenticated = 1 and p.profile_visibility = 1
+                and not exists (select 1 from public.account_suspensions s where s.user_id = p.id))::int as real`);
+    expect(rows[0]).toEqual({ counter: rows[0].real, deltas: 0, real: rows[0].real });
+  } finally {
+    await admin.query('commit');
+  }
 });

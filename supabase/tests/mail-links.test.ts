@@ -132,6 +132,13 @@ async function produceAll(): Promise<void> {
       [sender, lang]);
     expected.push({ email: sender, type: 'contact_confirmation', lang, paths: [] });
 
+    // contact form copy (issue 33 §9): a signed-in member writing from the own address (no link)
+    const member = await user(lang, 'contact-copy');
+    await db.query(
+      `insert into public.contact_messages (user_id, name, email, subject, message, lang) values ($1, 'Link Test', $2, 'Links', 'Do the links work?', $3)`,
+      [member.id, member.email, lang]);
+    expected.push({ email: member.email, type: 'contact_copy', lang, paths: [] });
+
     // subscription_activated, then payment_failed: both lead to the settings (subscription panel)
     const payer = await user(lang, 'subscription');
     await syncSubscription(payer.id, 'active');

@@ -153,10 +153,10 @@ describe('protected profile columns', () => {
   });
 });
 
-describe('plan limit (spec §5: Basic 3 projects)', () => {
+describe('plan limit (spec §5: Basic 3 projects; drafts do not count, issue 33 §5)', () => {
   const create = (u: User, title: string) =>
-    db.keep(u, `insert into public.projects (owner_id, title, category) values ($1, $2, 'technology')`, [u.id, title]);
-  test('basic: three projects, the fourth is refused with plan_limit_reached', async () => {
+    db.keep(u, `insert into public.projects (owner_id, title, category, status) values ($1, $2, 'technology', 'published')`, [u.id, title]);
+  test('basic: three published projects, the fourth is refused with plan_limit_reached', async () => {
     for (const n of [1, 2, 3]) expect((await create(basic, `Basic Projekt ${n}`)).ok).toBe(true);
     const fourth = await create(basic, 'Basic Projekt 4');
     expect(fourth.ok).toBe(false);

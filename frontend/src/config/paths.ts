@@ -78,6 +78,8 @@ export const paths = {
   admin: {
     home: '/admin',
     users: '/admin/users',
+    messages: '/admin/messages',
+    feedback: '/admin/feedback',
     login: '/admin/login',
   },
   testError: (status: number) => `/test/error?status=${status}`,

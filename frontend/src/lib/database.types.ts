@@ -1574,6 +1574,11 @@ isOneToOne: true
               "authenticated": number,"bio": string,"categories": (Database["public"]['Enums']["project_category"])[],"city": string,"created_at": string,"display_address": string,"display_name": string,"email": string,"featured_project_id": number,"firstname": string,"gallery": (string)[],"headline": string,"house_number": string,"id": string,"lastname": string,"latitude": number,"listed": boolean,"logo": string,"longitude": number,"looking_for": string,"offering": string,"preferred_language": string,"premium_profile": Json,"profile_accent": string,"profile_img": string,"profile_tagline": string,"profile_visibility": number,"show_premium_badge": boolean,"skills": (string)[],"slug": string,"social_links": Json,"state": string,"street": string,"stripe_customer_id": string,"suspended": boolean,"type": Database["public"]['Enums']["profile_type"],"updated_at": string,"user_role": Database["public"]['Enums']["user_role"],"zipcode": string
             }[]
                            },
+"my_project_allowance":
+{ Args: Record<PropertyKey, never>; Returns: {
+              "draft_limit": number,"drafts": number,"project_limit": number,"used": number
+            }[]
+                           },
 "newsletter_confirm":
 { Args: { "p_token": string }; Returns: boolean
                            },

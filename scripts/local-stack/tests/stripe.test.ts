@@ -1063,14 +1063,27 @@ describe('billing portal', () => {
     const pm = await stripe.rawRequest('GET', `/v1/payment_methods/${customer.invoice_settings.default_payment_method as string}`, {});
     expect((pm as unknown as { card: { last4: string } }).card.last4).toBe('4444');
 
-    const cancel = await postForm(ps.url, formAction(page, '/cancel'), { when: 'period_end' });
+    // the configuration's cancellation mode is the only one offered (at_period_end here): a
+    // crafted "now" still only ends the subscription at the period end
+    expect(page).toContain('Zum Ende des Abrechnungszeitraums');
+    expect(page).not.toContain('Sofort');
+    const cancel = await postForm(ps.url, formAction(page, '/cancel'), { when: 'now' });
     expect(cancel.status).toBe(303);
-    expect((await stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(true);
+    const ending = await stripe.subscriptions.retrieve(sub.id);
+    expect([ending.status, ending.cancel_at_period_end]).toEqual(['active', true]);
     const page2 = await (await fetch(ps.url)).text();
     const renew = await postForm(ps.url, formAction(page2, '/renew'), {});
     expect(renew.status).toBe(303);
     expect((await stripe.subscriptions.retrieve(sub.id)).cancel_at_period_end).toBe(false);
-    const now = await postForm(ps.url, formAction(page2, '/cancel'), { when: 'now' });
+    // a configuration with mode "immediately" offers (only) that
+    const immediately = await stripe.billingPortal.configurations.create({
+      features: { subscription_cancel: { enabled: true, mode: 'immediately' } },
+    });
+    const ps2 = await stripe.billingPortal.sessions.create({ customer: customerId, locale: 'de', configuration: immediately.id });
+    const page3 = await (await fetch(ps2.url)).text();
+    expect(page3).toContain('Sofort');
+    expect(page3).not.toContain('Zum Ende des Abrechnungszeitraums');
+    const now = await postForm(ps2.url, formAction(page3, '/cancel'), {});
     expect(now.status).toBe(303);
     expect((await stripe.subscriptions.retrieve(sub.id)).status).toBe('canceled');
     await waitFor(() => receiver.of('customer.subscription.deleted', sub.id)[0], 'portal cancel webhook');

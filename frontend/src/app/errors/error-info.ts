@@ -2,11 +2,16 @@ import { isRouteErrorResponse } from 'react-router';
 import { ApiError } from '@/lib/api-error';
 import { NavigationError } from '@/lib/navigation-error';
 
-/** What the error page shows. `message` null means "use the status text". */
+/**
+ * What the error page shows. `message` null means "use the status text"; `messageId` (with
+ * `values`) names the catalogue text that replaces `message` in the visitor's language.
+ */
 export interface ErrorInfo {
   status: number;
   message: string | null;
   fatal: boolean;
+  messageId?: string | null;
+  values?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -16,7 +21,9 @@ export interface ErrorInfo {
  */
 export function errorInfo(error: unknown): ErrorInfo {
   if (error instanceof NavigationError) {
-    return { status: error.status, message: error.ownMessage ? error.message : null, fatal: error.fatal };
+    return error.ownMessage
+      ? { status: error.status, message: error.message, fatal: error.fatal, messageId: error.messageId, values: error.values }
+      : { status: error.status, message: null, fatal: error.fatal };
   }
   if (error instanceof ApiError) {
     return { status: error.status || 500, message: error.message || null, fatal: false };

@@ -22,7 +22,7 @@ export function ErrorView({ error }: { error: unknown }) {
     else if (info.status >= 500) console.warn('[error page]', info.status, error);
   }, [bot, info.status, error]);
   const fallback = intl.formatMessage({ id: info.status === 404 ? 'error.notFound' : 'error.internal' });
-  const heading = info.message ?? fallback;
+  const heading = info.messageId ? intl.formatMessage({ id: info.messageId }, info.values) : (info.message ?? fallback);
   return (
     <Container size="sm" py={64} data-testid="error-page" data-status={info.status}>
       <title>{`${bot ? PRODUCT_NAME : heading} | ${PRODUCT_NAME}`}</title>

@@ -62,6 +62,12 @@ describe('message catalogues (issue 5: same keys, none missing, none unused)', (
     }
   });
 
+  it('German texts address the reader as "Sie", never "du" (issue 33 §7)', () => {
+    const informal = /\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|deines|kannst|musst|hast|bist|willst)\b|^(?:Gib|Wähle|Finde|Lies|Sende)\b/i;
+    const du = Object.entries(de).filter(([, text]) => informal.test(text)).map(([key, text]) => `${key}: ${text}`);
+    expect(du).toEqual([]);
+  });
+
   it('texts required by the spec are exact', () => {
     expect(de['footer.cancelContracts']).toBe('Verträge hier kündigen');
     expect(en['footer.cancelContracts']).toBe('Cancel contracts here');
@@ -82,10 +88,16 @@ describe('formatting every message', () => {
       roles: 'Technical', skills: 'React', withSkills: 'yes', missing: 'Python', withMissing: 'yes', km: 12, radius: 50, sought: 'Health', industries: 'Health', industry: 'Health', commitment: 'Part-time', mine: 'Part-time', theirs: 'Full-time', stage: 'Idea', languages: 'German', person: 'Part-time', role: 'Technical', field: 'Skills', score: 80, remaining: 4,
       // issue 32 §2: the organisation that gives the plan
       organization: 'Solar GmbH',
+      // issue 33 §7: the 404 heading names the address
+      path: '/no/such/page',
       // API access (issue 15)
       // accessible names of steppers and tag remove buttons (issue 33 §13)
       label: 'Capacity', tag: 'React',
+      // search: did you mean (issue 33 §2)
+      suggestion: 'technology',
       header: 'Authorization: Bearer …', scope: 'jobs:read', url: 'https://example.com/functions/v1/api/v1', version: '1.0.0', docs: (chunks: unknown) => chunks,
+      // the city field's position line (issue 33 §6)
+      state: 'Bayern', lat: '48.14', lon: '11.58',
       // legal pages: the configured company data (issue 33 §17)
       ...companyMessageValues(COMPANY, 'none') };
     for (const [locale, catalogue] of [['en', en], ['de', de]] as const) {

@@ -2044,7 +2044,10 @@ export class Engine {
    * configuration lists, to the prices listed there, same currency), and whether cancelling,
    * the card update and the invoice history are shown.
    */
-  portalOptions(session: Obj, sub: Obj | null): { prices: Obj[]; cancel: boolean; card: boolean; invoices: boolean } {
+  portalOptions(
+    session: Obj,
+    sub: Obj | null,
+  ): { prices: Obj[]; cancel: false | 'at_period_end' | 'immediately'; card: boolean; invoices: boolean } {
     const cfg = this.store.get(session.configuration as string) ?? this.defaultPortalConfiguration();
     const f = cfg.features as Obj;
     const update = f.subscription_update as Obj;
@@ -2063,7 +2066,9 @@ export class Engine {
     }
     return {
       prices,
-      cancel: Boolean((f.subscription_cancel as Obj).enabled),
+      // the portal offers the configured cancellation mode only (Stripe API reference, customer
+      // portal configuration: features.subscription_cancel.mode, "immediately" or "at_period_end")
+      cancel: (f.subscription_cancel as Obj).enabled ? ((f.subscription_cancel as Obj).mode === 'immediately' ? 'immediately' : 'at_period_end') : false,
       card: Boolean((f.payment_method_update as Obj).enabled),
       invoices: Boolean((f.invoice_history as Obj).enabled),
     };

@@ -379,9 +379,7 @@ function portalPage(engine: Engine, ps: Obj, lang: Lang, notice: string | null, 
   ${
     allowed.cancel
       ? `<form method="post" action="${base}/subscriptions/${sid}/cancel">
-    <fieldset style="border:0;padding:0;margin:12px 0 0"><legend>${t.cancel}</legend>
-    <label><input type="radio" name="when" value="period_end" checked> ${t.atPeriodEnd}</label>
-    <label><input type="radio" name="when" value="now"> ${t.now}</label></fieldset>
+    <p>${allowed.cancel === 'immediately' ? t.now : t.atPeriodEnd}</p>
     <button type="submit" class="secondary">${t.cancel}</button>
   </form>`
       : ''
@@ -488,7 +486,7 @@ async function handlePortal(engine: Engine, req: IncomingMessage, res: ServerRes
       }
       if (rest[2] === 'cancel') {
         if (!allowed.cancel) return sendHtml(res, 404, messagePage(lang, t.notFound));
-        if (f.when === 'now') {
+        if (allowed.cancel === 'immediately') {
           engine.cancelSubscription(sub.id as string, {}, AUTOMATIC);
           return redirect(res, `${base}?done=cancel_now`);
         }

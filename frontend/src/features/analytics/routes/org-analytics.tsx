@@ -1,4 +1,4 @@
-import { Alert, Text, Title } from '@mantine/core';
+import { Alert, Container, Text, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { LoadError, LoadingState } from '@/components/query-state';
@@ -13,7 +13,15 @@ import { AnalyticsView } from '../components/analytics-view';
  * notice (the database decides: analytics_report answers 42501 not_organization_admin).
  */
 export default function OrgAnalyticsRoute({ params }: PageProps) {
-  const slug = params.slug ?? '';
+  // the default layout leaves the margins to the page (issue 33 §11: none at 1280 px)
+  return (
+    <Container size="lg" py="xl">
+      <OrgAnalyticsBody slug={params.slug ?? ''} />
+    </Container>
+  );
+}
+
+function OrgAnalyticsBody({ slug }: { slug: string }) {
   const membership = useOrgMembership(slug);
   const org = membership.data ?? null;
   if (membership.isPending) return <LoadingState messageId="analytics.loading" />;

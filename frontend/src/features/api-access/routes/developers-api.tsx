@@ -1,4 +1,4 @@
-import { Alert, Badge, Card, Code, CopyButton, Button, Group, List, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Code, Container, CopyButton, Button, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { PageHeader } from '@/components/page-header';
 import { LoadError, LoadingState } from '@/components/query-state';
@@ -82,36 +82,39 @@ function Operation({ server, path, method, op }: { server: string; path: string;
  */
 export default function DevelopersApiRoute() {
   const doc = useOpenApiDocument();
+  // the default layout leaves the margins to the page (issue 33 §11: none at 1280 px)
   return (
-    <Stack maw={960}>
-      <PageHeader title={<FormattedMessage id="page.developers-api.title" />} description={<FormattedMessage id="api-docs.intro" />} />
-      <List spacing={4}>
-        <List.Item><FormattedMessage id="api-docs.auth" values={{ header: <Code>Authorization: Bearer twk_…</Code> }} /></List.Item>
-        <List.Item><FormattedMessage id="api-docs.paging" /></List.Item>
-        <List.Item><FormattedMessage id="api-docs.errors" /></List.Item>
-        <List.Item><FormattedMessage id="api-docs.rate-limit" /></List.Item>
-        <List.Item><FormattedMessage id="api-docs.keys" /></List.Item>
-      </List>
-      {doc.isPending ? (
-        <LoadingState messageId="api-docs.loading" />
-      ) : doc.isError ? (
-        <LoadError messageId="api-docs.error" onRetry={() => void doc.refetch()} />
-      ) : (
-        <>
-          <Alert variant="light">
-            <FormattedMessage id="api-docs.base-url" values={{ url: <Code>{doc.data.servers[0]?.url ?? ''}</Code>, version: doc.data.info.version }} />{' '}
-            <a href={`${doc.data.servers[0]?.url ?? ''}/openapi.json`}>openapi.json</a>
-          </Alert>
-          <Title order={2} size="h3">
-            <FormattedMessage id="api-docs.endpoints" />
-          </Title>
-          {Object.entries(doc.data.paths).flatMap(([path, ops]) =>
-            Object.entries(ops).map(([method, op]) => (
-              <Operation key={`${method} ${path}`} server={doc.data.servers[0]?.url ?? ''} path={path} method={method} op={op} />
-            )),
-          )}
-        </>
-      )}
-    </Stack>
+    <Container size="lg" py="xl">
+      <Stack maw={960}>
+        <PageHeader title={<FormattedMessage id="page.developers-api.title" />} description={<FormattedMessage id="api-docs.intro" />} />
+        <List spacing={4}>
+          <List.Item><FormattedMessage id="api-docs.auth" values={{ header: <Code>Authorization: Bearer twk_…</Code> }} /></List.Item>
+          <List.Item><FormattedMessage id="api-docs.paging" /></List.Item>
+          <List.Item><FormattedMessage id="api-docs.errors" /></List.Item>
+          <List.Item><FormattedMessage id="api-docs.rate-limit" /></List.Item>
+          <List.Item><FormattedMessage id="api-docs.keys" /></List.Item>
+        </List>
+        {doc.isPending ? (
+          <LoadingState messageId="api-docs.loading" />
+        ) : doc.isError ? (
+          <LoadError messageId="api-docs.error" onRetry={() => void doc.refetch()} />
+        ) : (
+          <>
+            <Alert variant="light">
+              <FormattedMessage id="api-docs.base-url" values={{ url: <Code>{doc.data.servers[0]?.url ?? ''}</Code>, version: doc.data.info.version }} />{' '}
+              <a href={`${doc.data.servers[0]?.url ?? ''}/openapi.json`}>openapi.json</a>
+            </Alert>
+            <Title order={2} size="h3">
+              <FormattedMessage id="api-docs.endpoints" />
+            </Title>
+            {Object.entries(doc.data.paths).flatMap(([path, ops]) =>
+              Object.entries(ops).map(([method, op]) => (
+                <Operation key={`${method} ${path}`} server={doc.data.servers[0]?.url ?? ''} path={path} method={method} op={op} />
+              )),
+            )}
+          </>
+        )}
+      </Stack>
+    </Container>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Stack, Title } from '@mantine/core';
+import { Alert, Container, Stack, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { PageHeader } from '@/components/page-header';
@@ -15,7 +15,15 @@ import { ApiKeyTable } from '../components/api-key-table';
  * api_keys, create_api_key/revoke_api_key check the role).
  */
 export default function OrgApiRoute({ params }: PageProps) {
-  const slug = params.slug ?? '';
+  // the default layout leaves the margins to the page (issue 33 §11: none at 1280 px)
+  return (
+    <Container size="lg" py="xl">
+      <OrgApiBody slug={params.slug ?? ''} />
+    </Container>
+  );
+}
+
+function OrgApiBody({ slug }: { slug: string }) {
   const membership = useOrgMembership(slug);
   const org = membership.data ?? null;
   const isAdmin = org !== null && (org.role === 'owner' || org.role === 'admin');

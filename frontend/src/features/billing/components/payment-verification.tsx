@@ -75,11 +75,19 @@ export function PaymentVerification({ sessionId, variant, locale }: { sessionId:
   const shownStep: PaymentStep = shownFailure ? 'failed' : flow.isSuccess ? 'confirmed' : phase;
   const shownReached = missing ? 0 : shownStep === 'confirmed' ? 3 : stageError ? (stageError.stage === 'update' ? 2 : 1) : phase === 'updating' ? 2 : 1;
 
-  const titleId = variant === 'success' ? 'billing.verify.title.success' : 'billing.verify.title.signup';
+  // once confirmed or failed, the heading says so instead of "Activating …" (issue 33 §11)
+  const titleId =
+    shownStep === 'confirmed'
+      ? 'billing.verify.title.done'
+      : shownStep === 'failed'
+        ? 'billing.verify.title.failed'
+        : variant === 'success'
+          ? 'billing.verify.title.success'
+          : 'billing.verify.title.signup';
   return (
     <Container size="sm" py="xl">
       <Stack>
-        <Title order={1}>
+        <Title order={1} data-testid="payment-heading">
           <FormattedMessage id={titleId} />
         </Title>
         <Card withBorder>

@@ -27,7 +27,14 @@ export function isPlanLimitError(error: unknown): boolean {
 export function PlanLimitNotice({ used, limit = BASIC_PROJECT_LIMIT }: { used?: number; limit?: number }) {
   const intl = useIntl();
   return (
-    <Alert color="yellow" role="status" title={intl.formatMessage({ id: 'billing.limit.title' })} data-testid="plan-limit-notice">
+    <Alert
+      color="yellow"
+      role="status"
+      title={intl.formatMessage({ id: 'billing.limit.title' })}
+      data-testid="plan-limit-notice"
+      // the yellow title on the yellow tint is below 4.5:1 (WCAG 1.4.3); ink keeps the tint as the signal
+      styles={{ title: { color: 'var(--tw-ink)' } }}
+    >
       <Text fz="sm">
         <FormattedMessage id={limit === 0 ? 'billing.limit.free' : 'billing.limit.basic'} values={{ limit }} />
       </Text>

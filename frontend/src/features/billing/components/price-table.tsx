@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Card, Group, List, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, List, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, useMatches } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -16,7 +16,7 @@ import { readPendingCheckout, rememberPendingCheckout, resumePendingCheckout } f
 import { PLANS } from '../plans';
 import { BILLING_PERIODS, type BillingPeriod, freeMonths, isBillingPeriod, savingPercent } from '../pricing';
 import { withLocale } from '@site/locale';
-import { getSessionUser } from '@/lib/session';
+import { getSessionUser, useSession } from '@/lib/session';
 
 const PLAN_NAME = { basic: 'prices.plan.basic', premium: 'prices.plan.premium', enterprise: 'prices.plan.enterprise' } as const;
 const PERIOD_LABEL = {
@@ -31,6 +31,11 @@ const PER_PERIOD = {
   semiannual: 'prices.per.semiannual',
   yearly: 'prices.per.yearly',
 } as const;
+/**
+ * The order buttons carry the legally required wording ("Jetzt zahlungspflichtig bestellen", § 312j
+ * BGB), which must be read in full: it wraps instead of being cut off (issue 33 §7).
+ */
+const WRAPPING_BUTTON = { root: { height: 'auto', minHeight: 'var(--button-height)', paddingBlock: 6 }, label: { whiteSpace: 'normal', overflow: 'visible', textAlign: 'center' } } as const;
 
 /**
  * The body of `/prices`: the three plans with prices from public.prices, a billing-period switch with the
@@ -48,6 +53,9 @@ export function PriceTable({ locale }: PageProps) {
   const subscription = useCurrentSubscription();
   const currentPlan = subscription.data && ['active', 'trialing', 'past_due'].includes(subscription.data.status) ? subscription.data.planId : null;
   const [busyPlan, setBusyPlan] = useState<PlanId | null>(null);
+  const signedOut = useSession().status === 'signed-out';
+  // four German period names ("Vierteljährlich") do not fit side by side on a phone (issue 33 §7)
+  const periodOrientation = useMatches<'vertical' | 'horizontal'>({ base: 'vertical', xs: 'horizontal' });
 
   const failed = () => notify('error', intl.formatMessage({ id: 'billing.checkout.failed' }));
 
@@ -106,6 +114,7 @@ export function PriceTable({ locale }: PageProps) {
         <SegmentedControl
           aria-label={intl.formatMessage({ id: 'prices.period.label' })}
           data-testid="billing-period"
+          orientation={periodOrientation}
           value={period}
           onChange={(value) => isBillingPeriod(value) && setPeriod(value)}
           data={BILLING_PERIODS.map((value) => ({ value, label: intl.formatMessage({ id: PERIOD_LABEL[value] }) }))}
@@ -161,13 +170,14 @@ export function PriceTable({ locale }: PageProps) {
                     ))}
                   </List>
                   {plan.id === 'enterprise' ? (
-                    <LocalButtonLink to={paths.contactTopic('enterprise')} variant="outline" fullWidth data-testid="order-enterprise">
+                    <LocalButtonLink to={paths.contactTopic('enterprise')} variant="outline" fullWidth styles={WRAPPING_BUTTON} data-testid="order-enterprise">
                       <FormattedMessage id="prices.contactUs" />
                     </LocalButtonLink>
                   ) : currentPlan ? (
                     <Button
                       variant="outline"
                       fullWidth
+                      styles={WRAPPING_BUTTON}
                       data-testid={`order-${plan.id}`}
                       loading={busyPlan === plan.id}
                       disabled={busyPlan !== null && busyPlan !== plan.id}
@@ -179,6 +189,7 @@ export function PriceTable({ locale }: PageProps) {
                     <Button
                       variant={plan.highlighted ? 'filled' : 'outline'}
                       fullWidth
+                      styles={WRAPPING_BUTTON}
                       data-testid={`order-${plan.id}`}
                       loading={busyPlan === plan.id}
                       disabled={plans.isPending || !row?.prices[period]?.stripePriceId || (busyPlan !== null && busyPlan !== plan.id)}
@@ -196,12 +207,15 @@ export function PriceTable({ locale }: PageProps) {
       <Text ta="center" mt="lg" fz="sm">
         <FormattedMessage id="prices.cancelAnytime" />
       </Text>
-      <Text ta="center" mt="xs" fz="sm">
-        <FormattedMessage id="prices.haveAccount" />{' '}
-        <LocalButtonLink to={paths.login} variant="subtle" size="compact-sm">
-          <FormattedMessage id="prices.login" />
-        </LocalButtonLink>
-      </Text>
+      {signedOut && (
+        // only for visitors: a signed-in member already has the account (issue 33 §11)
+        <Text ta="center" mt="xs" fz="sm" data-testid="prices-have-account">
+          <FormattedMessage id="prices.haveAccount" />{' '}
+          <LocalButtonLink to={paths.login} variant="subtle" size="compact-sm">
+            <FormattedMessage id="prices.login" />
+          </LocalButtonLink>
+        </Text>
+      )}
     </>
   );
 }

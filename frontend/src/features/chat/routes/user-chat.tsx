@@ -64,6 +64,8 @@ export default function UserChatRoute() {
           {rows.map((row) => {
             const unread = row.unread ?? 0;
             const mine = row.last_sender_id === me;
+            // no other member: their account was deleted (issue 33 §11: the row showed a blank name)
+            const name = row.display_name ?? intl.formatMessage({ id: 'chat.deletedPerson' });
             const excerpt = row.last_message_id
               ? row.last_deleted
                 ? intl.formatMessage({ id: 'chat.deleted' })
@@ -81,12 +83,12 @@ export default function UserChatRoute() {
                       withBorder
                       offset={6}
                     >
-                      <Avatar src={publicAvatarUrl(row.profile_img)} name={row.display_name ?? ''} alt="" radius="xl" size={48} color="blue" />
+                      <Avatar src={publicAvatarUrl(row.profile_img)} name={name} alt="" radius="xl" size={48} color="blue" />
                     </Indicator>
                     <Stack gap={2} style={{ flex: 1, minWidth: 0 }}>
                       <Group justify="space-between" wrap="nowrap" gap="xs">
-                        <Text fw={unread > 0 ? 700 : 600} truncate>
-                          {row.display_name}
+                        <Text fw={unread > 0 ? 700 : 600} truncate data-testid="inbox-name">
+                          {name}
                         </Text>
                         <Text size="xs" c="var(--tw-muted)" style={{ flex: 'none' }}>
                           {formatRelativeTime(row.last_message_at, locale)}
@@ -103,7 +105,7 @@ export default function UserChatRoute() {
                           </Badge>
                         )}
                       </Group>
-                      <PresenceLabel status={presence[row.other_user_id ?? ''] ?? 'offline'} lastSeenAt={row.last_seen_at} compact />
+                      {row.other_user_id && <PresenceLabel status={presence[row.other_user_id] ?? 'offline'} lastSeenAt={row.last_seen_at} compact />}
                     </Stack>
                   </Group>
                 </UnstyledButton>

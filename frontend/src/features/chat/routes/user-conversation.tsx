@@ -129,7 +129,8 @@ export default function UserConversationRoute({ params }: PageProps) {
     );
   }
   const conv = info.data;
-  const name = conv.display_name ?? t('chat.unknownPerson');
+  // the other member's account was deleted (the membership went with it): say so (issue 33 §11)
+  const name = conv.display_name ?? t('chat.deletedPerson');
   const lastOwn = [...messages].reverse().find((m) => m.sender_id === me && !m.deleted_at);
   const readAts = [conv.other_last_read_at, thread.liveReadAt].filter((x): x is string => !!x).map((x) => new Date(x).getTime());
   const otherReadAt = readAts.length ? Math.max(...readAts) : null;
@@ -150,7 +151,7 @@ export default function UserConversationRoute({ params }: PageProps) {
                 name
               )}
             </Title>
-            <PresenceLabel status={other ? (presence[other] ?? 'offline') : 'offline'} lastSeenAt={conv.last_seen_at} />
+            {other && <PresenceLabel status={presence[other] ?? 'offline'} lastSeenAt={conv.last_seen_at} />}
           </Stack>
         </Group>
         <LocalLink to={paths.user.chat} size="sm">

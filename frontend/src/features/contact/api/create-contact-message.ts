@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';
+import { getSessionUser } from '@/lib/session';
 import { type Locale } from '@site/locale';
 
 /** Topics of public.contact_topic a visitor may pick (cancellation has its own form). */
@@ -20,15 +21,19 @@ export type ContactMessageInput = z.infer<typeof contactMessageSchema>;
 
 /**
  * Stores a contact request in `contact_messages` (anon insert allowed by RLS; a trigger queues
- * the contact_confirmation receipt, which carries none of the sender's text). No row is read
- * back: anon may insert but not select.
+ * the contact_confirmation receipt, which carries none of the sender's text). A signed-in sender's
+ * message carries the account (user_id): written from the account's own address, the sender gets
+ * a copy of the message instead (contact_copy, issue 33 §9). No row is read back: the sender may
+ * insert but not select.
  * @throws ApiError with the PostgREST status (POST, never retried); 429 (code PT429) past the
  *   database's limits: 5 messages per address and per account a day, 20 per connection an hour
  *   (issue 12 §8)
  */
 export async function createContactMessage(input: ContactMessageInput, locale: Locale): Promise<void> {
   const { supabase } = await import('@/lib/supabase');
+  const user = await getSessionUser();
   const result = await supabase.from('contact_messages').insert({
+    user_id: user?.id ?? null,
     topic: input.topic,
     name: input.name.trim(),
     email: input.email.trim(),

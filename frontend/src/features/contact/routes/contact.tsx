@@ -1,12 +1,13 @@
 import { Alert, Button, Checkbox, Container, NativeSelect, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-error';
 import { notify } from '@/lib/notify';
+import { useSession } from '@/lib/session';
 import type { PageProps } from '@/lib/route-def';
 import { zodValidate } from '@/lib/zod-form';
 import { CONTACT_TOPICS, contactMessageSchema, useCreateContactMessage } from '../api/create-contact-message';
@@ -32,6 +33,15 @@ export default function ContactRoute({ locale }: PageProps) {
     initialValues: { topic: preset, name: '', email: '', subject: '', message: '', privacyAccepted: false },
     validate: zodValidate(contactMessageSchema),
   });
+  // issue 33 §9: a signed-in member writes from the account's address by default and then gets a copy
+  const session = useSession();
+  const ownEmail = (session.status === 'signed-in' && session.user?.email) || '';
+  const prefilledFor = useRef('');
+  useEffect(() => {
+    if (!ownEmail || prefilledFor.current === ownEmail) return;
+    prefilledFor.current = ownEmail;
+    if (!form.getValues().email) form.setFieldValue('email', ownEmail);
+  }, [ownEmail, form]);
   const t = (id: string | undefined) => (id ? intl.formatMessage({ id }) : undefined);
   const errorOf = (field: string) => t(form.errors[field] as string | undefined);
 
@@ -95,6 +105,7 @@ export default function ContactRoute({ locale }: PageProps) {
               type="email"
               autoComplete="email"
               required
+              description={ownEmail ? <FormattedMessage id="contact.copyHint" /> : undefined}
               key={form.key('email')}
               {...form.getInputProps('email')}
               error={errorOf('email')}

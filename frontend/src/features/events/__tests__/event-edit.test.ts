@@ -37,7 +37,7 @@ describe('saved event ⇄ form values', () => {
   });
 });
 
-describe('edit rules (mirror supabase/schemas/11_events.sql)', () => {
+describe('edit rules (checked again by supabase/schemas/11_events.sql)', () => {
   it('accepts the unchanged event, even when its start has passed', () => {
     expect(errors(base, values)).toEqual({});
     expect(errors({ ...base, status: 'ongoing' }, values, () => new Date('2031-03-10T18:00:00Z'))).toEqual({});

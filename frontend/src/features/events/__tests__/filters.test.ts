@@ -12,7 +12,7 @@ describe('/events URL filters', () => {
   });
 });
 
-describe('create-event form rules (mirror the table checks)', () => {
+describe('create-event form rules (the table checks, checked before sending)', () => {
   const base = {
     title: 'Gründer-Abend',
     summary: '',

@@ -4,27 +4,34 @@ import { ApiError, unwrap } from '@/lib/api-error';
 import { isHttpsUrl } from '@site/url';
 import { berlinLocalToUtc } from '../lib/berlin-time';
 import { CATEGORIES } from '@/lib/categories';
+import { Checks } from '@/lib/database.checks';
 import type { EventStatus } from './get-events';
 
 /*
  * Creating and editing events: the form schemas, the columns they write, and the mutations.
  */
 
-/** Form values of /user/events/create-event; messages are message ids. Mirrors the table's checks. */
+const C = Checks.events;
+
+/**
+ * Form values of /user/events/create-event with the lengths the CHECK constraints of public.events
+ * state (database.checks.ts); messages are message ids. The location and price rules are
+ * checked here first and again by the table (events_location, events_price).
+ */
 export const createEventSchema = z
   .object({
-    title: z.string().trim().min(3, 'events.form.error.title').max(140, 'events.form.error.title'),
-    summary: z.string().max(500, 'events.form.error.summary'),
-    description: z.string().max(20000, 'events.form.error.description'),
+    title: z.string().trim().min(C.title.minLength, 'events.form.error.title').max(C.title.maxLength, 'events.form.error.title'),
+    summary: z.string().max(C.summary.maxLength, 'events.form.error.summary'),
+    description: z.string().max(C.description.maxLength, 'events.form.error.description'),
     category: z.enum(CATEGORIES),
     startsAt: z.string().refine((v) => berlinLocalToUtc(v) !== null, 'events.form.error.startsAt'),
     endsAt: z.string().refine((v) => berlinLocalToUtc(v) !== null, 'events.form.error.endsAt'),
     isOnline: z.boolean(),
     onlineUrl: z.string().trim().max(500),
-    venueName: z.string().trim().max(200, 'events.form.error.venue'),
-    street: z.string().trim().max(200, 'events.form.error.street'),
-    zipcode: z.string().trim().max(20, 'events.form.error.zipcode'),
-    city: z.string().trim().max(100, 'events.form.error.city'),
+    venueName: z.string().trim().max(C.venue_name.maxLength, 'events.form.error.venue'),
+    street: z.string().trim().max(C.street.maxLength, 'events.form.error.street'),
+    zipcode: z.string().trim().max(C.zipcode.maxLength, 'events.form.error.zipcode'),
+    city: z.string().trim().max(C.city.maxLength, 'events.form.error.city'),
     capacity: z.union([z.literal(''), z.number().int('events.form.error.capacity').min(1, 'events.form.error.capacity').max(100000, 'events.form.error.capacity')]),
     isPaid: z.boolean(),
     price: z.union([z.literal(''), z.number().min(0.5, 'events.form.error.price').max(10000, 'events.form.error.price')]),

@@ -92,7 +92,7 @@ export interface EventFormProps {
 /**
  * The event form shared by /user/events/create-event and the edit dialog on /user/events
  * (issue 8): title, texts, category, start/end in Europe/Berlin, venue or online link, city,
- * capacity, free/paid with price. Validation mirrors the table's checks.
+ * capacity, free/paid with price. Validation: createEventSchema (api/save-event.ts).
  */
 export function EventForm({ form, onSubmit, ariaLabel, submitLabel, pending, disabled, startLocked, messageValues, autoFocusTitle, secondaryAction, footer }: EventFormProps) {
   const intl = useIntl();

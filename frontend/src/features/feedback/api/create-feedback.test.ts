@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedbackSchema } from './create-feedback';
 
-describe('feedbackSchema (mirrors public.feedback checks)', () => {
+describe('feedbackSchema (the limits of the public.feedback checks)', () => {
   it('accepts a message of 3+ characters with an optional rating', () => {
     expect(feedbackSchema.safeParse({ category: 'idea', rating: 0, message: 'Gut!' }).success).toBe(true);
     expect(feedbackSchema.safeParse({ category: 'bug', rating: 5, message: 'Broken link' }).success).toBe(true);

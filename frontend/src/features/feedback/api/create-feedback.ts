@@ -1,23 +1,24 @@
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { unwrap } from '@/lib/api-error';
+import { Checks } from '@/lib/database.checks';
 
-/** Feedback categories (CHECK constraint of public.feedback.category) with their message ids. */
-export const FEEDBACK_CATEGORY_LABEL = {
+const C = Checks.feedback;
+
+/** Feedback categories (the CHECK constraint of public.feedback.category) with their message ids. */
+export const FEEDBACK_CATEGORY_LABEL: Record<(typeof C.category.oneOf)[number], string> = {
   general: 'feedback.category.general',
   bug: 'feedback.category.bug',
   idea: 'feedback.category.idea',
   praise: 'feedback.category.praise',
   other: 'feedback.category.other',
-} as const;
+};
 
-const CATEGORIES = Object.keys(FEEDBACK_CATEGORY_LABEL) as [keyof typeof FEEDBACK_CATEGORY_LABEL, ...(keyof typeof FEEDBACK_CATEGORY_LABEL)[]];
-
-/** Form fields mirroring public.feedback (message 3–5000 chars, rating 1–5 or none); messages are ids. */
+/** Form fields of public.feedback with the limits its CHECK constraints state (rating 0 = none); messages are ids. */
 export const feedbackSchema = z.object({
-  category: z.enum(CATEGORIES, 'feedback.error.category'),
-  rating: z.number().int().min(0).max(5),
-  message: z.string().trim().min(3, 'feedback.error.message').max(5000, 'feedback.error.message'),
+  category: z.enum(C.category.oneOf, 'feedback.error.category'),
+  rating: z.number().int().min(0).max(C.rating.max),
+  message: z.string().trim().min(C.message.minLength, 'feedback.error.message').max(C.message.maxLength, 'feedback.error.message'),
 });
 
 export type FeedbackInput = z.infer<typeof feedbackSchema>;
@@ -34,7 +35,7 @@ export async function createFeedback(userId: string, input: FeedbackInput, pageU
     category: input.category,
     rating: input.rating > 0 ? input.rating : null,
     message: input.message.trim(),
-    page_url: pageUrl ? pageUrl.slice(0, 500) : null,
+    page_url: pageUrl ? pageUrl.slice(0, C.page_url.maxLength) : null,
   });
   unwrap(result, 'POST');
 }

@@ -5,31 +5,35 @@ import { unwrap } from '@/lib/api-error';
 import { supabase } from '@/lib/supabase';
 import { EMPLOYMENT_TYPES } from './get-jobs';
 import { CATEGORIES } from '@/lib/categories';
+import { Checks } from '@/lib/database.checks';
+
+const C = Checks.jobs;
 
 export { EMPLOYMENT_TYPES };
 
 /**
- * Form values of a job ad, mirroring the CHECKs of public.jobs (title 3–140, company 1–140,
- * description ≤ 20000, apply link https:// or mailto:, remote or a city, salary range ordered).
+ * Form values of a job ad with the limits the CHECK constraints of public.jobs state (lengths and
+ * languages from database.checks.ts; the apply link https:// or mailto: and "remote or a city"
+ * are checked here first, by private.is_apply_url and jobs_location in the database).
  * Jobs are published under an organisation (issue 15: members post jobs under its name; the
  * policy jobs_insert requires a membership). Error messages are message ids.
  */
 export const jobSchema = z
   .object({
     organizationId: z.string().min(1, 'jobs.form.error.organization'),
-    title: z.string().trim().min(3, 'jobs.form.error.title').max(140, 'jobs.form.error.title'),
-    company: z.string().trim().min(1, 'jobs.form.error.company').max(140, 'jobs.form.error.company'),
-    city: z.string().trim().max(100, 'jobs.form.error.city'),
+    title: z.string().trim().min(C.title.minLength, 'jobs.form.error.title').max(C.title.maxLength, 'jobs.form.error.title'),
+    company: z.string().trim().min(C.company.minLength, 'jobs.form.error.company').max(C.company.maxLength, 'jobs.form.error.company'),
+    city: z.string().trim().max(C.city.maxLength, 'jobs.form.error.city'),
     remote: z.boolean(),
     employmentType: z.enum(EMPLOYMENT_TYPES),
     category: z.enum(CATEGORIES),
-    description: z.string().trim().min(1, 'jobs.form.error.description').max(20000, 'jobs.form.error.description'),
+    description: z.string().trim().min(1, 'jobs.form.error.description').max(C.description.maxLength, 'jobs.form.error.description'),
     applyUrl: z
       .string()
       .trim()
       .max(500, 'jobs.form.error.applyUrl')
       .refine((v) => /^https:\/\/[^\s]+\.[^\s]+$/.test(v) || /^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), 'jobs.form.error.applyUrl'),
-    language: z.enum(['de', 'en']),
+    language: z.enum(C.language.oneOf),
   })
   .superRefine((v, ctx) => {
     if (!v.remote && !v.city) ctx.addIssue({ code: 'custom', path: ['city'], message: 'jobs.form.error.location' });

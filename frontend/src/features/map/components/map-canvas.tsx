@@ -3,6 +3,7 @@ import { Badge, CloseButton, Group, Stack, Text, UnstyledButton } from '@mantine
 import { useReducedMotion } from '@mantine/hooks';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { PositionAnchor } from 'maplibre-gl';
 import MapGL, { AttributionControl, Marker, NavigationControl, Popup, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { LocalLink } from '@/components/local-link';
 import { type Locale } from '@site/locale';
@@ -45,6 +46,25 @@ const boundsOf = (map: MapRef): Bounds => {
   const b = map.getBounds();
   return [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()];
 };
+
+/**
+ * Popup offsets per anchor MapLibre may choose, in pixels: the popup keeps clear of a marker that
+ * rises `above` px over its point (a pin anchored at its tip) and reaches `below` px under it.
+ */
+function popupOffset(above: number, below: number): Record<PositionAnchor, [number, number]> {
+  const side = Math.round((above - below) / 2);
+  return {
+    center: [0, 0],
+    top: [0, below],
+    'top-left': [0, below],
+    'top-right': [0, below],
+    bottom: [0, -above],
+    'bottom-left': [0, -above],
+    'bottom-right': [0, -above],
+    left: [14, -side],
+    right: [-14, -side],
+  };
+}
 
 /** One item's card in a popup: kind, title linking to the detail page, category, city, date or remote. */
 function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
@@ -214,8 +234,9 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
           <Popup
             longitude={selection.lon}
             latitude={selection.lat}
-            anchor="bottom"
-            offset={selection.items.length === 1 ? [0, -MARKER_HEIGHT] : [0, -20]}
+            // no fixed anchor: MapLibre puts the card below or beside the marker when there is no
+            // room above it, so it is never cut off at the map's edge (issue 33 §11)
+            offset={popupOffset(selection.items.length === 1 ? MARKER_HEIGHT : 20, selection.items.length === 1 ? 0 : 20)}
             closeButton={false}
             closeOnClick={false}
             maxWidth="300px"

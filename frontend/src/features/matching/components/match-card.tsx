@@ -56,7 +56,7 @@ export function MatchCard({ item, onDeclined }: { item: MatchItem; onDeclined: (
         <Text fz="xs" c="var(--tw-muted)">
           <FormattedMessage id="matching.scoreSides" values={{ mine: item.score_mine, theirs: item.score_theirs }} />
         </Text>
-        <ReasonList reasons={item.reasons} kind="match" testId="match-reasons" />
+        <ReasonList reasons={item.reasons} kind="match" testId="match-reasons" limit={3} />
         <Group gap="xs">
           <ConnectButton userId={item.user_id} name={item.display_name} size="xs" />
           <Button size="xs" variant="default" loading={decline.isPending} onClick={() => decline.mutate()} data-testid="match-decline">

@@ -1,5 +1,6 @@
 import { type Locale } from '@site/locale';
 import { isOrganizationSlug, slugify } from '@site/slug';
+import { Checks } from '@/lib/database.checks';
 import type { Database } from '@/lib/database.types';
 import { SUPABASE_URL } from '@/lib/public-api';
 
@@ -21,8 +22,8 @@ export const ROLE_LABEL: Readonly<Record<OrganizationRole, string>> = {
   admin: 'org.role.admin',
   member: 'org.role.member',
 };
-/** Company sizes the database accepts (organizations.size check). */
-export const ORGANIZATION_SIZES = ['1-10', '11-50', '51-200', '201-1000', '1001+'] as const;
+/** Company sizes the database accepts (the organizations.size check). */
+export const ORGANIZATION_SIZES = Checks.organizations.size.oneOf;
 /** Included plus extra seats default (issue 15: 5 included). */
 export const INCLUDED_SEATS = 5;
 
@@ -82,16 +83,17 @@ export function slugFromName(name: string): string {
 }
 
 /**
- * Client-side checks mirroring the database's (slug rule, name length, website https); returns
- * message ids per field. The database repeats every rule.
+ * Checks before sending (slug rule, name length, website https; lengths from the CHECK
+ * constraints in database.checks.ts); returns message ids per field. The database decides.
  */
 export function validateOrganization(v: OrganizationFormValues, withSlug: boolean): Partial<Record<keyof OrganizationFormValues, string>> {
+  const C = Checks.organizations;
   const errors: Partial<Record<keyof OrganizationFormValues, string>> = {};
-  if (v.name.trim().length < 2 || v.name.trim().length > 120) errors.name = 'org.error.name';
+  if (v.name.trim().length < C.name.minLength || v.name.trim().length > C.name.maxLength) errors.name = 'org.error.name';
   if (withSlug && !isOrganizationSlug(v.slug)) errors.slug = 'org.error.slug';
   if (v.website.trim() && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(v.website.trim())) errors.website = 'org.error.website';
-  if (v.descriptionEn.length > 5000) errors.descriptionEn = 'org.error.description';
-  if (v.descriptionDe.length > 5000) errors.descriptionDe = 'org.error.description';
+  if (v.descriptionEn.length > C.description_en.maxLength) errors.descriptionEn = 'org.error.description';
+  if (v.descriptionDe.length > C.description_de.maxLength) errors.descriptionDe = 'org.error.description';
   return errors;
 }
 

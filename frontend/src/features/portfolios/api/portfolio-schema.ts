@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '@/lib/database.types';
 import { httpUrlSchema } from '@/lib/safe-url';
+import { Checks } from '@/lib/database.checks';
 
 export type FileAccess = Database['public']['Enums']['file_access'];
 export type PortfolioRow = Omit<Database['public']['Tables']['portfolios']['Row'], 'owner_listed' | 'owner_premium'>;
@@ -73,14 +74,16 @@ const link = z.object({
   url: httpUrlSchema('portfolios.error.linkUrl'),
 });
 
-/** Portfolio form mirroring public.portfolios' constraints; error messages are message ids. */
+const C = Checks.portfolios;
+
+/** Portfolio form with the limits the CHECK constraints of public.portfolios state; error messages are message ids. */
 export const portfolioSchema = z.object({
-  title: z.string().trim().min(3, 'portfolios.error.title').max(140, 'portfolios.error.title'),
-  descriptionDe: z.string().max(20000, 'portfolios.error.description'),
-  descriptionEn: z.string().max(20000, 'portfolios.error.description'),
-  skills: z.array(z.string().trim().min(1).max(60)).max(50, 'portfolios.error.skills'),
-  links: z.array(link).max(20, 'portfolios.error.links'),
-  images: z.array(httpUrlSchema('portfolios.error.imageUrl', { httpsOnly: true })).max(20, 'portfolios.error.images'),
+  title: z.string().trim().min(C.title.minLength, 'portfolios.error.title').max(C.title.maxLength, 'portfolios.error.title'),
+  descriptionDe: z.string().max(C.description_de.maxLength, 'portfolios.error.description'),
+  descriptionEn: z.string().max(C.description_en.maxLength, 'portfolios.error.description'),
+  skills: z.array(z.string().trim().min(1).max(60)).max(C.skills.maxItems, 'portfolios.error.skills'),
+  links: z.array(link).max(C.links.maxItems, 'portfolios.error.links'),
+  images: z.array(httpUrlSchema('portfolios.error.imageUrl', { httpsOnly: true })).max(C.images.maxItems, 'portfolios.error.images'),
   fileAccess: z.enum(['public', 'members', 'contacts', 'private']),
 });
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-error';
 import { normaliseProjectId } from '../api/favourite-project';
-import { projectLimitFor } from '../api/get-projects';
 import { EMPTY_PROJECT, projectSchema, toColumns } from '../api/project-schema';
 import { isPlanLimitError } from '../api/save-project';
 
@@ -17,17 +16,6 @@ describe('normaliseProjectId (spec §5: numeric ids, zero dropped)', () => {
   });
 });
 
-describe('projectLimitFor (mirrors private.project_limit)', () => {
-  it('free/old_user 0, admin unlimited, plans from plans.project_limit', () => {
-    expect(projectLimitFor('free', null)).toBe(0);
-    expect(projectLimitFor('old_user', 3)).toBe(0);
-    expect(projectLimitFor(null, 3)).toBe(0);
-    expect(projectLimitFor('admin', 3)).toBeNull();
-    expect(projectLimitFor('basic', 3)).toBe(3);
-    expect(projectLimitFor('premium', null)).toBeNull();
-  });
-});
-
 describe('isPlanLimitError', () => {
   it('recognises the trigger error only', () => {
     expect(isPlanLimitError(new ApiError('plan_limit_reached', 400, 'POST', 'P0001'))).toBe(true);
@@ -36,7 +24,7 @@ describe('isPlanLimitError', () => {
   });
 });
 
-describe('projectSchema (mirrors public.projects checks)', () => {
+describe('projectSchema (the limits of the public.projects checks)', () => {
   const valid = { ...EMPTY_PROJECT, title: 'Solar bikes', category: 'technology' as const };
   it('accepts a minimal project', () => {
     expect(projectSchema.safeParse(valid).success).toBe(true);

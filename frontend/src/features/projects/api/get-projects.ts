@@ -10,47 +10,44 @@ export const MY_PROJECTS_PAGE_SIZE = 10;
 /** One page of the signed-in user's projects plus the plan facts for the limit notice. */
 export interface MyProjectsPage {
   rows: ProjectRow[];
+  /** All the owner's projects, drafts included (for paging). */
   total: number;
+  /** Projects that count towards the limit: all but drafts (issue 33 §5, private.enforce_project_limit). */
+  used: number;
   /** Projects the plan allows; null = unlimited (spec §5). */
   limit: number | null;
   role: string | null;
 }
 
-/**
- * Projects allowed for a role, mirroring private.project_limit: old_user/free 0, admin unlimited,
- * paid plans from plans.project_limit (null = unlimited).
- */
-export function projectLimitFor(role: string | null, planLimit: number | null | undefined): number | null {
-  if (role === 'admin') return null;
-  if (role === null || role === 'free' || role === 'old_user') return 0;
-  return planLimit ?? null;
+/** True when the plan's limit is reached: `used` (non-draft projects) ≥ `limit` (null = unlimited; issue 33 §5). */
+export function limitReached(page: Pick<MyProjectsPage, 'used' | 'limit'>): boolean {
+  return page.limit !== null && page.used >= page.limit;
 }
 
 /**
- * Loads page `page` (1-based) of the owner's projects, newest first, with the total count and
- * the plan limit (the owner's role from public.my_profile() + plans.project_limit; `ownerId` is the signed-in user).
+ * Loads page `page` (1-based) of the owner's projects, newest first, with the total count, the
+ * count that the plan limit counts (drafts do not, issue 33 §5) and the plan limit, both from
+ * public.my_project_allowance() (the database's rule); `ownerId` is the signed-in user.
  * @throws ApiError
  */
 export async function getMyProjects(ownerId: string, page: number): Promise<MyProjectsPage> {
   const supabase = await client();
   const from = (page - 1) * MY_PROJECTS_PAGE_SIZE;
-  const [list, profile] = await Promise.all([
+  const [list, allowance, profile] = await Promise.all([
     supabase
       .from('projects')
       .select(PROJECT_COLUMNS, { count: 'exact' })
       .eq('owner_id', ownerId)
       .order('created_at', { ascending: false })
       .range(from, from + MY_PROJECTS_PAGE_SIZE - 1),
+    // what counts and the limit, as the limit trigger decides them (private.enforce_project_limit)
+    supabase.rpc('my_project_allowance').single(),
     supabase.rpc('my_profile').select('user_role').maybeSingle(),
   ]);
   const rows = unwrap(list, 'GET');
+  const { used, project_limit: limit } = unwrap(allowance, 'GET');
   const role = unwrap(profile, 'GET')?.user_role ?? null;
-  let planLimit: number | null = null;
-  if (role === 'basic' || role === 'premium' || role === 'enterprise') {
-    const planResult = await supabase.from('plans').select('project_limit').eq('id', String(role)).maybeSingle();
-    planLimit = unwrap(planResult, 'GET')?.project_limit ?? null;
-  }
-  return { rows, total: list.count ?? rows.length, limit: projectLimitFor(role, planLimit), role };
+  return { rows, total: list.count ?? rows.length, used, limit, role };
 }
 
 /** Query options of getMyProjects. */

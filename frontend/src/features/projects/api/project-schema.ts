@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from '@/lib/safe-url';
 import { CATEGORIES, PRIVATE_CATEGORIES } from '@/lib/categories';
+import { Checks } from '@/lib/database.checks';
 import type { Database } from '@/lib/database.types';
 
 type Enums = Database['public']['Enums'];
@@ -30,25 +31,26 @@ const STAGES = Object.keys(STAGE_LABEL) as [ProjectStage, ...ProjectStage[]];
 
 const httpsUrl = httpUrlSchema('projects.error.imageUrl', { httpsOnly: true });
 
+const C = Checks.projects;
+
 /**
- * Form values of a project, mirroring the CHECK constraints of public.projects
- * (title 3–140, summary ≤ 500, description ≤ 20000, city ≤ 100, ≤ 20 roles, ≤ 12 images,
- * category xor private category). Error messages are message ids.
+ * Form values of a project with the limits the CHECK constraints of public.projects state
+ * (database.checks.ts); category xor private category is checked here first and again by
+ * projects_category_kind. No coordinates: the database derives them from the city (issue 33 §6).
+ * Error messages are message ids.
  */
 export const projectSchema = z
   .object({
-    title: z.string().trim().min(3, 'projects.error.title').max(140, 'projects.error.title'),
-    summary: z.string().trim().max(500, 'projects.error.summary'),
-    description: z.string().max(20000, 'projects.error.description'),
+    title: z.string().trim().min(C.title.minLength, 'projects.error.title').max(C.title.maxLength, 'projects.error.title'),
+    summary: z.string().trim().max(C.summary.maxLength, 'projects.error.summary'),
+    description: z.string().max(C.description.maxLength, 'projects.error.description'),
     isPrivate: z.boolean(),
     category: z.enum(CATEGORIES).nullable(),
     privateCategory: z.enum(PRIVATE_CATEGORIES).nullable(),
     stage: z.enum(STAGES),
-    city: z.string().trim().max(100, 'projects.error.city'),
-    latitude: z.number().min(-90, 'projects.error.latitude').max(90, 'projects.error.latitude').nullable(),
-    longitude: z.number().min(-180, 'projects.error.longitude').max(180, 'projects.error.longitude').nullable(),
-    rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(20, 'projects.error.roles'),
-    images: z.array(httpsUrl).max(12, 'projects.error.images'),
+    city: z.string().trim().max(C.city.maxLength, 'projects.error.city'),
+    rolesSought: z.array(z.string().trim().min(1).max(80, 'projects.error.role')).max(C.roles_sought.maxItems, 'projects.error.roles'),
+    images: z.array(httpsUrl).max(C.images.maxItems, 'projects.error.images'),
     /** Organisation the project is published under ('' = the owner themself, issue 15). */
     organizationId: z.string().default(''),
   })
@@ -69,8 +71,6 @@ export const EMPTY_PROJECT: ProjectFormValues = {
   privateCategory: null,
   stage: 'idea',
   city: '',
-  latitude: null,
-  longitude: null,
   rolesSought: [],
   images: [],
   organizationId: '',
@@ -97,8 +97,6 @@ export function toFormValues(row: ProjectRow): ProjectFormValues {
     privateCategory: row.private_category,
     stage: row.stage,
     city: row.city ?? '',
-    latitude: row.latitude,
-    longitude: row.longitude,
     rolesSought: row.roles_sought,
     images: row.images,
     organizationId: row.organization_id ?? '',
@@ -107,8 +105,9 @@ export function toFormValues(row: ProjectRow): ProjectFormValues {
 
 /**
  * Maps validated form values to the columns of public.projects (category xor private category,
- * empty city → null, "publish as myself" → organization_id null). Status, owner and slug are not
- * part of it (the trigger derives the slug).
+ * empty city → null, "publish as myself" → organization_id null). Status, owner, slug and the
+ * position are not part of it: triggers derive the slug from the title and latitude/longitude
+ * from the city (gazetteer, private.content_map_position; issue 33 §6: nobody types coordinates).
  */
 export function toColumns(values: ProjectFormValues) {
   return {
@@ -120,8 +119,6 @@ export function toColumns(values: ProjectFormValues) {
     private_category: values.isPrivate ? values.privateCategory : null,
     stage: values.stage,
     city: values.city.trim() || null,
-    latitude: values.latitude,
-    longitude: values.longitude,
     roles_sought: values.rolesSought.map((r) => r.trim()).filter(Boolean),
     images: values.images.map((i) => i.trim()).filter(Boolean),
     organization_id: values.organizationId || null,

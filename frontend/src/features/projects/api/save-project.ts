@@ -13,9 +13,18 @@ export function isPlanLimitError(error: unknown): boolean {
 }
 
 /**
+ * True when an error is the draft cap of the projects trigger (P0001 `draft_limit_reached`, hint
+ * `discard_drafts`; issue 33 §5: drafts do not count towards the plan limit but are capped).
+ */
+export function isDraftLimitError(error: unknown): boolean {
+  return error instanceof ApiError && error.message === 'draft_limit_reached';
+}
+
+/**
  * Inserts a new draft project of the signed-in user.
  * @returns the new row (id for /user/projects/create-project-{id})
- * @throws ApiError; P0001 plan_limit_reached when the plan allows no further project (isPlanLimitError)
+ * @throws ApiError; P0001 plan_limit_reached when the plan allows no project at all (free; isPlanLimitError),
+ *   P0001 draft_limit_reached when the plan's draft cap is reached (isDraftLimitError)
  */
 export async function createProjectDraft(ownerId: string, values: ProjectFormValues): Promise<ProjectRow> {
   const supabase = await client();
@@ -39,7 +48,10 @@ export async function updateProject(id: number, values: ProjectFormValues): Prom
   return row;
 }
 
-/** Sets the status (publish: `published`, unpublish: `draft`). @throws ApiError */
+/**
+ * Sets the status (publish: `published`, unpublish: `draft`).
+ * @throws ApiError; P0001 plan_limit_reached when publishing at the plan limit (issue 33 §5)
+ */
 export async function setProjectStatus(id: number, status: ProjectStatus): Promise<ProjectRow> {
   const supabase = await client();
   const result = await supabase.from('projects').update({ status }).eq('id', id).select(PROJECT_COLUMNS).maybeSingle();

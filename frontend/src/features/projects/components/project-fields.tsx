@@ -1,5 +1,5 @@
 import { NativeSelect, SegmentedControl, Stack, Textarea, TextInput } from '@mantine/core';
-import { NumberField } from '@/components/number-field';
+import { CityField } from '@/components/city-field';
 import { TagsField } from '@/components/pill-inputs';
 import type { UseFormReturnType } from '@mantine/form';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -14,7 +14,7 @@ export type FieldGroup = 'basics' | 'details' | 'location';
 export const GROUP_FIELDS: Readonly<Record<FieldGroup, readonly (keyof ProjectFormValues)[]>> = {
   basics: ['title', 'summary', 'isPrivate', 'category', 'privateCategory', 'organizationId'],
   details: ['description', 'stage', 'images'],
-  location: ['city', 'latitude', 'longitude', 'rolesSought'],
+  location: ['city', 'rolesSought'],
 };
 
 type Form = UseFormReturnType<ProjectFormValues>;
@@ -107,24 +107,12 @@ export function ProjectFields({ form, group }: { form: Form; group: FieldGroup }
   }
   return (
     <Stack>
-      <TextInput label={<FormattedMessage id="projects.field.city" />} {...form.getInputProps('city')} error={err('city')} />
-      <NumberField
-        label={intl.formatMessage({ id: 'projects.field.latitude' })}
-        decimalScale={6}
-        min={-90}
-        max={90}
-        value={form.values.latitude ?? ''}
-        onChange={(v) => form.setFieldValue('latitude', typeof v === 'number' ? v : null)}
-        error={err('latitude')}
-      />
-      <NumberField
-        label={intl.formatMessage({ id: 'projects.field.longitude' })}
-        decimalScale={6}
-        min={-180}
-        max={180}
-        value={form.values.longitude ?? ''}
-        onChange={(v) => form.setFieldValue('longitude', typeof v === 'number' ? v : null)}
-        error={err('longitude')}
+      <CityField
+        label={<FormattedMessage id="projects.field.city" />}
+        description={<FormattedMessage id="projects.field.cityHint" />}
+        value={form.values.city}
+        onChange={(v) => form.setFieldValue('city', v)}
+        error={err('city')}
       />
       <TagsField
         label={<FormattedMessage id="projects.field.roles" />}

@@ -7,9 +7,9 @@ import { useSession } from '@/lib/session';
 import { paths } from '@/config/paths';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { useMyProjects, useOwnProject } from '../api/get-projects';
+import { limitReached, useMyProjects, useOwnProject } from '../api/get-projects';
 import { EMPTY_PROJECT, NEW_DRAFT_TOKEN, type ProjectFormValues, toFormValues } from '../api/project-schema';
-import { isPlanLimitError, useProjectMutations } from '../api/save-project';
+import { isDraftLimitError, isPlanLimitError, useProjectMutations } from '../api/save-project';
 import { ProjectLimitNotice } from '../components/plan-limit-notice';
 import { type FieldGroup, ProjectFields } from '../components/project-fields';
 import { ProjectReview } from '../components/project-review';
@@ -22,7 +22,9 @@ const STEP_LABEL = { basics: 'projects.step.basics', details: 'projects.step.det
 /**
  * `/user/projects/create-project-{id}`: wizard basics → details → location/roles → review.
  * `{id}` is `new` (nothing stored yet) or the numeric id of the draft: leaving the basics step
- * inserts the draft (the plan limit is checked there, spec §5) and replaces `new` by its id.
+ * inserts the draft and replaces `new` by its id. Drafts do not count towards the plan limit;
+ * publishing does (issue 33 §5): at the limit the notice shows from the first step, and a publish
+ * the database refuses (plan_limit_reached) leaves the project a draft with the notice.
  */
 export default function UserCreateProjectRoute({ params }: PageProps) {
   const intl = useIntl();
@@ -58,12 +60,13 @@ function Wizard({ draftId, initial, initialStep }: { draftId: number | null; ini
   const { form, validateGroups } = useProjectForm(initial);
   const { create, update, setStatus } = useProjectMutations();
   const [step, setStep] = useState(initialStep);
-  const [limitReached, setLimitReached] = useState(false);
+  const [refused, setRefused] = useState(false);
   const busy = create.isPending || update.isPending || setStatus.isPending;
+  const atLimit = refused || (mine.data ? limitReached(mine.data) : false);
 
   const fail = (error: unknown) => {
-    if (isPlanLimitError(error)) setLimitReached(true);
-    else notify('error', intl.formatMessage({ id: 'projects.saveFailed' }));
+    if (isPlanLimitError(error)) setRefused(true);
+    else notify('error', intl.formatMessage({ id: isDraftLimitError(error) ? 'projects.limit.draftCap' : 'projects.saveFailed' }));
   };
 
   const saveAnd = (after: (id: number) => void) => {
@@ -112,7 +115,14 @@ function Wizard({ draftId, initial, initialStep }: { draftId: number | null; ini
   return (
     <Stack>
       <PageHeader title={<FormattedMessage id="page.user-create-project.title" />} />
-      {limitReached && <ProjectLimitNotice used={mine.data?.total ?? 0} limit={mine.data?.limit ?? 0} reached />}
+      {atLimit && (
+        <ProjectLimitNotice
+          used={mine.data?.used ?? 0}
+          limit={mine.data?.limit ?? 0}
+          reached
+          draftHint={refused && draftId !== null ? 'projects.limit.keptAsDraft' : 'projects.limit.draftsDoNotCount'}
+        />
+      )}
       <Stepper active={step} onStepClick={(s) => (s < step ? setStep(s) : undefined)} allowNextStepsSelect={false}>
         {STEPS.map((g) => (
           <Stepper.Step key={g} label={<FormattedMessage id={STEP_LABEL[g]} />}>

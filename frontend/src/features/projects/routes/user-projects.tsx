@@ -14,12 +14,16 @@ import { CATEGORY_LABEL } from '@/lib/categories';
 import { formatDate } from '@/lib/format';
 import { notify } from '@/lib/notify';
 import type { PageProps } from '@/lib/route-def';
-import { MY_PROJECTS_PAGE_SIZE, useMyProjects } from '../api/get-projects';
+import { limitReached, MY_PROJECTS_PAGE_SIZE, useMyProjects } from '../api/get-projects';
 import { NEW_DRAFT_TOKEN, type ProjectRow, STATUS_LABEL } from '../api/project-schema';
-import { useProjectMutations } from '../api/save-project';
+import { isPlanLimitError, useProjectMutations } from '../api/save-project';
 import { ProjectLimitNotice } from '../components/plan-limit-notice';
 
-/** `/user/projects`: my projects with status, publish/unpublish/delete and the plan limit (spec §2, §5). */
+/**
+ * `/user/projects`: my projects with status, publish/unpublish/delete and the plan limit (spec §2,
+ * §5). Drafts do not count towards the limit; at the limit "New project" is disabled and the
+ * notice says "3 of 3" with the upgrade link, before any wizard starts (issue 33 §5).
+ */
 export default function UserProjectsRoute({ locale }: PageProps) {
   const intl = useIntl();
   const [page, setPage] = useState(1);
@@ -30,12 +34,13 @@ export default function UserProjectsRoute({ locale }: PageProps) {
   const [toDelete, setToDelete] = useState<ProjectRow | null>(null);
   const [toUnpublish, setToUnpublish] = useState<ProjectRow | null>(null);
 
-  const fail = () => notify('error', intl.formatMessage({ id: 'projects.saveFailed' }));
+  const fail = (error?: unknown) =>
+    notify('error', intl.formatMessage({ id: isPlanLimitError(error) ? 'projects.limit.publishRefused' : 'projects.saveFailed' }, { limit: query.data?.limit ?? 0 }));
   const publish = (row: ProjectRow) =>
     setStatus.mutate({ id: row.id, status: 'published' }, { onSuccess: () => notify('success', intl.formatMessage({ id: 'projects.published' })), onError: fail });
 
   const data = query.data;
-  const reached = data?.limit != null && data.total >= data.limit;
+  const reached = data ? limitReached(data) : false;
 
   return (
     <Stack>
@@ -43,12 +48,22 @@ export default function UserProjectsRoute({ locale }: PageProps) {
         title={<FormattedMessage id="page.user-projects.title" />}
         description={<FormattedMessage id="projects.intro" />}
         action={
-          <LocalButtonLink to={paths.user.createProject(NEW_DRAFT_TOKEN)} data-testid="new-project">
-            <FormattedMessage id="projects.new" />
-          </LocalButtonLink>
+          reached ? (
+            <Button disabled data-testid="new-project" aria-describedby="project-limit-explained">
+              <FormattedMessage id="projects.new" />
+            </Button>
+          ) : (
+            <LocalButtonLink to={paths.user.createProject(NEW_DRAFT_TOKEN)} data-testid="new-project">
+              <FormattedMessage id="projects.new" />
+            </LocalButtonLink>
+          )
         }
       />
-      {data && data.limit !== null && <ProjectLimitNotice used={data.total} limit={data.limit} reached={reached} />}
+      {data && data.limit !== null && (
+        <div id="project-limit-explained">
+          <ProjectLimitNotice used={data.used} limit={data.limit} reached={reached} />
+        </div>
+      )}
       {(query.isPending || sessionStatus === 'restoring') && <LoadingState messageId="projects.loading" />}
       {query.isError && <LoadError messageId="projects.loadFailed" onRetry={() => void query.refetch()} />}
       {data && data.rows.length === 0 && (

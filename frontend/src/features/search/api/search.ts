@@ -93,6 +93,8 @@ const responseSchema = z.object({
     cities: z.array(z.object({ city: z.string(), count: z.number() })),
   }),
   results: z.array(resultSchema),
+  /** issue 33 §2: close dictionary words when the words as typed found nothing ("did you mean …"). */
+  suggestion: z.optional(z.string()),
 });
 
 /** One search hit (title_highlight/snippet: HTML-escaped text with `<mark>` only). */

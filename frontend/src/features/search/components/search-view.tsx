@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type FormEvent, lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -180,6 +180,28 @@ export function SearchView({ locale, params, onChange, mode }: Props) {
             </Text>
             <ViewSwitch value={params.view} onChange={(view) => onChange({ ...params, view })} />
           </Group>
+          {data.suggestion && (
+            <Text data-testid="search-suggestion">
+              <FormattedMessage
+                id="search.didYouMean"
+                values={{
+                  suggestion: (
+                    <Anchor
+                      component="button"
+                      type="button"
+                      fw={600}
+                      onClick={() => {
+                        setQ(data.suggestion ?? '');
+                        apply({ q: data.suggestion ?? '' });
+                      }}
+                    >
+                      {data.suggestion}
+                    </Anchor>
+                  ),
+                }}
+              />
+            </Text>
+          )}
           {showMap && data.results.length > 0 && <SearchResultsMap results={data.results} locale={locale} />}
           {showMap && data.results.length > 0 ? null : data.results.length === 0 ? (
             <EmptyState testId="search-empty" title={<FormattedMessage id="search.emptyTitle" />}>

@@ -1,11 +1,12 @@
 import { ApiError } from '@/lib/api-error';
+import { Checks } from '@/lib/database.checks';
 
-/** Accent colours a premium profile may use; mirrors the check constraint on profiles.profile_accent (spec §6). */
-export const PROFILE_ACCENTS = ['blue', 'teal', 'green', 'violet', 'grape', 'orange', 'red'] as const;
+/** Accent colours a premium profile may use: the check constraint on profiles.profile_accent (spec §6). */
+export const PROFILE_ACCENTS = Checks.profiles.profile_accent.oneOf;
 /** One of PROFILE_ACCENTS. */
 export type ProfileAccent = (typeof PROFILE_ACCENTS)[number];
-/** Maximum tagline length in characters (profiles.profile_tagline check). */
-export const TAGLINE_MAX = 120;
+/** Maximum tagline length in characters (the profiles.profile_tagline check). */
+export const TAGLINE_MAX = Checks.profiles.profile_tagline.maxLength;
 
 /** What `public.premium_profile(profiles)` returns for premium/enterprise profiles (null for everyone else). */
 export interface PremiumProfileSettings {

@@ -5,6 +5,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { z } from 'zod';
 import { notify } from '@/lib/notify';
+import { Checks } from '@/lib/database.checks';
+import { Constants } from '@/lib/database.types';
 import { httpUrlSchema } from '@/lib/safe-url';
 import { zodValidate } from '@/lib/zod-form';
 import { type ProfileUpdates, updateOwnProfile } from '../api/own-profile';
@@ -40,24 +42,26 @@ export const SOCIAL_NETWORKS = [
 const optionalText = (max: number) => z.string().max(max, 'account.validation.tooLong');
 const link = z.union([z.literal(''), httpUrlSchema('account.validation.url')]);
 
-/** Mirrors the profiles constraints (supabase/schemas/01_profiles.sql) and update-user's SELF_FIELDS. */
+const C = Checks.profiles;
+
+/** The fields update-user's SELF_FIELDS take, with the limits of the profiles CHECK constraints (database.checks.ts). */
 const schema = z.object({
-  firstname: z.string().trim().min(1, 'account.validation.required').max(100, 'account.validation.tooLong'),
-  lastname: z.string().trim().min(1, 'account.validation.required').max(100, 'account.validation.tooLong'),
-  headline: optionalText(160),
-  bio: optionalText(5000),
-  skills: z.array(z.string().max(100, 'account.validation.tooLong')).max(50, 'account.validation.tooMany'),
-  looking_for: optionalText(2000),
-  offering: optionalText(2000),
+  firstname: z.string().trim().min(1, 'account.validation.required').max(C.firstname.maxLength, 'account.validation.tooLong'),
+  lastname: z.string().trim().min(1, 'account.validation.required').max(C.lastname.maxLength, 'account.validation.tooLong'),
+  headline: optionalText(C.headline.maxLength),
+  bio: optionalText(C.bio.maxLength),
+  skills: z.array(z.string().max(100, 'account.validation.tooLong')).max(C.skills.maxItems, 'account.validation.tooMany'),
+  looking_for: optionalText(C.looking_for.maxLength),
+  offering: optionalText(C.offering.maxLength),
   categories: z.array(z.string()).max(10, 'account.validation.tooMany'),
-  type: z.enum(['business', 'other']),
-  street: optionalText(200),
-  house_number: optionalText(20),
-  city: optionalText(100),
-  state: optionalText(100),
-  zipcode: optionalText(20),
+  type: z.enum(Constants.public.Enums.profile_type),
+  street: optionalText(C.street.maxLength),
+  house_number: optionalText(C.house_number.maxLength),
+  city: optionalText(C.city.maxLength),
+  state: optionalText(C.state.maxLength),
+  zipcode: optionalText(C.zipcode.maxLength),
   visible: z.boolean(),
-  preferred_language: z.enum(['de', 'en']),
+  preferred_language: z.enum(C.preferred_language.oneOf),
   social: z.record(z.string(), link),
 });
 type Values = z.input<typeof schema>;
