@@ -22,8 +22,10 @@
 --   order by distance to a centre) are declared with each table.
 -- * Wide views (issue 34): a layer with more than max_rows items in the view comes back as counts
 --   per grid cell instead of items. People and projects (the large layers) are counted from
---   private.map_cells, a roll-up per (layer, category, grid level, cell) kept in step by
---   statement-level triggers; what the roll-up cannot know is handled live: the caller's hidden
+--   private.map_cells, a roll-up per (layer, category, grid level, cell): statement-level
+--   triggers append signed changes to private.map_cell_deltas (no shared row to lock, as
+--   private.counter_deltas) and pg_cron folds them in every minute; readers add the deltas not
+--   yet folded. What the roll-up cannot know is handled live: the caller's hidden
 --   users (blocks, suspensions) are subtracted per cell, and events (date window, "not yet
 --   ended") and jobs (expiry, remote) are counted in the request from their map indexes.
 
@@ -55,8 +57,8 @@ grant select (id, name, state, latitude, longitude, population) on public.cities
  * counts every item of the cell, a category name the items of that category (people: each of
  * their categories). n = items, sum_lon / sum_lat = the sums of their coordinates (the cell's
  * bubble sits at their mean). Only what map_items shows to everyone: listed people and published
- * projects of listed owners, with coordinates. Kept by private.map_cells_people/_projects
- * (statement triggers); rows with n = 0 stay until the cell fills again.
+ * projects of listed owners, with coordinates. Written only by private.compact_map_cells
+ * (pg_cron, every minute), which folds private.map_cell_deltas in and drops emptied cells.
  */
 create table private.map_cells (
   layer smallint not null check (layer in (1, 2)),
@@ -64,8 +66,7 @@ create table private.map_cells (
   level smallint not null check (level between 4 and 16),
   cx integer not null,
   cy integer not null,
-  -- no check (n >= 0): INSERT … ON CONFLICT checks the proposed row, a negative delta, before the update
-  n integer not null,
+  n integer not null check (n >= 0),
   sum_lon double precision not null,
   sum_lat double precision not null,
   primary key (layer, category, level, cx, cy)
@@ -74,6 +75,29 @@ comment on table private.map_cells is
   'Issue 34: map items per (layer 1 people / 2 projects, category or '''' for all, grid level, cell) with coordinate sums, for the cell counts of wide map views (public.map_items).';
 alter table private.map_cells enable row level security;
 revoke all on private.map_cells from public, anon, authenticated, service_role;
+
+/*
+ * Issue 34: the changes of private.map_cells not yet folded in, appended by the statement
+ * triggers on profiles and projects (signed: n -1 and negative sums for an item that left a
+ * cell). Append-only, so concurrent writers never wait for each other on a coarse cell (the few
+ * cells of grid level 4 hold all of Germany); private.compact_map_cells empties it every minute,
+ * and readers add what it holds (it stays small: the changes of about a minute).
+ */
+create table private.map_cell_deltas (
+  layer smallint not null check (layer in (1, 2)),
+  category text not null,
+  level smallint not null check (level between 4 and 16),
+  cx integer not null,
+  cy integer not null,
+  n integer not null,
+  sum_lon double precision not null,
+  sum_lat double precision not null
+);
+comment on table private.map_cell_deltas is
+  'Issue 34: not yet compacted changes of private.map_cells (private.compact_map_cells folds them in every minute).';
+create index map_cell_deltas_cell_idx on private.map_cell_deltas (layer, category, level, cx, cy);
+alter table private.map_cell_deltas enable row level security;
+revoke all on private.map_cell_deltas from public, anon, authenticated, service_role;
 
 -- -----------------------------------------------------------------------------
 -- Trigger functions and triggers
@@ -159,10 +183,10 @@ create trigger jobs_map_position before insert or update of city, latitude, long
   for each row execute function private.content_map_position();
 
 /*
- * Issue 34: adds signed item deltas to private.map_cells at every grid level (4..16).
+ * Issue 34: appends signed item deltas for every grid level (4..16) to private.map_cell_deltas,
+ * one row per touched (category, level, cell).
  * Input: parallel arrays of one layer (1 people, 2 projects): longitude, latitude (degrees), the
- * item's categories (text, comma-separated; '' none) and +1 / -1. Cells are locked in key order
- * (no deadlock between concurrent writers).
+ * item's categories (text, comma-separated; '' none) and +1 / -1. Takes no row lock.
  */
 create or replace function private.map_cells_add(p_layer smallint, p_lon double precision[], p_lat double precision[], p_cats text[], p_sign integer[])
 returns void
@@ -170,7 +194,7 @@ language sql
 security definer
 set search_path = ''
 as $$
-  insert into private.map_cells as m (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  insert into private.map_cell_deltas (layer, category, level, cx, cy, n, sum_lon, sum_lat)
   select p_layer, c.cat, l.level::smallint,
          pg_catalog.floor((d.lon + 180) * (2 ^ l.level) / 360)::integer,
          pg_catalog.floor((d.lat + 90) * (2 ^ l.level) / 360)::integer,
@@ -179,12 +203,37 @@ as $$
   cross join lateral (select '' as cat union select x from pg_catalog.unnest(pg_catalog.string_to_array(d.cats, ',')) x where x <> '') c
   cross join pg_catalog.generate_series(4, 16) l(level)
   group by 1, 2, 3, 4, 5
-  order by 1, 2, 3, 4, 5
-  on conflict (layer, category, level, cx, cy) do update
-    set n = m.n + excluded.n, sum_lon = m.sum_lon + excluded.sum_lon, sum_lat = m.sum_lat + excluded.sum_lat
+  having sum(d.s) <> 0
 $$;
 comment on function private.map_cells_add(smallint, double precision[], double precision[], text[], integer[]) is
-  'Issue 34: adds +1/-1 item deltas (coordinates, categories) of one layer to private.map_cells at grid levels 4..16.';
+  'Issue 34: appends +1/-1 item deltas (coordinates, categories) of one layer at grid levels 4..16 to private.map_cell_deltas.';
+
+/*
+ * Issue 34: folds private.map_cell_deltas into private.map_cells (pg_cron 'compact-map-cells',
+ * every minute): one statement deletes the deltas it sees, sums them per cell and adds them to
+ * the cells in key order; cells left with no item are removed. Deltas appended meanwhile wait
+ * for the next run. Only this function writes private.map_cells.
+ */
+create or replace function private.compact_map_cells()
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  with folded as (
+    delete from private.map_cell_deltas returning layer, category, level, cx, cy, n, sum_lon, sum_lat
+  )
+  insert into private.map_cells as m (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  select f.layer, f.category, f.level, f.cx, f.cy, sum(f.n), sum(f.sum_lon), sum(f.sum_lat)
+  from folded f
+  group by 1, 2, 3, 4, 5
+  order by 1, 2, 3, 4, 5
+  on conflict (layer, category, level, cx, cy) do update
+    set n = m.n + excluded.n, sum_lon = m.sum_lon + excluded.sum_lon, sum_lat = m.sum_lat + excluded.sum_lat;
+  delete from private.map_cells where n = 0;
+$$;
+comment on function private.compact_map_cells() is
+  'Issue 34: folds private.map_cell_deltas into private.map_cells and drops empty cells (pg_cron, every minute).';
 
 /*
  * AFTER INSERT/UPDATE/DELETE (per statement) on profiles: listed people with coordinates enter,
@@ -345,7 +394,7 @@ create policy cities_select on public.cities for select to anon, authenticated u
  * these counts (its items list is empty, it is never capped), the others as items (all of them:
  * the 4 × 4 share applies only to views narrower than level 16). A cell's
  * count is exact for the same visibility and filters as the items; lat/lon is the mean position
- * of its items, bbox the cell. People and projects come from private.map_cells minus the caller's
+ * of its items, bbox the cell. People and projects come from private.map_cells (plus its deltas) minus the caller's
  * hidden users; events and jobs are counted live (their filters depend on the time).
  *
  * Visibility as search: people listed (confirmed and visible), content published by listed
@@ -456,12 +505,18 @@ begin
     v_y0 := pg_catalog.floor((south + 90) * (2 ^ v_level) / 360)::integer;
     v_y1 := pg_catalog.floor((north + 90) * (2 ^ v_level) / 360)::integer;
     with c as (
-      -- people and projects from the roll-up (what everyone sees) ...
+      -- people and projects from the roll-up (what everyone sees) and its deltas not yet folded in ...
       select m.layer::integer as layer_no, m.cx, m.cy, m.n::bigint as n, m.sum_lon as slon, m.sum_lat as slat
       from private.map_cells m
       where m.layer = any (pg_catalog.array_remove(array[case when 'people' = any (v_layers) then 1 end, case when 'projects' = any (v_layers) then 2 end], null))
         and m.category = coalesce(v_cat::text, '') and m.level = v_level
-        and m.cx between v_x0 and v_x1 and m.cy between v_y0 and v_y1 and m.n > 0
+        and m.cx between v_x0 and v_x1 and m.cy between v_y0 and v_y1
+      union all
+      select d.layer::integer, d.cx, d.cy, d.n::bigint, d.sum_lon, d.sum_lat
+      from private.map_cell_deltas d
+      where d.layer = any (pg_catalog.array_remove(array[case when 'people' = any (v_layers) then 1 end, case when 'projects' = any (v_layers) then 2 end], null))
+        and d.category = coalesce(v_cat::text, '') and d.level = v_level
+        and d.cx between v_x0 and v_x1 and d.cy between v_y0 and v_y1
       -- ... less the caller's hidden people (blocks either way, suspended accounts) ...
       union all
       select 1, x.cx, x.cy, -1, -x.lon, -x.lat

@@ -3,9 +3,32 @@
 
 set local check_function_bodies = off;
 
+CREATE TABLE "private"."map_cell_deltas" ("layer" smallint NOT NULL, "category" text NOT NULL, "level" smallint NOT NULL, "cx" integer NOT NULL, "cy" integer NOT NULL, "n" integer NOT NULL, "sum_lon" double precision NOT NULL, "sum_lat" double precision NOT NULL, CONSTRAINT "map_cell_deltas_layer_check" CHECK ((layer = ANY (ARRAY[1, 2]))), CONSTRAINT "map_cell_deltas_level_check" CHECK (((level >= 4) AND (level <= 16))));
+
+ALTER TABLE "private"."map_cell_deltas" ENABLE ROW LEVEL SECURITY;
+
 CREATE TABLE "private"."map_cells" ("layer" smallint NOT NULL, "category" text NOT NULL, "level" smallint NOT NULL, "cx" integer NOT NULL, "cy" integer NOT NULL, "n" integer NOT NULL, "sum_lon" double precision NOT NULL, "sum_lat" double precision NOT NULL, CONSTRAINT "map_cells_layer_check" CHECK ((layer = ANY (ARRAY[1, 2]))), CONSTRAINT "map_cells_level_check" CHECK (((level >= 4) AND (level <= 16))), CONSTRAINT "map_cells_n_check" CHECK ((n >= 0)), CONSTRAINT "map_cells_pkey" PRIMARY KEY (layer, category, level, cx, cy));
 
 ALTER TABLE "private"."map_cells" ENABLE ROW LEVEL SECURITY;
+
+CREATE OR REPLACE FUNCTION private.compact_map_cells()
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with folded as (
+    delete from private.map_cell_deltas returning layer, category, level, cx, cy, n, sum_lon, sum_lat
+  )
+  insert into private.map_cells as m (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  select f.layer, f.category, f.level, f.cx, f.cy, sum(f.n), sum(f.sum_lon), sum(f.sum_lat)
+  from folded f
+  group by 1, 2, 3, 4, 5
+  order by 1, 2, 3, 4, 5
+  on conflict (layer, category, level, cx, cy) do update
+    set n = m.n + excluded.n, sum_lon = m.sum_lon + excluded.sum_lon, sum_lat = m.sum_lat + excluded.sum_lat;
+  delete from private.map_cells where n = 0;
+$function$;
 
 CREATE OR REPLACE FUNCTION private.map_cells_add(p_layer smallint, p_lon double precision[], p_lat double precision[], p_cats text[], p_sign integer[])
  RETURNS void
@@ -13,7 +36,7 @@ CREATE OR REPLACE FUNCTION private.map_cells_add(p_layer smallint, p_lon double 
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  insert into private.map_cells as m (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  insert into private.map_cell_deltas (layer, category, level, cx, cy, n, sum_lon, sum_lat)
   select p_layer, c.cat, l.level::smallint,
          pg_catalog.floor((d.lon + 180) * (2 ^ l.level) / 360)::integer,
          pg_catalog.floor((d.lat + 90) * (2 ^ l.level) / 360)::integer,
@@ -22,9 +45,7 @@ AS $function$
   cross join lateral (select '' as cat union select x from pg_catalog.unnest(pg_catalog.string_to_array(d.cats, ',')) x where x <> '') c
   cross join pg_catalog.generate_series(4, 16) l(level)
   group by 1, 2, 3, 4, 5
-  order by 1, 2, 3, 4, 5
-  on conflict (layer, category, level, cx, cy) do update
-    set n = m.n + excluded.n, sum_lon = m.sum_lon + excluded.sum_lon, sum_lat = m.sum_lat + excluded.sum_lat
+  having sum(d.s) <> 0
 $function$;
 
 CREATE OR REPLACE FUNCTION private.map_cells_people()
@@ -182,12 +203,18 @@ begin
     v_y0 := pg_catalog.floor((south + 90) * (2 ^ v_level) / 360)::integer;
     v_y1 := pg_catalog.floor((north + 90) * (2 ^ v_level) / 360)::integer;
     with c as (
-      -- people and projects from the roll-up (what everyone sees) ...
+      -- people and projects from the roll-up (what everyone sees) and its deltas not yet folded in ...
       select m.layer::integer as layer_no, m.cx, m.cy, m.n::bigint as n, m.sum_lon as slon, m.sum_lat as slat
       from private.map_cells m
       where m.layer = any (pg_catalog.array_remove(array[case when 'people' = any (v_layers) then 1 end, case when 'projects' = any (v_layers) then 2 end], null))
         and m.category = coalesce(v_cat::text, '') and m.level = v_level
-        and m.cx between v_x0 and v_x1 and m.cy between v_y0 and v_y1 and m.n > 0
+        and m.cx between v_x0 and v_x1 and m.cy between v_y0 and v_y1
+      union all
+      select d.layer::integer, d.cx, d.cy, d.n::bigint, d.sum_lon, d.sum_lat
+      from private.map_cell_deltas d
+      where d.layer = any (pg_catalog.array_remove(array[case when 'people' = any (v_layers) then 1 end, case when 'projects' = any (v_layers) then 2 end], null))
+        and d.category = coalesce(v_cat::text, '') and d.level = v_level
+        and d.cx between v_x0 and v_x1 and d.cy between v_y0 and v_y1
       -- ... less the caller's hidden people (blocks either way, suspended accounts) ...
       union all
       select 1, x.cx, x.cy, -1, -x.lon, -x.lat
@@ -220,8 +247,10 @@ begin
             where 'events' = any (v_layers)
               and e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
               and e.latitude is not null and e.longitude is not null
-              and pg_catalog.point(e.longitude, e.latitude) <@ pg_catalog.box(
-                    pg_catalog.point(v_x0 * v_size - 180, v_y0 * v_size - 90), pg_catalog.point((v_x1 + 1) * v_size - 180, (v_y1 + 1) * v_size - 90))
+              -- no point-in-box here: the events still to come are few, read in events_map_cells_idx
+              -- (index only) rather than every listed event of the box through the GiST index
+              and e.longitude between v_x0 * v_size - 180 and (v_x1 + 1) * v_size - 180
+              and e.latitude between v_y0 * v_size - 90 and (v_y1 + 1) * v_size - 90
               and e.ends_at >= v_from and (v_to is null or e.starts_at < v_to)
               and (v_cat is null or e.category = v_cat)
               and not (e.organizer_id = any (v_hidden))) x
@@ -260,6 +289,8 @@ begin
     from j;
     -- a layer with more items than max_rows comes as cells: nothing is cut off
     v_cell_layers := array(select l from pg_catalog.unnest(v_layers) l where v_counts[pg_catalog.array_position(v_all, l)] > v_limit);
+    -- the item layers hold at most max_rows in the area: each grid tile may show them all
+    v_tile_limit := v_limit;
   end if;
   v_item_layers := array(select l from pg_catalog.unnest(v_layers) l where not (l = any (v_cell_layers)));
 
@@ -393,6 +424,10 @@ begin
 end;
 $function$;
 
+CREATE INDEX map_cell_deltas_cell_idx ON private.map_cell_deltas USING btree (layer, category, level, cx, cy);
+
+CREATE INDEX events_map_cells_idx ON public.events USING btree (ends_at) INCLUDE (starts_at, longitude, latitude, category, organizer_id) WHERE ((status = ANY (ARRAY['published'::public.event_status, 'upcoming'::public.event_status, 'ongoing'::public.event_status])) AND owner_listed AND (latitude IS NOT NULL) AND (longitude IS NOT NULL));
+
 CREATE TRIGGER profiles_map_cells_delete AFTER DELETE ON public.profiles REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION private.map_cells_people();
 
 CREATE TRIGGER profiles_map_cells_insert AFTER INSERT ON public.profiles REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.map_cells_people();
@@ -405,13 +440,21 @@ CREATE TRIGGER projects_map_cells_insert AFTER INSERT ON public.projects REFEREN
 
 CREATE TRIGGER projects_map_cells_update AFTER UPDATE ON public.projects REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.map_cells_projects();
 
-COMMENT ON FUNCTION "private"."map_cells_add"(smallint, double precision[], double precision[], text[], integer[]) IS 'Issue 34: adds +1/-1 item deltas (coordinates, categories) of one layer to private.map_cells at grid levels 4..16.';
+COMMENT ON FUNCTION "private"."compact_map_cells"() IS 'Issue 34: folds private.map_cell_deltas into private.map_cells and drops empty cells (pg_cron, every minute).';
+
+COMMENT ON FUNCTION "private"."map_cells_add"(smallint, double precision[], double precision[], text[], integer[]) IS 'Issue 34: appends +1/-1 item deltas (coordinates, categories) of one layer at grid levels 4..16 to private.map_cell_deltas.';
 
 COMMENT ON FUNCTION "private"."map_cells_people"() IS 'Issue 34: keeps the people layer of private.map_cells in step with public.profiles.';
 
 COMMENT ON FUNCTION "private"."map_cells_projects"() IS 'Issue 34: keeps the projects layer of private.map_cells in step with public.projects.';
 
+COMMENT ON TABLE "private"."map_cell_deltas" IS 'Issue 34: not yet compacted changes of private.map_cells (private.compact_map_cells folds them in every minute).';
+
 COMMENT ON TABLE "private"."map_cells" IS 'Issue 34: map items per (layer 1 people / 2 projects, category or '''' for all, grid level, cell) with coordinate sums, for the cell counts of wide map views (public.map_items).';
+
+REVOKE ALL ON FUNCTION "private"."compact_map_cells"() FROM PUBLIC;
+
+GRANT EXECUTE ON FUNCTION "private"."compact_map_cells"() TO "postgres";
 
 REVOKE ALL ON FUNCTION "private"."map_cells_add"(smallint, double precision[], double precision[], text[], integer[]) FROM PUBLIC;
 
@@ -425,13 +468,28 @@ REVOKE ALL ON FUNCTION "private"."map_cells_projects"() FROM PUBLIC;
 
 GRANT EXECUTE ON FUNCTION "private"."map_cells_projects"() TO "postgres";
 
+GRANT DELETE, INSERT, MAINTAIN, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."map_cell_deltas" TO "postgres";
+
 GRANT DELETE, INSERT, MAINTAIN, REFERENCES, SELECT, TRIGGER, TRUNCATE, UPDATE ON TABLE "private"."map_cells" TO "postgres";
 
 -- Data (issue 34): the roll-up of the people and projects already on the map (the statement
--- triggers keep it from here on).
+-- triggers append every later change to private.map_cell_deltas) ...
 select private.map_cells_add(1::smallint, pg_catalog.array_agg(p.longitude), pg_catalog.array_agg(p.latitude),
                              pg_catalog.array_agg(pg_catalog.array_to_string(p.categories, ',')), pg_catalog.array_agg(1))
-from public.profiles p where p.listed and p.latitude is not null and p.longitude is not null;
+from public.profiles p where p.listed and p.latitude is not null and p.longitude is not null
+having count(*) > 0;
 select private.map_cells_add(2::smallint, pg_catalog.array_agg(p.longitude), pg_catalog.array_agg(p.latitude),
                              pg_catalog.array_agg(coalesce(p.category::text, '')), pg_catalog.array_agg(1))
-from public.projects p where p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null;
+from public.projects p where p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null
+having count(*) > 0;
+select private.compact_map_cells();
+
+-- ... and the deltas folded in every minute (private.compact_map_cells)
+do $$
+begin
+  if pg_catalog.to_regnamespace('cron') is null then
+    return;
+  end if;
+  perform cron.schedule('compact-map-cells', '* * * * *', 'select private.compact_map_cells()');
+end;
+$$;
