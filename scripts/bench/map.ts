@@ -1,8 +1,9 @@
 /**
  * Benchmark of the map (issue 14; not part of `npm test`). Prints
  * 1. the latency of public.map_items through PostgREST (the gateway, anon key or a user JWT) on the
- *    large data set of db-queries (scripts/bench/large-data.ts) for typical views: p50/p95 in ms
- *    and the answer's size; target p95 ≤ 20 ms on 2 cores;
+ *    large data set of db-queries (scripts/bench/large-data.ts) for typical views: p50/p95 in ms,
+ *    the items, the grid cells of wide views and the items they count (issue 34), and the answer's
+ *    size; target p95 ≤ 20 ms on 2 cores;
  * 2. the gzip size of the JavaScript the /map route loads beyond the landing page's, of the
  *    basemap file, and whether the landing page's JavaScript holds any of maplibre;
  * 3. the time to the first markers on /map in Debian Chromium with 4× CPU throttling (DevTools
@@ -90,6 +91,8 @@ async function latency(user: { id: string; email: string }): Promise<void> {
     const headers = { apikey: config.anonKey, Authorization: `Bearer ${v.as === 'user' ? userJwt : config.anonKey}`, 'Content-Type': 'application/json' };
     let bytes = 0;
     let items = 0;
+    let cells = 0;
+    let inCells = 0;
     let capped = false;
     const run = async () => {
       const t = performance.now();
@@ -97,9 +100,13 @@ async function latency(user: { id: string; email: string }): Promise<void> {
       const text = await res.text();
       if (!res.ok) throw new Error(`${v.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
       const ms = performance.now() - t;
-      const body = JSON.parse(text) as { items: Record<string, unknown[]>; capped: boolean };
+      const body = JSON.parse(text) as { items: Record<string, unknown[]>; cells?: Record<string, { count: number }[]>; capped: boolean };
       bytes = text.length;
       items = Object.values(body.items).reduce((n, list) => n + list.length, 0);
+      // wide views (issue 34): layers with more than max_rows items come as counts per grid cell
+      const cellLists = Object.values(body.cells ?? {});
+      cells = cellLists.reduce((n, list) => n + list.length, 0);
+      inCells = cellLists.reduce((n, list) => n + list.reduce((m, c) => m + c.count, 0), 0);
       capped = body.capped;
       return ms;
     };
@@ -109,7 +116,7 @@ async function latency(user: { id: string; email: string }): Promise<void> {
     times.sort((a, b) => a - b);
     const p95 = percentile(times, 95);
     worst = Math.max(worst, p95);
-    rows.push(`${v.name.padEnd(48)} ${withRatio(percentile(times, 50), p95, base)}   ${String(items).padStart(4)} items${capped ? ' (capped)' : '          '}  ${(bytes / 1024).toFixed(0).padStart(4)} KB`);
+    rows.push(`${v.name.padEnd(48)} ${withRatio(percentile(times, 50), p95, base)}   ${String(items).padStart(4)} items${capped ? ' (capped)' : '          '} ${String(cells).padStart(4)} cells (${String(inCells).padStart(6)} items)  ${(bytes / 1024).toFixed(0).padStart(4)} KB`);
   }
   console.log(`\n=== map_items through PostgREST (${RUNS} runs each, sequential; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')} on ${os.cpus().length} cores) ===`);
   console.log(rows.join('\n'));

@@ -153,6 +153,9 @@ create index events_map_idx on public.events using gist (point(longitude, latitu
   where status in ('published', 'upcoming', 'ongoing') and owner_listed and latitude is not null and longitude is not null;
 create index events_map_category_idx on public.events using gist (category, point(longitude, latitude))
   where status in ('published', 'upcoming', 'ongoing') and owner_listed and latitude is not null and longitude is not null;
+-- Issue 34: the map's cell counts of wide views read the events still to come index-only.
+create index events_map_cells_idx on public.events (ends_at) include (starts_at, longitude, latitude, category, organizer_id)
+  where status in ('published', 'upcoming', 'ongoing') and owner_listed and latitude is not null and longitude is not null;
 create index events_organization_idx on public.events (organization_id) where organization_id is not null;
 create index events_organization_api_idx on public.events (organization_id, id) where organization_id is not null;
 alter table public.events enable row level security;

@@ -20,6 +20,14 @@
 --   listed owners, nobody the caller blocked or who blocked the caller, no suspended account) and
 --   returns only map columns. The bounding-box indexes (GiST on point(longitude, latitude); KNN
 --   order by distance to a centre) are declared with each table.
+-- * Wide views (issue 34): a layer with more than max_rows items in the view comes back as counts
+--   per grid cell instead of items. People and projects (the large layers) are counted from
+--   private.map_cells, a roll-up per (layer, category, grid level, cell): statement-level
+--   triggers append signed changes to private.map_cell_deltas (no shared row to lock, as
+--   private.counter_deltas) and pg_cron folds them in every minute; readers add the deltas not
+--   yet folded. What the roll-up cannot know is handled live: the caller's hidden
+--   users (blocks, suspensions) are subtracted per cell, and events (date window, "not yet
+--   ended") and jobs (expiry, remote) are counted in the request from their map indexes.
 
 -- -----------------------------------------------------------------------------
 -- Tables
@@ -40,6 +48,56 @@ create index cities_position_idx on public.cities using gist (point(longitude, l
 alter table public.cities enable row level security;
 revoke all on public.cities from anon, authenticated;
 grant select (id, name, state, latitude, longitude, population) on public.cities to anon, authenticated;
+
+/*
+ * Issue 34: counts of the map's people and projects per grid cell, for wide map views.
+ * Grid level L (4..16) cuts the world into square cells of 360 / 2^L degrees (level 9: 0.70°,
+ * level 16: 0.0055°, about 400 m): cx = floor((longitude + 180) * 2^L / 360), cy = floor((latitude
+ * + 90) * 2^L / 360). layer: 1 people, 2 projects (public.map_items' layer numbers); category ''
+ * counts every item of the cell, a category name the items of that category (people: each of
+ * their categories). n = items, sum_lon / sum_lat = the sums of their coordinates (the cell's
+ * bubble sits at their mean). Only what map_items shows to everyone: listed people and published
+ * projects of listed owners, with coordinates. Written only by private.compact_map_cells
+ * (pg_cron, every minute), which folds private.map_cell_deltas in and drops emptied cells.
+ */
+create table private.map_cells (
+  layer smallint not null check (layer in (1, 2)),
+  category text not null,
+  level smallint not null check (level between 4 and 16),
+  cx integer not null,
+  cy integer not null,
+  n integer not null check (n >= 0),
+  sum_lon double precision not null,
+  sum_lat double precision not null,
+  primary key (layer, category, level, cx, cy)
+);
+comment on table private.map_cells is
+  'Issue 34: map items per (layer 1 people / 2 projects, category or '''' for all, grid level, cell) with coordinate sums, for the cell counts of wide map views (public.map_items).';
+alter table private.map_cells enable row level security;
+revoke all on private.map_cells from public, anon, authenticated, service_role;
+
+/*
+ * Issue 34: the changes of private.map_cells not yet folded in, appended by the statement
+ * triggers on profiles and projects (signed: n -1 and negative sums for an item that left a
+ * cell). Append-only, so concurrent writers never wait for each other on a coarse cell (the few
+ * cells of grid level 4 hold all of Germany); private.compact_map_cells empties it every minute,
+ * and readers add what it holds (it stays small: the changes of about a minute).
+ */
+create table private.map_cell_deltas (
+  layer smallint not null check (layer in (1, 2)),
+  category text not null,
+  level smallint not null check (level between 4 and 16),
+  cx integer not null,
+  cy integer not null,
+  n integer not null,
+  sum_lon double precision not null,
+  sum_lat double precision not null
+);
+comment on table private.map_cell_deltas is
+  'Issue 34: not yet compacted changes of private.map_cells (private.compact_map_cells folds them in every minute).';
+create index map_cell_deltas_cell_idx on private.map_cell_deltas (layer, category, level, cx, cy);
+alter table private.map_cell_deltas enable row level security;
+revoke all on private.map_cell_deltas from public, anon, authenticated, service_role;
 
 -- -----------------------------------------------------------------------------
 -- Trigger functions and triggers
@@ -124,6 +182,159 @@ create trigger events_map_position before insert or update of city, latitude, lo
 create trigger jobs_map_position before insert or update of city, latitude, longitude on public.jobs
   for each row execute function private.content_map_position();
 
+/*
+ * Issue 34: appends signed item deltas for every grid level (4..16) to private.map_cell_deltas,
+ * one row per touched (category, level, cell).
+ * Input: parallel arrays of one layer (1 people, 2 projects): longitude, latitude (degrees), the
+ * item's categories (text, comma-separated; '' none) and +1 / -1. Takes no row lock.
+ */
+create or replace function private.map_cells_add(p_layer smallint, p_lon double precision[], p_lat double precision[], p_cats text[], p_sign integer[])
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.map_cell_deltas (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  select p_layer, c.cat, l.level::smallint,
+         pg_catalog.floor((d.lon + 180) * (2 ^ l.level) / 360)::integer,
+         pg_catalog.floor((d.lat + 90) * (2 ^ l.level) / 360)::integer,
+         sum(d.s)::integer, sum(d.s * d.lon), sum(d.s * d.lat)
+  from rows from (pg_catalog.unnest(p_lon), pg_catalog.unnest(p_lat), pg_catalog.unnest(p_cats), pg_catalog.unnest(p_sign)) d(lon, lat, cats, s)
+  cross join lateral (select '' as cat union select x from pg_catalog.unnest(pg_catalog.string_to_array(d.cats, ',')) x where x <> '') c
+  cross join pg_catalog.generate_series(4, 16) l(level)
+  group by 1, 2, 3, 4, 5
+  having sum(d.s) <> 0
+$$;
+comment on function private.map_cells_add(smallint, double precision[], double precision[], text[], integer[]) is
+  'Issue 34: appends +1/-1 item deltas (coordinates, categories) of one layer at grid levels 4..16 to private.map_cell_deltas.';
+
+/*
+ * Issue 34: folds private.map_cell_deltas into private.map_cells (pg_cron 'compact-map-cells',
+ * every minute): one statement deletes the deltas it sees, sums them per cell and adds them to
+ * the cells in key order; cells left with no item are removed. Deltas appended meanwhile wait
+ * for the next run. Only this function writes private.map_cells.
+ */
+create or replace function private.compact_map_cells()
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  with folded as (
+    delete from private.map_cell_deltas returning layer, category, level, cx, cy, n, sum_lon, sum_lat
+  )
+  insert into private.map_cells as m (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  select f.layer, f.category, f.level, f.cx, f.cy, sum(f.n), sum(f.sum_lon), sum(f.sum_lat)
+  from folded f
+  group by 1, 2, 3, 4, 5
+  order by 1, 2, 3, 4, 5
+  on conflict (layer, category, level, cx, cy) do update
+    set n = m.n + excluded.n, sum_lon = m.sum_lon + excluded.sum_lon, sum_lat = m.sum_lat + excluded.sum_lat;
+  delete from private.map_cells where n = 0;
+$$;
+comment on function private.compact_map_cells() is
+  'Issue 34: folds private.map_cell_deltas into private.map_cells and drops empty cells (pg_cron, every minute).';
+
+/*
+ * AFTER INSERT/UPDATE/DELETE (per statement) on profiles: listed people with coordinates enter,
+ * leave or move in private.map_cells; updates that change none of listed, position and
+ * categories cost a join of the transition tables only (issue 34).
+ */
+create or replace function private.map_cells_people()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_lon double precision[];
+  v_lat double precision[];
+  v_cats text[];
+  v_sign integer[];
+begin
+  if tg_op = 'INSERT' then
+    select pg_catalog.array_agg(n.longitude), pg_catalog.array_agg(n.latitude), pg_catalog.array_agg(pg_catalog.array_to_string(n.categories, ',')), pg_catalog.array_agg(1)
+      into v_lon, v_lat, v_cats, v_sign from new_rows n where n.listed and n.latitude is not null and n.longitude is not null;
+  elsif tg_op = 'DELETE' then
+    select pg_catalog.array_agg(o.longitude), pg_catalog.array_agg(o.latitude), pg_catalog.array_agg(pg_catalog.array_to_string(o.categories, ',')), pg_catalog.array_agg(-1)
+      into v_lon, v_lat, v_cats, v_sign from old_rows o where o.listed and o.latitude is not null and o.longitude is not null;
+  else
+    with d as (
+      select o.longitude as lon, o.latitude as lat, pg_catalog.array_to_string(o.categories, ',') as cats, -1 as s
+      from old_rows o join new_rows n on n.id = o.id
+      where o.listed and o.latitude is not null and o.longitude is not null and (n.listed, n.latitude, n.longitude, n.categories) is distinct from (o.listed, o.latitude, o.longitude, o.categories)
+      union all
+      select n.longitude, n.latitude, pg_catalog.array_to_string(n.categories, ','), 1
+      from old_rows o join new_rows n on n.id = o.id
+      where n.listed and n.latitude is not null and n.longitude is not null and (n.listed, n.latitude, n.longitude, n.categories) is distinct from (o.listed, o.latitude, o.longitude, o.categories)
+    )
+    select pg_catalog.array_agg(d.lon), pg_catalog.array_agg(d.lat), pg_catalog.array_agg(d.cats), pg_catalog.array_agg(d.s)
+      into v_lon, v_lat, v_cats, v_sign from d;
+  end if;
+  if v_lon is not null then
+    perform private.map_cells_add(1::smallint, v_lon, v_lat, v_cats, v_sign);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.map_cells_people() is 'Issue 34: keeps the people layer of private.map_cells in step with public.profiles.';
+
+/*
+ * AFTER INSERT/UPDATE/DELETE (per statement) on projects: published projects of listed owners with
+ * coordinates enter, leave or move in private.map_cells (category: the public category) (issue 34).
+ */
+create or replace function private.map_cells_projects()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_lon double precision[];
+  v_lat double precision[];
+  v_cats text[];
+  v_sign integer[];
+begin
+  if tg_op = 'INSERT' then
+    select pg_catalog.array_agg(n.longitude), pg_catalog.array_agg(n.latitude), pg_catalog.array_agg(coalesce(n.category::text, '')), pg_catalog.array_agg(1)
+      into v_lon, v_lat, v_cats, v_sign from new_rows n where n.status = 'published' and n.owner_listed and n.latitude is not null and n.longitude is not null;
+  elsif tg_op = 'DELETE' then
+    select pg_catalog.array_agg(o.longitude), pg_catalog.array_agg(o.latitude), pg_catalog.array_agg(coalesce(o.category::text, '')), pg_catalog.array_agg(-1)
+      into v_lon, v_lat, v_cats, v_sign from old_rows o where o.status = 'published' and o.owner_listed and o.latitude is not null and o.longitude is not null;
+  else
+    with d as (
+      select o.longitude as lon, o.latitude as lat, coalesce(o.category::text, '') as cats, -1 as s
+      from old_rows o join new_rows n on n.id = o.id
+      where o.status = 'published' and o.owner_listed and o.latitude is not null and o.longitude is not null and (n.status, n.owner_listed, n.latitude, n.longitude, n.category) is distinct from (o.status, o.owner_listed, o.latitude, o.longitude, o.category)
+      union all
+      select n.longitude, n.latitude, coalesce(n.category::text, ''), 1
+      from old_rows o join new_rows n on n.id = o.id
+      where n.status = 'published' and n.owner_listed and n.latitude is not null and n.longitude is not null and (n.status, n.owner_listed, n.latitude, n.longitude, n.category) is distinct from (o.status, o.owner_listed, o.latitude, o.longitude, o.category)
+    )
+    select pg_catalog.array_agg(d.lon), pg_catalog.array_agg(d.lat), pg_catalog.array_agg(d.cats), pg_catalog.array_agg(d.s)
+      into v_lon, v_lat, v_cats, v_sign from d;
+  end if;
+  if v_lon is not null then
+    perform private.map_cells_add(2::smallint, v_lon, v_lat, v_cats, v_sign);
+  end if;
+  return null;
+end;
+$$;
+comment on function private.map_cells_projects() is 'Issue 34: keeps the projects layer of private.map_cells in step with public.projects.';
+
+create trigger profiles_map_cells_insert after insert on public.profiles
+  referencing new table as new_rows for each statement execute function private.map_cells_people();
+create trigger profiles_map_cells_update after update on public.profiles
+  referencing old table as old_rows new table as new_rows for each statement execute function private.map_cells_people();
+create trigger profiles_map_cells_delete after delete on public.profiles
+  referencing old table as old_rows for each statement execute function private.map_cells_people();
+create trigger projects_map_cells_insert after insert on public.projects
+  referencing new table as new_rows for each statement execute function private.map_cells_projects();
+create trigger projects_map_cells_update after update on public.projects
+  referencing old table as old_rows new table as new_rows for each statement execute function private.map_cells_projects();
+create trigger projects_map_cells_delete after delete on public.projects
+  referencing old table as old_rows for each statement execute function private.map_cells_projects();
+
 -- -----------------------------------------------------------------------------
 -- Helper functions
 -- -----------------------------------------------------------------------------
@@ -172,8 +383,19 @@ create policy cities_select on public.cities for select to anon, authenticated u
  * ceil(max_rows / 16) items nearest to the cell's centre, so a layer returns at most about
  * max_rows items spread over the whole area.
  * capped = some cell of some layer had more ("zoom in to see more"); cities = gazetteer labels
- * for the cities the items are in, most populous first. subtitle: headline, summary, venue or
- * company, at most 160 characters.
+ * for the cities the items are in (and, when a layer comes as cells, the view's most populous
+ * cities with count 0), most populous first. subtitle: headline, summary, venue or company, at
+ * most 160 characters.
+ *
+ * Wide views (issue 34): "cells": { layer: [{ count, lat, lon, bbox: [w, s, e, n] }] }. The view
+ * picks grid level L = max(4, ceil(log2(360 · 12 / (east − west)))) (cells of 360 / 2^L degrees,
+ * about 12 across the view; Germany: level 9, 0.70°). For L ≤ 16 every requested layer is counted
+ * per cell of the cells the bounds touch; a layer with more than max_rows items there comes as
+ * these counts (its items list is empty, it is never capped), the others as items (all of them:
+ * the 4 × 4 share applies only to views narrower than level 16). A cell's
+ * count is exact for the same visibility and filters as the items; lat/lon is the mean position
+ * of its items, bbox the cell. People and projects come from private.map_cells (plus its deltas) minus the caller's
+ * hidden users; events and jobs are counted live (their filters depend on the time).
  *
  * Visibility as search: people listed (confirmed and visible), content published by listed
  * owners, events not drafts/cancelled/finished, jobs not expired; nobody in
@@ -228,6 +450,16 @@ declare
   v_dx double precision := (east - west) / 4;
   v_dy double precision := (north - south) / 4;
   v_tile_limit integer;
+  v_level integer;
+  v_size double precision;
+  v_x0 integer;
+  v_x1 integer;
+  v_y0 integer;
+  v_y1 integer;
+  v_counts bigint[] := array[0, 0, 0, 0];
+  v_cells json[] := array[null, null, null, null]::json[];
+  v_item_layers text[];
+  v_cell_layers text[] := '{}';
 begin
   if west is null or south is null or east is null or north is null
      or not (west between -180 and 180) or not (east between -180 and 180)
@@ -263,6 +495,107 @@ begin
   v_tile_limit := pg_catalog.ceil(v_limit / 16.0)::integer;
   v_labels := case when coalesce(zoom, 6) < 5 then 8 when coalesce(zoom, 6) < 7 then 20 when zoom < 9 then 60 else 150 end;
 
+  -- issue 34: the grid level whose cells are about a twelfth of the view's width (level 9 for
+  -- Germany); up to level 16 each layer is counted per cell of the cells the view touches
+  v_level := greatest(4, pg_catalog.ceil(pg_catalog.log(2.0, (360 * 12 / (east - west))::numeric))::integer);
+  if v_level <= 16 then
+    v_size := 360 / (2 ^ v_level);
+    v_x0 := pg_catalog.floor((west + 180) * (2 ^ v_level) / 360)::integer;
+    v_x1 := pg_catalog.floor((east + 180) * (2 ^ v_level) / 360)::integer;
+    v_y0 := pg_catalog.floor((south + 90) * (2 ^ v_level) / 360)::integer;
+    v_y1 := pg_catalog.floor((north + 90) * (2 ^ v_level) / 360)::integer;
+    with c as (
+      -- people and projects from the roll-up (what everyone sees) and its deltas not yet folded in ...
+      select m.layer::integer as layer_no, m.cx, m.cy, m.n::bigint as n, m.sum_lon as slon, m.sum_lat as slat
+      from private.map_cells m
+      where m.layer = any (pg_catalog.array_remove(array[case when 'people' = any (v_layers) then 1 end, case when 'projects' = any (v_layers) then 2 end], null))
+        and m.category = coalesce(v_cat::text, '') and m.level = v_level
+        and m.cx between v_x0 and v_x1 and m.cy between v_y0 and v_y1
+      union all
+      select d.layer::integer, d.cx, d.cy, d.n::bigint, d.sum_lon, d.sum_lat
+      from private.map_cell_deltas d
+      where d.layer = any (pg_catalog.array_remove(array[case when 'people' = any (v_layers) then 1 end, case when 'projects' = any (v_layers) then 2 end], null))
+        and d.category = coalesce(v_cat::text, '') and d.level = v_level
+        and d.cx between v_x0 and v_x1 and d.cy between v_y0 and v_y1
+      -- ... less the caller's hidden people (blocks either way, suspended accounts) ...
+      union all
+      select 1, x.cx, x.cy, -1, -x.lon, -x.lat
+      from (select p.longitude as lon, p.latitude as lat,
+                   pg_catalog.floor((p.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
+                   pg_catalog.floor((p.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+            from public.profiles p
+            where 'people' = any (v_layers) and p.id = any (v_hidden)
+              and p.listed and p.latitude is not null and p.longitude is not null
+              and (v_cat is null or v_cat = any (p.categories))) x
+      where x.cx between v_x0 and v_x1 and x.cy between v_y0 and v_y1
+      -- ... and their projects (suspended owners' projects are not in the roll-up: owner_listed)
+      union all
+      select 2, x.cx, x.cy, -1, -x.lon, -x.lat
+      from (select p.longitude as lon, p.latitude as lat,
+                   pg_catalog.floor((p.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
+                   pg_catalog.floor((p.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+            from public.projects p
+            where 'projects' = any (v_layers) and p.owner_id = any (v_hidden)
+              and p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null
+              and (v_cat is null or p.category = v_cat)) x
+      where x.cx between v_x0 and v_x1 and x.cy between v_y0 and v_y1
+      -- events (date window, not yet ended) and jobs (expiry, remote) are counted live
+      union all
+      select 3, x.cx, x.cy, 1, x.lon, x.lat
+      from (select e.longitude as lon, e.latitude as lat,
+                   pg_catalog.floor((e.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
+                   pg_catalog.floor((e.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+            from public.events e
+            where 'events' = any (v_layers)
+              and e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
+              and e.latitude is not null and e.longitude is not null
+              -- no point-in-box here: the events still to come are few, read in events_map_cells_idx
+              -- (index only) rather than every listed event of the box through the GiST index
+              and e.longitude between v_x0 * v_size - 180 and (v_x1 + 1) * v_size - 180
+              and e.latitude between v_y0 * v_size - 90 and (v_y1 + 1) * v_size - 90
+              and e.ends_at >= v_from and (v_to is null or e.starts_at < v_to)
+              and (v_cat is null or e.category = v_cat)
+              and not (e.organizer_id = any (v_hidden))) x
+      where x.cx between v_x0 and v_x1 and x.cy between v_y0 and v_y1
+      union all
+      select 4, x.cx, x.cy, 1, x.lon, x.lat
+      from (select j.longitude as lon, j.latitude as lat,
+                   pg_catalog.floor((j.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
+                   pg_catalog.floor((j.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+            from public.jobs j
+            where 'jobs' = any (v_layers)
+              and j.latitude is not null and j.longitude is not null
+              and pg_catalog.point(j.longitude, j.latitude) <@ pg_catalog.box(
+                    pg_catalog.point(v_x0 * v_size - 180, v_y0 * v_size - 90), pg_catalog.point((v_x1 + 1) * v_size - 180, (v_y1 + 1) * v_size - 90))
+              and (j.expires_at is null or j.expires_at > pg_catalog.now())
+              and (v_remote or not j.remote)
+              and (v_cat is null or j.category = v_cat)) x
+      where x.cx between v_x0 and v_x1 and x.cy between v_y0 and v_y1
+    ),
+    g as (
+      select c.layer_no, c.cx, c.cy, sum(c.n) as n, sum(c.slon) as slon, sum(c.slat) as slat
+      from c group by c.layer_no, c.cx, c.cy having sum(c.n) > 0
+    ),
+    j as (
+      select g.layer_no, g.n, pg_catalog.json_build_object(
+               'count', g.n,
+               'lat', pg_catalog.round((g.slat / g.n)::numeric, 5), 'lon', pg_catalog.round((g.slon / g.n)::numeric, 5),
+               'bbox', pg_catalog.json_build_array(g.cx * v_size - 180, g.cy * v_size - 90, (g.cx + 1) * v_size - 180, (g.cy + 1) * v_size - 90)) as cell
+      from g
+    )
+    select array[coalesce(sum(j.n) filter (where j.layer_no = 1), 0), coalesce(sum(j.n) filter (where j.layer_no = 2), 0),
+                 coalesce(sum(j.n) filter (where j.layer_no = 3), 0), coalesce(sum(j.n) filter (where j.layer_no = 4), 0)],
+           array[pg_catalog.json_agg(j.cell) filter (where j.layer_no = 1), pg_catalog.json_agg(j.cell) filter (where j.layer_no = 2),
+                 pg_catalog.json_agg(j.cell) filter (where j.layer_no = 3), pg_catalog.json_agg(j.cell) filter (where j.layer_no = 4)]
+      into v_counts, v_cells
+    from j;
+    -- a layer with more items than max_rows comes as cells: nothing is cut off
+    v_cell_layers := array(select l from pg_catalog.unnest(v_layers) l where v_counts[pg_catalog.array_position(v_all, l)] > v_limit);
+    -- the item layers hold at most max_rows in the area: each grid tile may show them all
+    v_tile_limit := v_limit;
+  end if;
+  v_item_layers := array(select l from pg_catalog.unnest(v_layers) l where not (l = any (v_cell_layers)));
+
   return (
     with tiles as (
       -- a 4 × 4 grid over the bounds: each cell gets its share of the rows, so a capped answer is
@@ -282,7 +615,7 @@ begin
                null::timestamptz as starts_at, null::timestamptz as ends_at, null::boolean as remote,
                pg_catalog.point(p.longitude, p.latitude) <-> t.c as d
         from public.profiles p
-        where 'people' = any (v_layers)
+        where 'people' = any (v_item_layers)
           and p.listed and p.latitude is not null and p.longitude is not null
           and pg_catalog.point(p.longitude, p.latitude) <@ t.b and p.longitude < t.e and p.latitude < t.n
           and (v_cat is null or v_cat = any (p.categories))
@@ -296,7 +629,7 @@ begin
                p.latitude, p.longitude, null::timestamptz, null::timestamptz, null::boolean,
                pg_catalog.point(p.longitude, p.latitude) <-> t.c as d
         from public.projects p
-        where 'projects' = any (v_layers)
+        where 'projects' = any (v_item_layers)
           and p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null
           and pg_catalog.point(p.longitude, p.latitude) <@ t.b and p.longitude < t.e and p.latitude < t.n
           and (v_cat is null or p.category = v_cat)
@@ -309,7 +642,7 @@ begin
         select e.id::text, e.slug, e.title, e.venue_name, e.category::text, e.city, e.latitude, e.longitude,
                e.starts_at, e.ends_at, null::boolean, pg_catalog.point(e.longitude, e.latitude) <-> t.c as d
         from public.events e
-        where 'events' = any (v_layers)
+        where 'events' = any (v_item_layers)
           and e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
           and e.latitude is not null and e.longitude is not null
           and pg_catalog.point(e.longitude, e.latitude) <@ t.b and e.longitude < t.e and e.latitude < t.n
@@ -324,7 +657,7 @@ begin
         select j.id, null::text, j.title, j.company, j.category::text, j.city, j.latitude, j.longitude,
                null::timestamptz, null::timestamptz, j.remote, pg_catalog.point(j.longitude, j.latitude) <-> t.c as d
         from public.jobs j
-        where 'jobs' = any (v_layers)
+        where 'jobs' = any (v_item_layers)
           and j.latitude is not null and j.longitude is not null
           and pg_catalog.point(j.longitude, j.latitude) <@ t.b and j.longitude < t.e and j.latitude < t.n
           and (j.expires_at is null or j.expires_at > pg_catalog.now())
@@ -342,14 +675,26 @@ begin
       from ranked r where r.rn <= v_tile_limit
     ),
     labels as (
-      -- by name through cities_name_key (a few dozen names), not by scanning the box
-      select ci.name, ci.latitude as lat, ci.longitude as lon, n.n as count
-      from (select pg_catalog.lower(s.city) as city, count(*) as n from shown s where s.city is not null group by 1) n
-      cross join lateral (
-        select c.name, c.latitude, c.longitude, c.population from public.cities c
-        where pg_catalog.lower(c.name) = n.city and pg_catalog.point(c.longitude, c.latitude) <@ v_box
-      ) ci
-      order by ci.population desc
+      select l.name, l.lat, l.lon, max(l.count) as count
+      from (
+        -- by name through cities_name_key (a few dozen names), not by scanning the box
+        (select ci.name, ci.latitude as lat, ci.longitude as lon, n.n as count, ci.population
+         from (select pg_catalog.lower(s.city) as city, count(*) as n from shown s where s.city is not null group by 1) n
+         cross join lateral (
+           select c.name, c.latitude, c.longitude, c.population from public.cities c
+           where pg_catalog.lower(c.name) = n.city and pg_catalog.point(c.longitude, c.latitude) <@ v_box
+         ) ci
+         order by ci.population desc
+         limit v_labels)
+        union all
+        -- layers shown as cells carry no city: the most populous cities of the view (issue 34)
+        (select c.name, c.latitude, c.longitude, 0, c.population from public.cities c
+         where pg_catalog.cardinality(v_cell_layers) > 0 and pg_catalog.point(c.longitude, c.latitude) <@ v_box
+         order by c.population desc
+         limit v_labels)
+      ) l
+      group by l.name, l.lat, l.lon, l.population
+      order by l.population desc
       limit v_labels
     )
     select pg_catalog.json_build_object(
@@ -368,6 +713,11 @@ begin
         'jobs', coalesce((select pg_catalog.json_agg(i) from (
                     select s.id, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.remote
                     from shown s where s.layer_no = 4 order by s.tile, s.rn) i), '[]'::json)),
+      'cells', pg_catalog.json_build_object(
+        'people', coalesce(case when 'people' = any (v_cell_layers) then v_cells[1] end, '[]'::json),
+        'projects', coalesce(case when 'projects' = any (v_cell_layers) then v_cells[2] end, '[]'::json),
+        'events', coalesce(case when 'events' = any (v_cell_layers) then v_cells[3] end, '[]'::json),
+        'jobs', coalesce(case when 'jobs' = any (v_cell_layers) then v_cells[4] end, '[]'::json)),
       'capped', exists (select 1 from ranked r where r.rn > v_tile_limit),
       'capped_layers', coalesce((select pg_catalog.json_agg(c.layer order by c.layer_no) from (
                  select distinct r.layer_no, r.layer from ranked r where r.rn > v_tile_limit) c), '[]'::json),

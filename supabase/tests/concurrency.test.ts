@@ -185,3 +185,58 @@ test('compacting folds the deltas into the counter row without changing the valu
     await admin.query('commit');
   }
 });
+
+test('people entering the same map cells from two open transactions do not wait for each other (the map cells take no row lock)', async () => {
+  // issue 34: each listed person with a position is counted in the grid cells of every level; the
+  // coarse cells hold all of Germany, so a roll-up updated in place made every such write wait
+  const [u1, u2] = [await createUser('premium'), await createUser('premium')];
+  const [a, b] = [new pg.Client({ connectionString: config.dbUrl }), new pg.Client({ connectionString: config.dbUrl })];
+  await Promise.all([a.connect(), b.connect()]);
+  const move = (c: pg.Client, id: string) =>
+    c.query(`update public.profiles set city = 'Berlin' where id = $1 returning listed, latitude is not null as placed`, [id]);
+  try {
+    await a.query('begin');
+    await b.query('begin');
+    expect((await move(a, u1)).rows[0]).toEqual({ listed: true, placed: true });
+    // a keeps its transaction open; b's person lands in the same cells at every level
+    await b.query(`set local lock_timeout = '3s'`);
+    const second = await move(b, u2).then(
+      () => 'moved',
+      (e: { message: string }) => e.message,
+    );
+    expect(second).toBe('moved');
+  } finally {
+    await a.query('rollback').catch(() => undefined);
+    await b.query('rollback').catch(() => undefined);
+    await a.end();
+    await b.end();
+  }
+});
+
+test('compacting the map cells folds their deltas in without changing any cell', async () => {
+  const id = await createUser('premium');
+  await admin.query(`update public.profiles set city = 'Hamburg' where id = $1`, [id]);
+  const cells = `
+    select layer, category, level, cx, cy, sum(n)::int as n, sum(sum_lon) as lon, sum(sum_lat) as lat
+    from (select layer, category, level, cx, cy, n, sum_lon, sum_lat from private.map_cells
+          union all
+          select layer, category, level, cx, cy, n, sum_lon, sum_lat from private.map_cell_deltas) x
+    group by 1, 2, 3, 4, 5 having sum(n) <> 0 order by 1, 2, 3, 4, 5`;
+  // one snapshot for the compaction and the readings: other files may write meanwhile
+  await admin.query('begin isolation level repeatable read');
+  try {
+    expect((await admin.query(`select count(*)::int as n from private.map_cell_deltas`)).rows[0].n).toBeGreaterThan(0);
+    const before = (await admin.query(cells)).rows as { n: number; lon: number; lat: number }[];
+    await admin.query(`select private.compact_map_cells()`);
+    const after = (await admin.query(cells)).rows as { n: number; lon: number; lat: number }[];
+    expect((await admin.query(`select count(*)::int as n from private.map_cell_deltas`)).rows[0].n).toBe(0);
+    expect((await admin.query(`select count(*)::int as n from private.map_cells where n <= 0`)).rows[0].n).toBe(0);
+    expect(after.map(({ lon: _lon, lat: _lat, ...key }) => key)).toEqual(before.map(({ lon: _lon, lat: _lat, ...key }) => key));
+    after.forEach((c, i) => {
+      expect(c.lon).toBeCloseTo(before[i]!.lon, 6);
+      expect(c.lat).toBeCloseTo(before[i]!.lat, 6);
+    });
+  } finally {
+    await admin.query('commit');
+  }
+});

@@ -12,7 +12,9 @@ interface Item {
   city: string | null; lat: number; lon: number; starts_at?: string; ends_at?: string; remote?: boolean;
 }
 const LAYERS = ['people', 'projects', 'events', 'jobs'] as const;
-interface Answer { items: Record<(typeof LAYERS)[number], Omit<Item, 'layer'>[]>; capped: boolean; capped_layers: string[]; cities: { name: string; lat: number; lon: number; count: number }[] }
+/** A grid cell of a wide view (issue 34). */
+interface Cell { count: number; lat: number; lon: number; bbox: [number, number, number, number] }
+interface Answer { items: Record<(typeof LAYERS)[number], Omit<Item, 'layer'>[]>; cells: Record<(typeof LAYERS)[number], Cell[]>; capped: boolean; capped_layers: string[]; cities: { name: string; lat: number; lon: number; count: number }[] }
 /** The answer with the per-layer lists flattened into one list of items carrying their layer. */
 interface MapResult extends Omit<Answer, 'items'> { items: Item[]; raw: Answer }
 interface City { name: string; latitude: number; longitude: number }
@@ -239,10 +241,10 @@ describe('map_items()', () => {
     expect(idsOf(await map(anon, { ...around(a), layers: ['jobs'], include_remote: false }), 'jobs')).toEqual([ids.onsite]);
   });
 
-  test('the row cap: each cell of a 4 × 4 grid gets its share, nearest its centre, with a "zoom in" signal', async () => {
-    // bounds of ±0.04° around c: cells of 0.02°; three projects in the cell north-east of c, one in the cell south-west
-    const box = { west: c.longitude - 0.04, south: c.latitude - 0.04, east: c.longitude + 0.04, north: c.latitude + 0.04 };
-    const at = [[0.002, 0.002], [0.01, 0.01], [0.018, 0.018], [-0.01, -0.01]] as const;
+  test('the row cap of views narrower than grid level 16: each cell of a 4 × 4 grid gets its share, nearest its centre, with a "zoom in" signal', async () => {
+    // bounds of ±0.02° around c: cells of 0.01°; three projects in the cell north-east of c, one in the cell south-west
+    const box = { west: c.longitude - 0.02, south: c.latitude - 0.02, east: c.longitude + 0.02, north: c.latitude + 0.02 };
+    const at = [[0.001, 0.001], [0.005, 0.005], [0.009, 0.009], [-0.005, -0.005]] as const;
     for (const [i, [dx, dy]] of at.entries()) {
       await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, latitude, longitude, status)
         values ($1, $2, 'x', 'x', 'art', $3, $4, $5, 'published')`, [users.owner!.id, `Kappung ${i}`, c.name, c.latitude + dy, c.longitude + dx]);
@@ -254,6 +256,10 @@ describe('map_items()', () => {
     const all = await map(anon, { ...box, layers: ['projects'], max_rows: 48 });
     expect(all).toMatchObject({ capped: false, capped_layers: [] });
     expect(all.items.map((i) => i.title).sort()).toEqual(['Kappung 0', 'Kappung 1', 'Kappung 2', 'Kappung 3']);
+    // a wider view (issue 34: counted per grid cell first) shows a layer that fits max_rows whole, uncapped
+    const wider = await map(anon, { west: c.longitude - 0.04, south: c.latitude - 0.04, east: c.longitude + 0.04, north: c.latitude + 0.04, layers: ['projects'], max_rows: 4 });
+    expect(wider).toMatchObject({ capped: false, capped_layers: [] });
+    expect(wider.items.map((i) => i.title).sort()).toEqual(['Kappung 0', 'Kappung 1', 'Kappung 2', 'Kappung 3']);
     // a point on a cell border belongs to one cell only
     await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, latitude, longitude, status)
       values ($1, 'Kappung Rand', 'x', 'x', 'art', $2, $3, $4, 'published')`, [users.owner!.id, c.name, c.latitude, c.longitude]);
@@ -280,5 +286,88 @@ describe('map_items()', () => {
       const out = await call(anon, args);
       expect(out, JSON.stringify(args)).toMatchObject({ ok: false, code: '22023', message: reason });
     }
+  });
+});
+
+describe('wide views: counts per grid cell (issue 34)', () => {
+  const sum = (cells: Cell[]) => cells.reduce((n, x) => n + x.count, 0);
+  const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+
+  test('a layer with more items than max_rows comes as cells whose counts sum to its items in the area, for every caller and filter', async () => {
+    const cases: [Actor, Record<string, unknown>][] = [
+      [anon, {}],
+      [users.viewer!, {}], // blocks either way: the roll-up's counts less the hidden people and their projects
+      [anon, { category: 'science' }],
+      [anon, { layers: ['events'], date_from: day(1), date_to: day(10) }],
+      [anon, { layers: ['jobs'], include_remote: false }],
+    ];
+    for (const [who, args] of cases) {
+      const narrow = await map(who, { ...around(a), ...args, max_rows: 1000 });
+      const wide = await map(who, { ...around(a), ...args, max_rows: 1 });
+      for (const layer of LAYERS) {
+        const n = narrow.raw.items[layer].length;
+        const label = `${JSON.stringify(args)} ${layer}`;
+        if (n > 1) {
+          expect(wide.raw.items[layer], label).toEqual([]);
+          expect(sum(wide.raw.cells[layer]), label).toBe(n);
+        } else {
+          expect(wide.raw.cells[layer], label).toEqual([]);
+          expect(wide.raw.items[layer].length, label).toBe(n);
+        }
+      }
+      expect(wide.capped).toBe(false);
+    }
+    // the fixtures make the wide view hold cells at all
+    const all = await map(anon, { ...around(a), max_rows: 1 });
+    expect(sum(all.raw.cells.people)).toBeGreaterThan(3);
+    expect(sum(all.raw.cells.projects)).toBeGreaterThan(1);
+    expect(all.cities.find((x) => x.name === a.name)).toBeDefined();
+  });
+
+  test('Germany: the cells hold every visible person and project of their area, each bubble inside its cell', async () => {
+    const r = await map(anon, { west: 5.5, south: 47.2, east: 15.5, north: 55.1, zoom: 6, max_rows: 200 });
+    const visible = {
+      people: `select count(*)::int as n from public.profiles p where p.listed and p.latitude is not null and p.longitude is not null
+               and not exists (select 1 from public.account_suspensions s where s.user_id = p.id)`,
+      projects: `select count(*)::int as n from public.projects p where p.status = 'published' and p.owner_listed
+                 and p.latitude is not null and p.longitude is not null`,
+    };
+    for (const layer of ['people', 'projects'] as const) {
+      const cells = r.raw.cells[layer];
+      expect(r.raw.items[layer]).toEqual([]);
+      expect(cells.length).toBeGreaterThan(10);
+      const size = 360 / 2 ** 9; // level 9 for a view 10° wide
+      for (const x of cells) {
+        expect(x.bbox[2] - x.bbox[0]).toBeCloseTo(size, 9);
+        expect(x.lon).toBeGreaterThanOrEqual(x.bbox[0] - 1e-5);
+        expect(x.lon).toBeLessThanOrEqual(x.bbox[2] + 1e-5);
+        expect(x.lat).toBeGreaterThanOrEqual(x.bbox[1] - 1e-5);
+        expect(x.lat).toBeLessThanOrEqual(x.bbox[3] + 1e-5);
+      }
+      const [w, s, e, n] = [Math.min(...cells.map((x) => x.bbox[0])), Math.min(...cells.map((x) => x.bbox[1])),
+        Math.max(...cells.map((x) => x.bbox[2])), Math.max(...cells.map((x) => x.bbox[3]))];
+      const [expected] = await db.sql<{ n: number }>(`${visible[layer]} and p.longitude >= $1 and p.longitude < $3 and p.latitude >= $2 and p.latitude < $4`, [w, s, e, n]);
+      expect(sum(cells), layer).toBe(expected!.n);
+    }
+  });
+
+  test('the counts follow writes: unpublishing, publishing again, a hidden owner', async () => {
+    // cells while more than one project is there, the item itself when one is left
+    const count = async () => {
+      const r = (await map(anon, { ...around(a), layers: ['projects'], max_rows: 1 })).raw;
+      return sum(r.cells.projects) + r.items.projects.length;
+    };
+    const before = await count();
+    expect(before).toBeGreaterThan(2);
+    await db.sql(`update public.projects set status = 'draft' where id = $1`, [ids.science]);
+    expect(await count()).toBe(before - 1);
+    await db.sql(`update public.projects set status = 'published' where id = $1`, [ids.science]);
+    expect(await count()).toBe(before);
+    const [own] = await db.sql<{ n: number }>(`select count(*)::int as n from public.projects where owner_id = $1 and status = 'published' and latitude is not null
+      and longitude between $2 and $3`, [users.owner!.id, a.longitude - 0.05, a.longitude + 0.05]);
+    await db.sql(`update public.profiles set profile_visibility = 0 where id = $1`, [users.owner!.id]);
+    expect(await count()).toBe(before - own!.n);
+    await db.sql(`update public.profiles set profile_visibility = 1 where id = $1`, [users.owner!.id]);
+    expect(await count()).toBe(before);
   });
 });

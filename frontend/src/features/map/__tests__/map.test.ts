@@ -44,6 +44,22 @@ describe('clusters', () => {
     expect(clusters.clusterItems(cluster.key).map((i) => i.id).sort()).toEqual(['a', 'b']);
   });
 
+  it('weighs grid cells by their count and gives their area for a click (issue 34)', () => {
+    const cells = [
+      { layer: 'projects' as const, count: 120, lat: 50.94, lon: 6.96, bbox: [6.33, 50.63, 7.03, 51.33] as const },
+      { layer: 'people' as const, count: 30, lat: 50.95, lon: 6.97, bbox: [6.33, 50.63, 7.03, 51.33] as const },
+    ];
+    const clusters = new ItemClusters([item('x', 6.98, 50.96, 'events')], cells);
+    const [merged, ...rest] = clusters.markers(GERMANY, 5);
+    expect(rest).toEqual([]);
+    expect(merged).toMatchObject({ kind: 'cluster', count: 151, layers: ['projects', 'people', 'events'], area: [6.33, 50.63, 7.03, 51.33] });
+    expect(clusters.clusterItems(merged!.key).map((i) => i.id)).toEqual(['x']);
+    const alone = new ItemClusters([], cells.slice(0, 1)).markers(GERMANY, 5);
+    expect(alone).toMatchObject([{ kind: 'cluster', count: 120, layers: ['projects'], area: [6.33, 50.63, 7.03, 51.33] }]);
+    // clusters of items only have no area: they split or list their items as before
+    expect(new ItemClusters(items).markers(GERMANY, 5).find((m) => m.kind === 'cluster')).not.toHaveProperty('area');
+  });
+
   it('keeps only what lies in the bounds', () => {
     const clusters = new ItemClusters(items);
     const berlin = clusters.markers([13, 52, 14, 53], 10);
@@ -75,6 +91,7 @@ describe('the RPC answer', () => {
   it('flattens the per-layer lists in layer order and fills the missing slug of jobs', () => {
     const base = { subtitle: null, category: 'art', city: 'Köln', lat: 50.9, lon: 6.9 };
     const flat = toMapResponse({
+      cells: { people: [], projects: [{ count: 250, lat: 50.9, lon: 6.9, bbox: [6.3, 50.6, 7, 51.3] }], events: [], jobs: [] },
       items: {
         people: [{ ...base, id: 'p', slug: 'anna', title: 'Anna' }],
         projects: [],
@@ -88,5 +105,6 @@ describe('the RPC answer', () => {
     expect(flat.items.map((i) => [i.layer, i.id, i.slug])).toEqual([['people', 'p', 'anna'], ['events', '7', 'treffen-7'], ['jobs', 'dev-1', null]]);
     expect(flat.items[2]!.remote).toBe(true);
     expect(flat).toMatchObject({ capped: true, capped_layers: ['people'] });
+    expect(flat.cells).toEqual([{ layer: 'projects', count: 250, lat: 50.9, lon: 6.9, bbox: [6.3, 50.6, 7, 51.3] }]);
   });
 });

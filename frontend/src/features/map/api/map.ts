@@ -82,7 +82,10 @@ const itemFields = {
   lon: z.number(),
 };
 
+const cellSchema = z.object({ count: z.number(), lat: z.number(), lon: z.number(), bbox: z.tuple([z.number(), z.number(), z.number(), z.number()]) });
+
 const responseSchema = z.object({
+  cells: z.object({ people: z.array(cellSchema), projects: z.array(cellSchema), events: z.array(cellSchema), jobs: z.array(cellSchema) }),
   items: z.object({
     people: z.array(z.object(itemFields)),
     projects: z.array(z.object(itemFields)),
@@ -113,22 +116,43 @@ export interface MapItem {
   remote?: boolean;
 }
 
+/**
+ * A grid cell of a wide view (issue 34): a layer with more items in the view than the map asks
+ * for comes as counts per cell instead of items.
+ */
+export interface MapCell {
+  layer: MapLayer;
+  /** Items of the layer in the cell (same visibility and filters as the items). */
+  count: number;
+  /** Mean position of those items (WGS84 degrees): where the bubble is drawn. */
+  lat: number;
+  lon: number;
+  /** The cell: [west, south, east, north] in degrees; a click asks for this area. */
+  bbox: Bounds;
+}
+
 /** A city label: gazetteer coordinates and the number of loaded items there. */
 export type CityLabel = z.infer<typeof responseSchema>['cities'][number];
 
 /** The map's answer: every layer's items in one list (people, projects, events, jobs), the cap signal and city labels. */
 export interface MapResponse {
   items: MapItem[];
+  /** Layers with more items than MAP_MAX_ROWS in the view: their counts per grid cell (issue 34). */
+  cells: MapCell[];
   capped: boolean;
   capped_layers: string[];
   cities: CityLabel[];
 }
 
-/** Flattens public.map_items' per-layer answer into one list of items with their layer. */
+/** Flattens public.map_items' per-layer answer into one list of items and one of cells, each with their layer. */
 export function toMapResponse(raw: z.infer<typeof responseSchema>): MapResponse {
   const items: MapItem[] = [];
-  for (const layer of MAP_LAYERS) for (const item of raw.items[layer]) items.push({ ...item, slug: item.slug ?? null, layer });
-  return { items, capped: raw.capped, capped_layers: raw.capped_layers, cities: raw.cities };
+  const cells: MapCell[] = [];
+  for (const layer of MAP_LAYERS) {
+    for (const item of raw.items[layer]) items.push({ ...item, slug: item.slug ?? null, layer });
+    for (const cell of raw.cells[layer]) cells.push({ ...cell, layer });
+  }
+  return { items, cells, capped: raw.capped, capped_layers: raw.capped_layers, cities: raw.cities };
 }
 
 /**
@@ -143,11 +167,12 @@ export function zoomForBounds([west, , east]: Bounds): number {
 /**
  * Calls `map_items` (POST /rest/v1/rpc/map_items) for the URL state.
  * @returns items of the visible layers (at most about MAP_MAX_ROWS per layer, spread over the
- *   area), `capped` when some layer had more, city labels
+ *   area), or for a layer with more than MAP_MAX_ROWS in the area its counts per grid cell
+ *   (issue 34), `capped` when some item layer had more, city labels
  * @throws ApiError (22023 for bad bounds, layers, category or dates)
  */
 export async function fetchMapItems(p: MapParams): Promise<MapResponse> {
-  if (p.layers.length === 0) return { items: [], capped: false, capped_layers: [], cities: [] };
+  if (p.layers.length === 0) return { items: [], cells: [], capped: false, capped_layers: [], cities: [] };
   const bounds = p.bbox ?? GERMANY;
   const [west, south, east, north] = bounds;
   const { supabase } = await import('@/lib/supabase');

@@ -7,7 +7,7 @@ import type { PositionAnchor } from 'maplibre-gl';
 import MapGL, { AttributionControl, Marker, NavigationControl, Popup, type MapRef, type ViewStateChangeEvent } from 'react-map-gl/maplibre';
 import { LocalLink } from '@/components/local-link';
 import { type Locale } from '@site/locale';
-import type { Bounds, CityLabel, MapItem } from '../api/map';
+import type { Bounds, CityLabel, MapCell, MapItem } from '../api/map';
 import { declutter, ItemClusters, type MapMarker } from '../lib/clusters';
 import { MARKER_HEIGHT, MAX_ZOOM, mapStyle } from '../lib/map-style';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
@@ -17,6 +17,13 @@ import classes from './map-canvas.module.css';
 /** Props of the map: what to draw and where to start. */
 export interface MapCanvasProps {
   items: readonly MapItem[];
+  /** Counts per grid cell of the layers that came as cells (issue 34): drawn as bubbles with their count. */
+  cells?: readonly MapCell[];
+  /**
+   * Called when the user opens a bubble that holds cells, with the cells' area [w, s, e, n]; the map
+   * has started to move there. Without it such a bubble zooms in like any cluster.
+   */
+  onArea?: (area: Bounds) => void;
   /** City labels (gazetteer coordinates); drawn under the markers, hidden from screen readers (the list names the cities). */
   cities?: readonly CityLabel[];
   /** The first view; the map keeps its own view afterwards, unless `fitTo` changes. */
@@ -32,6 +39,8 @@ export interface MapCanvasProps {
 }
 
 type Selection = { lon: number; lat: number; items: MapItem[] } | null;
+
+const NO_CELLS: readonly MapCell[] = [];
 
 const boundsOf = (map: MapRef): Bounds => {
   const b = map.getBounds();
@@ -101,14 +110,14 @@ function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
  * supercluster, a popup card per marker, city labels, navigation and attribution controls.
  * Honours reduced motion (no animated moves). Loaded only by routes that show a map.
  */
-export default function MapCanvas({ items, cities = [], initialBounds, fitTo, locale, label, height, onViewChange }: MapCanvasProps) {
+export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = [], initialBounds, fitTo, locale, label, height, onViewChange }: MapCanvasProps) {
   const intl = useIntl();
   const reduceMotion = useReducedMotion();
   const mapRef = useRef<MapRef>(null);
   const wrapRef = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<{ bounds: Bounds; zoom: number } | null>(null);
   const [selection, setSelection] = useState<Selection>(null);
-  const clusters = useMemo(() => new ItemClusters(items), [items]);
+  const clusters = useMemo(() => new ItemClusters(items, cells), [items, cells]);
   const markers: MapMarker[] = useMemo(() => (view ? clusters.markers(view.bounds, view.zoom) : []), [clusters, view]);
   const labels = useMemo(() => (view ? declutter(cities, view.zoom) : []), [cities, view]);
   // maplibre makes every marker element a labelled role=button ("Map marker"); ours carry a real
@@ -142,6 +151,14 @@ export default function MapCanvas({ items, cities = [], initialBounds, fitTo, lo
   const openCluster = (m: Extract<MapMarker, { kind: 'cluster' }>) => {
     const map = mapRef.current;
     if (!map) return;
+    // counts per cell (issue 34): zoom to the cells and let the page ask for that area
+    if (m.area && onArea) {
+      const [w, s, e, n] = m.area;
+      setSelection(null);
+      map.fitBounds([[w, s], [e, n]], { padding: 20, maxZoom: MAX_ZOOM - 1, duration: reduceMotion ? 0 : 500 });
+      onArea(m.area);
+      return;
+    }
     // a place whose items share one position (people in a city) never splits: list them
     if (m.expansionZoom >= MAX_ZOOM || map.getZoom() >= MAX_ZOOM - 1) {
       setSelection({ lon: m.lon, lat: m.lat, items: clusters.clusterItems(m.key) });

@@ -45,9 +45,13 @@ export default function MapRoute({ locale }: PageProps) {
 
   // layers switch off at once, before the new answer arrives
   const items = useMemo(() => (query.data?.items ?? []).filter((i) => params.layers.includes(i.layer)), [query.data, params.layers]);
+  // wide views: layers with many items come as counts per grid cell (issue 34)
+  const cells = useMemo(() => (query.data?.cells ?? []).filter((c) => params.layers.includes(c.layer)), [query.data, params.layers]);
+  const inCells = cells.reduce((sum, c) => sum + c.count, 0);
   const counts = useMemo(() => {
     const c: Partial<Record<MapLayer, number>> = {};
     for (const i of query.data?.items ?? []) c[i.layer] = (c[i.layer] ?? 0) + 1;
+    for (const cell of query.data?.cells ?? []) c[cell.layer] = (c[cell.layer] ?? 0) + cell.count;
     return c;
   }, [query.data]);
 
@@ -128,6 +132,11 @@ export default function MapRoute({ locale }: PageProps) {
               <Suspense fallback={<MapLoading height={MAP_HEIGHT} />}>
                 <MapCanvas
                   items={items}
+                  cells={cells}
+                  onArea={(area) => {
+                    apply({ bbox: area });
+                    setMoved(null);
+                  }}
                   cities={query.data?.cities ?? []}
                   initialBounds={initialBounds}
                   locale={locale}
@@ -161,14 +170,19 @@ export default function MapRoute({ locale }: PageProps) {
                 <FormattedMessage id="map.list.title" />
               </Title>
               <Text fz="sm" role="status" aria-live="polite" data-testid="map-total">
-                {query.isPending ? <FormattedMessage id="map.loading" /> : <FormattedMessage id="map.list.total" values={{ count: items.length }} />}
+                {query.isPending ? <FormattedMessage id="map.loading" /> : <FormattedMessage id="map.list.total" values={{ count: items.length + inCells }} />}
               </Text>
+              {inCells > 0 && (
+                <Text fz="sm" c="dimmed" data-testid="map-in-cells">
+                  <FormattedMessage id="map.list.cells" values={{ count: inCells }} />
+                </Text>
+              )}
               {params.bbox && (
                 <Button variant="subtle" size="compact-sm" onClick={() => apply({ bbox: null })} data-testid="map-all-germany" style={{ alignSelf: 'flex-start' }}>
                   <FormattedMessage id="map.allGermany" />
                 </Button>
               )}
-              {query.data && <MapItemList key={key} items={items} locale={locale} label={intl.formatMessage({ id: 'map.list.label' })} />}
+              {query.data && (items.length > 0 || inCells === 0) && <MapItemList key={key} items={items} locale={locale} label={intl.formatMessage({ id: 'map.list.label' })} />}
             </Stack>
           </Grid.Col>
         </Grid>
