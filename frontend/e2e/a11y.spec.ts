@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
 import { dePath, PUBLIC_PAGES } from './support';
+// these tests only visit pages: one page per worker (warm HTTP cache), see worker-page.ts
+import { expect, test } from './worker-page';
 
 test.describe('axe-core: no serious or critical violations on public pages', () => {
   // every page stands alone: the pages are shared out among the workers

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { collectErrors, dePath, expectedTitle, PUBLIC_PAGES, PRODUCT } from './support';
+// the visit of every page only looks: one page per worker (warm HTTP cache), see worker-page.ts
+import { test as visitTest } from './worker-page';
 
 test.describe('every public page in both languages (spec §2)', () => {
   // every page stands alone: the pages are shared out among the workers
@@ -10,7 +12,7 @@ test.describe('every public page in both languages (spec §2)', () => {
   for (const pageDef of PUBLIC_PAGES) {
     for (const locale of ['en', 'de'] as const) {
       const path = locale === 'en' ? pageDef.path : dePath(pageDef.path);
-      test(`${path}`, async ({ page, baseURL }) => {
+      visitTest(`${path}`, async ({ page, baseURL }) => {
         const errors = collectErrors(page);
         const response = await page.goto(path);
         expect(response?.status()).toBe(200);
