@@ -15,19 +15,19 @@ import { test as base, type Page } from '@playwright/test';
  */
 export const test = base.extend<object, { workerPage: Page }>({
   workerPage: [
-    async ({ browser }, use, workerInfo) => {
+    async ({ browser }, provide, workerInfo) => {
       const { baseURL, locale } = workerInfo.project.use;
       const context = await browser.newContext({ baseURL, locale });
       const page = await context.newPage();
-      await use(page);
+      await provide(page);
       await context.close();
     },
     { scope: 'worker' },
   ],
-  page: async ({ workerPage }, use) => {
+  page: async ({ workerPage }, provide) => {
     await workerPage.context().clearCookies();
     const viewport = workerPage.viewportSize();
-    await use(workerPage);
+    await provide(workerPage);
     if (viewport) await workerPage.setViewportSize(viewport);
     workerPage.removeAllListeners('console');
     workerPage.removeAllListeners('pageerror');
