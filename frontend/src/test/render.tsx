@@ -1,7 +1,7 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { Notifications, notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, type RenderResult } from '@testing-library/react';
+import { render, type RenderResult, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { IntlProvider } from 'react-intl';
 import { MemoryRouter, useLocation } from 'react-router';
@@ -26,6 +26,16 @@ export function t(locale: Locale, id: string, values: Record<string, string | nu
   const text = messages(locale)[id];
   if (text === undefined) throw new Error(`no message ${id} in ${locale}`);
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * The input labelled `label` (exactly; Mantine adds ` *` to required fields' labels), as
+ * Playwright's `getByLabel(label, { exact: true })` finds it.
+ * @throws when there is none or more than one
+ */
+export function field(label: string): HTMLInputElement {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return screen.getByLabelText(new RegExp(`^${escaped}(\\s*\\*)?$`), { selector: 'input, textarea, select' });
 }
 
 /**
@@ -67,6 +77,9 @@ export interface ScreenResult extends RenderResult {
 export function renderScreen(ui: ReactElement, { locale, path = '/' }: { locale?: Locale; path?: string } = {}): ScreenResult {
   reportFirstPaint();
   provideFontSet();
+  // the snackbars are module state of @mantine/notifications: none is left over from an earlier screen
+  notifications.clean();
+  notifications.cleanQueue();
   const lang = locale ?? localeFromPath(new URL(path, 'http://localhost').pathname);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   let current = path;
