@@ -26,7 +26,8 @@ export function mockNetwork() {
 /**
  * A PostgREST read of `table` (GET `/rest/v1/<table>`, an RPC with `rpc/<name>`) answered with
  * `rows` as PostgREST does: a JSON array, or the first row alone when supabase-js asks for one
- * object (`.single()`: Accept `application/vnd.pgrst.object+json`; no row is 406 PGRST116).
+ * object (`.single()`: Accept `application/vnd.pgrst.object+json`; no row is 406 PGRST116), with
+ * the total in `Content-Range` when it asks for a count (`Prefer: count=exact`).
  * @param rows the rows, or a function of the request's query that returns them
  */
 export function restRows(table: string, rows: readonly JsonBodyType[] | ((query: URLSearchParams) => readonly JsonBodyType[])) {
@@ -37,7 +38,9 @@ export function restRows(table: string, rows: readonly JsonBodyType[] | ((query:
         ? HttpResponse.json(list[0] ?? null)
         : HttpResponse.json({ code: 'PGRST116', details: `The result contains ${list.length} rows`, hint: null, message: 'JSON object requested, multiple (or no) rows returned' }, { status: 406 });
     }
-    return HttpResponse.json(list as JsonBodyType);
+    const counted = request.headers.get('prefer')?.includes('count=');
+    const range = list.length ? `0-${list.length - 1}/${list.length}` : '*/0';
+    return HttpResponse.json(list as JsonBodyType, counted ? { headers: { 'Content-Range': range } } : undefined);
   };
   return table.startsWith('rpc/') ? http.post(`${REST_URL}/${table}`, ({ request }) => answer(request)) : http.get(`${REST_URL}/${table}`, ({ request }) => answer(request));
 }
