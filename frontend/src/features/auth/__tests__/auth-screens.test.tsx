@@ -92,6 +92,28 @@ for (const [locale, prefix] of [
   });
 }
 
+describe('a locked account (issue 12 finding 9, issue 29 §2)', () => {
+  // login-check answers 429 over_request_rate_limit after ten wrong passwords, even for the right
+  // one (supabase/functions/login-check/handler_test.ts); the page says so in its language
+  for (const [locale, prefix, message] of [
+    ['en', '', 'Too many sign-in attempts. For your security, please wait 15 minutes and try again, or reset your password.'],
+    ['de', '/de', 'Zu viele Anmeldeversuche. Zu Ihrer Sicherheit warten Sie bitte 15 Minuten und versuchen es dann erneut, oder setzen Sie Ihr Passwort zurück.'],
+  ] as const) {
+    it(`gets the rate-limit message on the login page (${locale})`, async () => {
+      server.use(
+        http.post(`${FUNCTIONS_URL}/login-check`, () => functionError(429, 'over_request_rate_limit', 'Too many sign-in attempts for this account. Please try again in 15 minutes.')),
+        http.get(`${AUTH_URL}/settings`, () => HttpResponse.json(SETTINGS)),
+      );
+      const view = loginAt(`${prefix}/login`);
+      fireEvent.change(field(t(locale, 'auth.field.email')), { target: { value: 'rita.rate@example.com' } });
+      fireEvent.change(field(t(locale, 'auth.field.password')), { target: { value: 'Correct-Horse-42' } });
+      fireEvent.click(screen.getByRole('button', { name: t(locale, 'auth.login.submit') }));
+      await waitFor(() => expect(screen.getByTestId('login-error').textContent).toBe(message), WAIT);
+      expect(view.location()).toBe(`${prefix}/login`);
+    });
+  }
+});
+
 describe('confirmation links confirm-email refuses (400 token_expired)', () => {
   it('expired, forged and altered links say so and offer a new one (en, de)', async () => {
     const tokens: string[] = [];
