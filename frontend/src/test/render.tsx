@@ -70,18 +70,22 @@ export interface ScreenResult extends RenderResult {
  * Renders a screen as the SPA shows it, without a stack: Mantine with the snackbar host, the
  * full message catalogue of the locale (from `path`: `/de…` is German, unless `locale` says
  * otherwise), a fresh TanStack Query client without retries (a failed request shows
- * its error state at once) and an in-memory router at `path`. The data layer is mocked at the
+ * its error state at once; pass the app's `queryClient` of lib/query-client.ts to test its retry
+ * policy) and an in-memory router at `path`. The data layer is mocked at the
  * network edge (MSW, src/test/msw.ts), so the screen's own fetchers and supabase-js run unchanged.
  * @returns Testing Library's render result and `location()`, the router's current address
  */
-export function renderScreen(ui: ReactElement, { locale, path = '/' }: { locale?: Locale; path?: string } = {}): ScreenResult {
+export function renderScreen(
+  ui: ReactElement,
+  { locale, path = '/', queryClient: client }: { locale?: Locale; path?: string; queryClient?: QueryClient } = {},
+): ScreenResult {
   reportFirstPaint();
   provideFontSet();
   // the snackbars are module state of @mantine/notifications: none is left over from an earlier screen
   notifications.clean();
   notifications.cleanQueue();
   const lang = locale ?? localeFromPath(new URL(path, 'http://localhost').pathname);
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const queryClient = client ?? new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   let current = path;
   function LocationProbe() {
     const { pathname, search, hash } = useLocation();
