@@ -73,29 +73,7 @@ test('a favourite project is a card with owner, category and city; its remove bu
   await expect(page).toHaveURL(/\/search$/);
 });
 
-test('a contact is a person card: picture and name, link to the profile, message button', async ({ page }) => {
-  await putSession(page, fan);
-  await page.goto('/user/contacts');
-  const card = page.getByTestId('contact-entry').filter({ hasText: await ownerName(owner) });
-  await expect(card).toHaveCount(1);
-  const profile = await admin().from('profiles').select('slug').eq('id', owner.id).single();
-  await expect(card.getByRole('link')).toHaveAttribute('href', `/u/${profile.data!.slug}`);
-  await expect(card.getByRole('button', { name: en('contacts.message') })).toBeVisible();
-});
-
-test('empty user lists say what to do next, and the step leads there', async ({ page }) => {
-  await putSession(page, newcomer);
-  await page.goto('/user/projects');
-  await expect(page.getByTestId('projects-empty')).toHaveText(en('projects.empty'));
-  await page.getByRole('link', { name: en('projects.emptyAction') }).click();
-  await expect(page).toHaveURL(/\/user\/projects\/create-project-new$/);
-  await page.goto('/user/portfolios');
-  await expect(page.getByTestId('portfolios-empty')).toHaveText(en('portfolios.empty'));
-  await page.getByRole('link', { name: en('portfolios.emptyAction') }).click();
-  await expect(page).toHaveURL(/\/user\/create-portfolio$/);
-  await page.goto('/user/chat');
-  await expect(page.getByTestId('inbox-empty')).toHaveText(en('chat.inboxEmpty'));
-});
+// the contact card and the empty lists' next steps: src/features/user/__tests__/user-lists-screens.test.tsx
 
 async function settle(page: Page) {
   await expect(page.locator('h1').first()).toBeVisible();

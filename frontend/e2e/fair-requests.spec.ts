@@ -4,10 +4,11 @@ import { dismissCookies } from './billing-support';
 import { dePath, expectAccessible, grantActiveSubscription, messages, nodeClient, SERVICE_ROLE_KEY } from './support';
 
 /**
- * Fair requests (issue 19) in both languages: a Basic user who sent their 10 contact requests this
- * week sees "0 of 10" on the contacts page, and the 11th request is refused with the message naming
- * the renewal day (Monday after this ISO week, Berlin); a profile with answered contact requests
- * shows its response rate and typical response time to a visitor.
+ * Fair requests (issue 19) in both languages: a Basic user sees the requests left this week and
+ * the renewal day (Monday after this ISO week, Berlin) on an accessible contacts page; a profile
+ * with answered contact requests shows its response rate and typical response time to a visitor.
+ * The refusal at the limit is a component test (src/features/contacts/__tests__/fair-requests-screens.test.tsx)
+ * and a database test (supabase/tests/fair-requests.test.ts).
  */
 
 const admin = nodeClient(SERVICE_ROLE_KEY);
@@ -44,35 +45,17 @@ for (const lang of ['en', 'de'] as const) {
   test.describe(`fair requests (${lang})`, () => {
     test.use({ locale: lang === 'de' ? 'de-DE' : 'en-US' });
 
-    test('a Basic user sees the requests left and, at the weekly limit, the message with the renewal day', async ({ page }) => {
+    // the limit's refusal with the renewal day, as the dialog shows it: src/features/contacts/__tests__/fair-requests-screens.test.tsx
+    test('a Basic user sees the requests left with the renewal day, on an accessible page', async ({ page }) => {
       const basic = await createUser({ firstname: 'Bea', lastname: `Basic${lang}` });
       await grantActiveSubscription(admin, basic.id, 'basic');
-      // ten requests already sent this week (stored as the database stores any request)
-      for (let i = 0; i < 10; i++) {
-        const target = await createUser({ firstname: 'Ziel', lastname: `Nummer${i}` });
-        const { error } = await admin.from('contacts').insert({ requester_id: basic.id, addressee_id: target.id, status: 'pending' });
-        expect(error).toBeNull();
-      }
-      const eleventh = await createUser({ firstname: 'Elfte', lastname: `Person${lang}` });
-
       await signInViaApi(page, basic.email, basic.password);
       await dismissCookies(page);
       await page.goto(path(lang, '/user/contacts'));
       await expect(page.getByTestId('contacts-allowance')).toHaveText(
-        msg(lang, 'contacts.allowance', { n: '0', limit: '10', date: renewalText(lang) }),
+        msg(lang, 'contacts.allowance', { n: '10', limit: '10', date: renewalText(lang) }),
       );
       await expectAccessible(page, `contacts page with allowance (${lang})`);
-
-      await page.goto(path(lang, `/u/${await slugOf(eleventh.id)}`));
-      await page.getByTestId('connect-button').click();
-      await page.getByTestId('contact-note-input').fill('Hallo, lass uns sprechen!');
-      await page.getByTestId('contact-send').click();
-      const expected = msg(lang, 'contacts.error.weeklyLimit', { limit: '10', date: renewalText(lang) });
-      await expect(page.getByTestId('contact-send-error')).toHaveText(expected);
-      // nothing was sent
-      await expect(page.getByTestId('connect-actions')).toHaveAttribute('data-relation', 'none');
-      const { data } = await admin.from('contacts').select('id').eq('requester_id', basic.id).eq('addressee_id', eleventh.id);
-      expect(data).toEqual([]);
     });
 
     test('a profile with answered contact requests shows its response rate and typical response time', async ({ page }) => {

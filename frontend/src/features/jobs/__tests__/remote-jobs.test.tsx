@@ -2,13 +2,15 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
+import { queryClient } from '@/lib/query-client';
 import { mockNetwork, REST_URL } from '@/test/msw';
 import { renderScreen } from '@/test/render';
 import RemoteJobsRoute from '../routes/remote-jobs';
 
 /**
  * /working-remote-jobs without a stack (spec §2): the list, the empty state and the error with
- * its retry, as the browser test of the page sees them, with PostgREST answered by MSW.
+ * its retry, as the browser test of the page sees them, with PostgREST answered by MSW; the app's
+ * retry policy on a failing GET.
  */
 const server = mockNetwork();
 /** The first request loads supabase-js (a dynamic import), which takes a moment on a busy machine. */
@@ -68,6 +70,21 @@ describe('remote jobs page', () => {
     expect(error.textContent).toContain('The jobs could not be loaded.');
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('link', { name: JOB.title }, WAIT)).toBeTruthy();
+    expect(calls).toBe(2);
+  });
+
+  it("with the app's query client a failing GET is asked exactly twice (one retry, spec §9), then the error shows", async () => {
+    let calls = 0;
+    server.use(
+      http.get(`${REST_URL}/jobs`, () => {
+        calls += 1;
+        return HttpResponse.json({ message: 'unavailable' }, { status: 503 });
+      }),
+    );
+    renderScreen(<RemoteJobsRoute params={{}} locale="en" />, { path: '/working-remote-jobs', queryClient });
+    expect(await screen.findByTestId('remote-jobs-error', {}, WAIT)).toBeTruthy();
+    // nothing else asks again meanwhile
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(calls).toBe(2);
   });
 });
