@@ -11,25 +11,10 @@ import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
 import { matchProfileCompleteness } from '../api/completeness';
 import { CRITERION_IDS, FIELD_IDS, WEIGHT_IDS } from '../api/message-ids';
-import {
-  COMMITMENTS,
-  DEFAULT_WEIGHTS,
-  INDUSTRIES,
-  LANGUAGE_CODES,
-  MATCH_KINDS,
-  MATCH_ROLES,
-  MATCHING_KEY,
-  matchingErrorId,
-  type MatchProfileInput,
-  type MatchProfileRow,
-  type MustCriterion,
-  ownMatchProfileQuery,
-  saveMatchProfile,
-  skillsQuery,
-  STAGES,
-  type Skill,
-  type WeightCriterion,
-} from '../api/matching';
+import { ownMatchProfileQuery, skillsQuery } from '../api/get-match-profiles';
+import { COMMITMENTS, DEFAULT_WEIGHTS, INDUSTRIES, LANGUAGE_CODES, MATCH_KINDS, MATCH_ROLES, MATCHING_KEY, type MatchProfileInput, type MatchProfileRow, type MustCriterion, type Skill, STAGES, type WeightCriterion } from '../api/match-profile';
+import { matchingErrorId } from '../api/matching-errors';
+import { saveMatchProfile } from '../api/save-match-profile';
 import { commitmentId, industryId, kindId, roleId, stageId } from './labels';
 
 const TAG_MAX = 40;
