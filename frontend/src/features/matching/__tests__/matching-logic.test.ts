@@ -4,7 +4,8 @@ import de from '@/i18n/de.json';
 import en from '@/i18n/en.json';
 import { Constants } from '@/lib/database.types';
 import { matchProfileCompleteness } from '../api/completeness';
-import type { MatchProfileRow, MatchReason } from '../api/matching';
+import type { MatchProfileRow } from '../api/match-profile';
+import type { MatchReason } from '../api/matches';
 import { describeFitReason, describeMatchReason, FIT_REASON_CODES, MATCH_REASON_CODES, reasonTone, type ReasonLabels } from '../api/reasons';
 import { toFilters } from '../api/filters';
 

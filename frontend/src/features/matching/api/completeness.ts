@@ -1,4 +1,4 @@
-import type { MatchProfileRow } from './matching';
+import type { MatchProfileRow } from './match-profile';
 
 /**
  * Completeness of a matching profile (issue 19: "a completeness meter with the next most useful

@@ -1,4 +1,4 @@
-import type { MatchFilters } from './matching';
+import type { MatchFilters } from './matches';
 
 /** Filters of /matches (issue 19, Premium and Enterprise): form values and the RPC's filter object. */
 

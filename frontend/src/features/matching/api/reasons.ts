@@ -1,4 +1,4 @@
-import type { MatchReason } from './matching';
+import type { MatchReason } from './matches';
 import { FIT_REASON_IDS, THEY_REASON_IDS, YOU_REASON_IDS } from './message-ids';
 
 /**

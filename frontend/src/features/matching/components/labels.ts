@@ -2,7 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { CATEGORY_LABEL } from '@/lib/categories';
-import { skillsQuery, type Skill } from '../api/matching';
+import { skillsQuery } from '../api/get-match-profiles';
+import type { Skill } from '../api/match-profile';
 import { COMMITMENT_IDS, KIND_IDS, ROLE_IDS } from '../api/message-ids';
 import type { ReasonLabels } from '../api/reasons';
 

@@ -7,7 +7,8 @@ import { paths } from '@/config/paths';
 import { ConnectButton } from '@/features/contacts';
 import { notify } from '@/lib/notify';
 import { publicAvatarUrl } from '@/lib/public-api';
-import { declineMatch, matchingErrorId, type MatchItem } from '../api/matching';
+import { declineMatch, type MatchItem } from '../api/matches';
+import { matchingErrorId } from '../api/matching-errors';
 import { kindId } from './labels';
 import { ReasonList } from './reason-list';
 

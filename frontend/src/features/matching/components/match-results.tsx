@@ -2,8 +2,8 @@ import { Alert, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LocalButtonLink } from '@/components/local-link';
 import { paths } from '@/config/paths';
-import type { MatchItem, MatchPage } from '../api/matching';
-import { MatchingError, matchingErrorId } from '../api/matching';
+import type { MatchItem, MatchPage } from '../api/matches';
+import { MatchingError, matchingErrorId } from '../api/matching-errors';
 import { MatchCard } from './match-card';
 
 /**

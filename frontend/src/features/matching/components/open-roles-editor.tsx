@@ -7,19 +7,10 @@ import { z } from 'zod';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
 import { zodValidate } from '@/lib/zod-form';
-import {
-  COMMITMENTS,
-  deleteOpenRole,
-  MATCH_ROLES,
-  MATCHING_KEY,
-  matchingErrorId,
-  type MatchCommitment,
-  type MatchRole,
-  openRolesQuery,
-  type OpenRoleRow,
-  saveOpenRole,
-  skillsQuery,
-} from '../api/matching';
+import { skillsQuery } from '../api/get-match-profiles';
+import { COMMITMENTS, MATCH_ROLES, type MatchCommitment, MATCHING_KEY, type MatchRole } from '../api/match-profile';
+import { matchingErrorId } from '../api/matching-errors';
+import { deleteOpenRole, type OpenRoleRow, openRolesQuery, saveOpenRole } from '../api/open-roles';
 import { commitmentId, roleId, skillLabel } from './labels';
 import { TeamGap } from './team-gap';
 

@@ -1,7 +1,7 @@
 import { Button, Collapse, List, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useDisclosure, useId } from '@mantine/hooks';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { MatchReason } from '../api/matching';
+import type { MatchReason } from '../api/matches';
 import { describeFitReason, describeMatchReason, reasonTone } from '../api/reasons';
 import { useMatchLabels } from './labels';
 

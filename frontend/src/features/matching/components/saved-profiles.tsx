@@ -5,7 +5,10 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LoadError, LoadingState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
-import { deleteMatchProfile, MATCHING_KEY, matchingErrorId, type MatchProfileRow, savedMatchProfilesQuery, skillsQuery } from '../api/matching';
+import { savedMatchProfilesQuery, skillsQuery } from '../api/get-match-profiles';
+import { MATCHING_KEY, type MatchProfileRow } from '../api/match-profile';
+import { matchingErrorId } from '../api/matching-errors';
+import { deleteMatchProfile } from '../api/save-match-profile';
 import { roleId } from './labels';
 import { EditorForm } from './match-profile-editor';
 

@@ -7,7 +7,7 @@ import { LoadError, LoadingState } from '@/components/query-state';
 import { useLocalizedPath } from '@/components/use-locale';
 import { paths } from '@/config/paths';
 import { publicAvatarUrl } from '@/lib/public-api';
-import { teamGapQuery } from '../api/matching';
+import { teamGapQuery } from '../api/open-roles';
 import { commitmentId, roleId } from './labels';
 import { ReasonList } from './reason-list';
 

@@ -6,21 +6,10 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { LoadingState } from '@/components/query-state';
 import { notify } from '@/lib/notify';
-import {
-  COMMITMENTS,
-  exportMatchesCsv,
-  fetchMatches,
-  INDUSTRIES,
-  LANGUAGE_CODES,
-  MATCH_KINDS,
-  MATCH_ROLES,
-  MATCHING_KEY,
-  type MatchFilters,
-  matchingErrorId,
-  ownMatchProfileQuery,
-  savedMatchProfilesQuery,
-  skillsQuery,
-} from '../api/matching';
+import { ownMatchProfileQuery, savedMatchProfilesQuery, skillsQuery } from '../api/get-match-profiles';
+import { COMMITMENTS, INDUSTRIES, LANGUAGE_CODES, MATCH_KINDS, MATCH_ROLES, MATCHING_KEY } from '../api/match-profile';
+import { exportMatchesCsv, fetchMatches, type MatchFilters } from '../api/matches';
+import { matchingErrorId } from '../api/matching-errors';
 import { EMPTY_FILTERS as EMPTY, type FilterValues, toFilters } from '../api/filters';
 import { commitmentId, industryId, kindId, roleId } from '../components/labels';
 import { MatchErrorNotice, MatchResults } from '../components/match-results';

@@ -107,6 +107,9 @@ export function useOrganizationMutations(organizationId: string) {
   };
 }
 
+/** The writes of the settings page, as {@link useOrganizationMutations} returns them. */
+export type OrganizationMutations = ReturnType<typeof useOrganizationMutations>;
+
 /**
  * The caller's own membership actions on "My organisations": switch being listed on the public
  * page (organization_members.listed, own row by RLS) and leaving (RPC leave_organization; the
