@@ -1,33 +1,15 @@
-import AxeBuilder from '@axe-core/playwright';
-import { dePath, PUBLIC_PAGES } from './support';
+import { axe } from './axe';
 // these tests only visit pages: one page per worker (warm HTTP cache), see worker-page.ts
 import { expect, test } from './worker-page';
 
-test.describe('axe-core: no serious or critical violations on public pages', () => {
-  // every page stands alone: the pages are shared out among the workers
-  test.describe.configure({ mode: 'parallel' });
-
-  for (const pageDef of PUBLIC_PAGES) {
-    for (const path of [pageDef.path, dePath(pageDef.path)]) {
-      test(path, async ({ page }) => {
-        await page.goto(path);
-        await expect(page.locator('h1').first()).toBeVisible();
-        await page.waitForLoadState('networkidle');
-        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-        const bad = results.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        expect(bad).toEqual([]);
-      });
-    }
-  }
-
+// every public page in both languages is scanned during its visit in public-pages.spec.ts
+test.describe('axe-core: no serious or critical violations', () => {
   test('error page and mobile menu', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 });
     await page.goto('/no/such/page');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await expect(page.getByRole('navigation', { name: 'Mobile navigation' })).toBeVisible();
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axe(page).analyze();
     expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { ANON_KEY, collectErrors, expectStackUp, messages, nodeClient, SERVICE_ROLE_KEY } from './support';
 import { createUser, linkFromMail, PASSWORD, signInViaApi, uniqueEmail } from './accounts-support';
 
@@ -114,8 +114,8 @@ test('a free member (de) reaches /de/user/account from the footer and changes th
   await expect(page).toHaveURL(/\/de\/user\/account$/);
   await expect(page.getByRole('heading', { level: 1, name: t['page.user-account.title']! })).toBeVisible();
   await expect(page.getByTestId('plan-preview').getByTestId('preview-matches')).toBeVisible();
-  const axe = await new AxeBuilder({ page }).include('#main').analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const scan = await axe(page).include('#main').analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => v.id), JSON.stringify(serious.map((v) => [v.id, v.nodes.map((n) => n.html).slice(0, 4)]))).toEqual([]);
   const newPassword = 'Neues-Passwort-2026';
   await page.getByLabel(t['auth.field.newPassword']!).fill(newPassword);

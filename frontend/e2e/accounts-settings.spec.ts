@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
 import { createUser, PASSWORD, signInViaApi, uniqueEmail } from './accounts-support';
 
@@ -12,8 +12,8 @@ test('settings: change a field, upload an avatar; /user shows the name and compl
   await signInViaApi(page, user.email);
   await page.goto('/user/settings');
   await expect(page.getByLabel('Headline')).toBeVisible();
-  const axe = await new AxeBuilder({ page }).include('#main').analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const scan = await axe(page).include('#main').analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => v.id), JSON.stringify(serious.map((v) => [v.id, v.nodes.map((n) => n.html).slice(0, 4)]))).toEqual([]);
   await page.getByLabel('Headline').fill('Maker of things');
   await page.getByLabel('City').fill('Leipzig');

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, type Page, test } from '@playwright/test';
 import { dismissCookies } from './billing-support';
 import { admin, createUser, token, type TestUser, useSession as putSession } from './content-events-support';
@@ -122,8 +122,8 @@ for (const viewport of [
         await settle(page);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         if (overflow > 0) problems.push(`${url}: scrolls sideways by ${overflow} px`);
-        const axe = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
-        for (const v of axe.violations) for (const n of v.nodes) problems.push(`${url}: ${v.id} ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
+        const scan = await axe(page).withRules(['color-contrast']).analyze();
+        for (const v of scan.violations) for (const n of v.nodes) problems.push(`${url}: ${v.id} ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
       }
       expect(problems).toEqual([]);
     });
@@ -140,9 +140,9 @@ for (const scheme of ['light', 'dark'] as const) {
     await expect(page.getByTestId('map-list-item').first()).toBeVisible();
     const problems: string[] = [];
     const check = async (where: string, include?: string) => {
-      const builder = new AxeBuilder({ page }).withRules(['color-contrast']);
-      const axe = await (include ? builder.include(include) : builder).analyze();
-      for (const v of axe.violations) for (const n of v.nodes) problems.push(`${where}: ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
+      const builder = axe(page).withRules(['color-contrast']);
+      const scan = await (include ? builder.include(include) : builder).analyze();
+      for (const v of scan.violations) for (const n of v.nodes) problems.push(`${where}: ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
     };
     await check('page');
     const marker = page.getByTestId('map-marker').first();

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, test } from '@playwright/test';
 import { admin, createUser, insertEvent, token, type TestUser, useSession } from './content-events-support';
 import { collectErrors, expectStackUp } from './support';
@@ -42,8 +42,8 @@ test('the organiser edits title, date and price; /events/{slug} shows them (en)'
   await expect(titleInput).toBeFocused();
   // the saved times appear as Berlin wall-clock times (CEST in June)
   await expect(dialog.getByLabel(/^Start/)).toHaveValue('2031-06-13T18:00');
-  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const scan = await axe(page).include('[role="dialog"]').analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => v.id), JSON.stringify(serious.map((v) => [v.id, v.nodes.map((n) => n.html).slice(0, 3)]))).toEqual([]);
 
   const newTitle = `${title} (verschoben)`;

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, type Page, test } from '@playwright/test';
 import { expectStackUp, messages } from './support';
 import { createUser, signInViaApi } from './accounts-support';
@@ -14,7 +14,7 @@ const accountButton = (page: Page) => banner(page).getByTestId('account-menu');
 
 /** axe-core: serious or critical violations of the header, the open account menu and the mobile navigation. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
+  const results = await axe(page)
     .include('header')
     .include('[role="menu"]')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expect, type Page, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -121,8 +121,8 @@ for (const viewport of [
           });
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           if (overflow > 0) problems.push(`${url}: scrolls sideways by ${overflow} px`);
-          const axe = await new AxeBuilder({ page }).withRules(['color-contrast']).analyze();
-          for (const v of axe.violations) {
+          const scan = await axe(page).withRules(['color-contrast']).analyze();
+          for (const v of scan.violations) {
             for (const n of v.nodes) problems.push(`${url}: ${v.id} ${n.target.join(' ')} (${n.any[0]?.message ?? ''})`);
           }
         }

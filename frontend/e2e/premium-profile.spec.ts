@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { expectStackUp, nodeClient, SERVICE_ROLE_KEY } from './support';
 import { createUser, signInViaApi } from './accounts-support';
 
@@ -8,8 +8,8 @@ const admin = nodeClient(SERVICE_ROLE_KEY);
 
 /** No serious or critical axe-core violations in the main region. */
 async function expectAccessible(page: Page) {
-  const axe = await new AxeBuilder({ page }).include('#main').analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const scan = await axe(page).include('#main').analyze();
+  const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => v.id), JSON.stringify(serious.map((v) => [v.id, v.nodes.map((n) => n.html).slice(0, 4)]))).toEqual([]);
 }
 

@@ -1,11 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { axe } from './axe';
 import { collectErrors, dePath, expectedTitle, PUBLIC_PAGES, PRODUCT } from './support';
 // the visit of every page only looks: one page per worker (warm HTTP cache), see worker-page.ts
 import { test as visitTest } from './worker-page';
 
-test.describe('every public page in both languages (spec §2)', () => {
+/**
+ * One visit per public page and language checks what spec §2 asks of it (status, title, URL,
+ * language, one main region, description, canonical and alternate links, the footer's
+ * cancellation link, no raw message ids, no console errors) and scans it with axe-core
+ * (WCAG 2.1 A/AA and best practice: no serious or critical violation); the scan used to be a
+ * second visit of each page in a11y.spec.ts.
+ */
+test.describe('every public page in both languages (spec §2): content and axe-core', () => {
   // every page stands alone: the pages are shared out among the workers
   test.describe.configure({ mode: 'parallel' });
 
@@ -14,6 +22,7 @@ test.describe('every public page in both languages (spec §2)', () => {
       const path = locale === 'en' ? pageDef.path : dePath(pageDef.path);
       visitTest(`${path}`, async ({ page, baseURL }) => {
         const errors = collectErrors(page);
+        const started = Date.now();
         const response = await page.goto(path);
         expect(response?.status()).toBe(200);
         await expect(page).toHaveTitle(expectedTitle(pageDef, locale));
@@ -26,8 +35,14 @@ test.describe('every public page in both languages (spec §2)', () => {
         await expect(page.locator('head link[rel="alternate"][hreflang="de"]')).toHaveAttribute('href', `${baseURL}${dePath(pageDef.path)}`);
         await expect(page.locator('head link[rel="alternate"][hreflang="en"]')).toHaveAttribute('href', `${baseURL}${pageDef.path}`);
         await expect(page.getByRole('contentinfo').getByRole('link', { name: locale === 'de' ? 'Verträge hier kündigen' : 'Cancel contracts here' })).toBeVisible();
-        // give lazy data and preloading (1 s after mount) time to fail loudly
-        await page.waitForTimeout(1200);
+        await page.waitForLoadState('networkidle');
+        const scan = await axe(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+        const serious = scan.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        expect(serious, 'axe-core: no serious or critical violations').toEqual([]);
+        // give lazy data and preloading (1 s after mount) time to fail loudly: 1.2 s after the visit began at least
+        await page.waitForTimeout(Math.max(0, 1200 - (Date.now() - started)));
         // no unformatted message (react-intl falls back to the id silently in production builds)
         const text = await page.locator('body').innerText();
         expect(text).not.toMatch(/\{[a-z]+\}/);

@@ -1,6 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { expect, type Page } from '@playwright/test';
 import ws from 'ws';
+import { axe } from './axe';
 import de from '../src/i18n/de.json' with { type: 'json' };
 import en from '../src/i18n/en.json' with { type: 'json' };
 import { stackConfig } from '../../scripts/local-stack/config.ts';
@@ -97,9 +98,8 @@ export function nodeClient(key: string): SupabaseClient {
 
 /** Fails on serious or critical axe-core violations of the current page (WCAG 2.1 AA). */
 export async function expectAccessible(page: Page, label: string) {
-  const { default: AxeBuilder } = await import('@axe-core/playwright');
   // snackbars come from the shell's notify() (their close button is labelled there)
-  const results = await new AxeBuilder({ page }).exclude('.mantine-Notification-root').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await axe(page).exclude('.mantine-Notification-root').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(bad, label).toEqual([]);
 }

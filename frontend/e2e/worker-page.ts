@@ -2,7 +2,8 @@ import { test as base, type Page } from '@playwright/test';
 
 /**
  * `test` whose `page` is one browser page per worker, for specs that only visit pages and change
- * no state (the a11y scan and the public-pages check of every page in both languages, 148 tests).
+ * no state (the public-pages check and axe-core scan of every page in both languages, the other
+ * a11y scans).
  *
  * A fresh context per test made each of them download, parse and compile the SPA's JavaScript
  * cold; here the context's HTTP cache and the compiled code carry over, while everything a
