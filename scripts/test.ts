@@ -8,7 +8,14 @@
  * that does not run is a defect), and the fault suite (scripts/faults/run.ts, its
  * own stack). Ends non-zero when any step fails and prints
  * `N passed, N failed` (steps) as its last line.
+ *
+ * The first phase runs three lanes at once (issue 30: the whole run under 25 minutes on 2 cores):
+ * the type checks, the linters and the unit tests, each lane one step after the other, beside the
+ * fault suite, which spends most of its 3 minutes waiting for outages and retries on its own stack.
+ * A lane's output is held and printed whole when each of its steps ends, so steps never interleave.
+ * Then the stack steps run one after the other on the fresh test stack.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,10 +35,28 @@ interface Step {
   needsStack?: boolean;
 }
 
-/** Runs a command with inherited output; rejects on a non-zero exit. */
+/** The held output of the step running in a lane (see runLane); none for the stack steps, which print as they go. */
+const heldOutput = new AsyncLocalStorage<Buffer[]>();
+
+/** Prints `text`, or holds it when called inside a lane's step. */
+function log(text: string): void {
+  const held = heldOutput.getStore();
+  if (held) held.push(Buffer.from(`${text}\n`));
+  else console.log(text);
+}
+
+/**
+ * Runs a command; its output is inherited, or held when called inside a lane's step. Rejects on a
+ * non-zero exit.
+ */
 function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}, cwd = ROOT_DIR): Promise<void> {
+  const held = heldOutput.getStore();
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn(cmd, args, { cwd, stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...env } });
+    if (held) {
+      child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
+      child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
+    }
     child.on('error', reject);
     child.on('exit', (code, signal) =>
       code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
@@ -66,9 +91,9 @@ async function advisors(): Promise<void> {
   if (start < 0 && result.stdout.trim() && !/no issues/i.test(result.stdout)) throw new Error(`unexpected advisors output: ${result.stdout}`);
   const accepted = acceptedAdvisorFindings();
   const open = findings.filter((f) => f.level === 'ERROR' || !accepted.has(`${f.name}:${f.metadata?.schema}.${f.metadata?.name}`));
-  console.log(`advisors: ${findings.length} finding(s), ${findings.length - open.length} accepted on purpose`);
+  log(`advisors: ${findings.length} finding(s), ${findings.length - open.length} accepted on purpose`);
   if (open.length) {
-    console.log(JSON.stringify(open, null, 2));
+    log(JSON.stringify(open, null, 2));
     throw new Error(`${open.length} advisor finding(s): ${open.map((f) => f.detail).join('; ')}`);
   }
 }
@@ -105,7 +130,8 @@ const stackEnv = () => ({
   VITE_SUPABASE_ANON_KEY: config.anonKey,
 });
 
-const steps: Step[] = [
+/** Lane one of the first phase: the type checks. */
+const typeChecks: Step[] = [
   { name: 'typecheck', run: () => sh('npx', ['tsc', '-p', 'tsconfig.json']) },
   { name: 'typecheck:frontend', run: () => (hasScript('frontend', 'typecheck') ? sh('npm', ['run', 'typecheck', '-w', 'frontend']) : Promise.resolve()) },
   {
@@ -115,6 +141,10 @@ const steps: Step[] = [
       if (entries.length) await sh(deno, ['check', '--quiet', ...entries]);
     },
   },
+];
+
+/** Lane two of the first phase: the linters, the deploy's dry run and the SPA's unit tests. */
+const lintsAndUnits: Step[] = [
   { name: 'lint', run: () => sh('npx', ['eslint', '.']) },
   // the Edge Functions: Deno's linter with deno.json's rules (no-import-prefix: every package through the import map)
   { name: 'lint:functions', run: () => sh(deno, ['lint', '--quiet']) },
@@ -122,6 +152,22 @@ const steps: Step[] = [
   { name: 'deploy:dry-run', run: () => sh('npm', ['run', '--silent', 'deploy', '--', '--dry-run', '--env-file', 'supabase/deploy.env.example']) },
   { name: 'lint:frontend', run: () => (hasScript('frontend', 'lint') ? sh('npm', ['run', 'lint', '-w', 'frontend']) : Promise.resolve()) },
   { name: 'unit:frontend', run: () => (hasScript('frontend', 'test') ? sh('npm', ['run', 'test', '-w', 'frontend']) : Promise.resolve()) },
+];
+
+/** Lane three of the first phase: the fault suite on its own stack (offset 8000, fault injection on). */
+const faults: Step[] = [
+  {
+    // the test stack of an earlier run is stopped first so that only one stack at a time shares the two cores with the lanes
+    name: 'faults',
+    run: async () => {
+      await stopStack(config);
+      await sh('npx', ['tsx', 'scripts/faults/run.ts'], { TEAMWERK_STACK_OFFSET: '8000' });
+    },
+  },
+];
+
+/** The second phase, one step after the other on the fresh test stack. */
+const stackSteps: Step[] = [
   {
     name: 'stack:fresh',
     run: async () => {
@@ -174,15 +220,6 @@ const steps: Step[] = [
       config = stackConfig();
     },
   },
-  {
-    // the fault suite runs its own stack with fault injection (offset 8000); the test stack is
-    // stopped first so both do not share the two cores
-    name: 'faults',
-    run: async () => {
-      await stopStack(config);
-      await sh('npx', ['tsx', 'scripts/faults/run.ts'], { TEAMWERK_STACK_OFFSET: '8000' });
-    },
-  },
 ];
 
 /** Where the Playwright JSON reporter writes (frontend/playwright.config.ts): the test stack's data folder. */
@@ -222,29 +259,59 @@ function e2eOutcomeLines(): string[] {
   return lines;
 }
 
-async function main(): Promise<void> {
-  const results: { name: string; ok: boolean; seconds: number; error?: string }[] = [];
+interface StepResult {
+  name: string;
+  ok: boolean;
+  seconds: number;
+  error?: string;
+}
+
+/** The steps chosen on the command line (`npm test -- e2e lint`), stack:fresh whenever a stack step is chosen; all without names. */
+function chosen(lane: Step[]): Step[] {
+  return only.length ? lane.filter((s) => only.includes(s.name) || (s.name === 'stack:fresh' && lane.some((t) => t.needsStack && only.includes(t.name)))) : lane;
+}
+
+/**
+ * Runs a lane's steps one after the other and returns their results. With `hold`, each step's
+ * output is held and printed whole, under its heading, when the step ends (lanes run at once).
+ * A stack step is skipped as failed once stack:fresh has failed.
+ */
+async function runLane(lane: Step[], hold: boolean): Promise<StepResult[]> {
+  const results: StepResult[] = [];
   let stackOk = true;
-  const selected = only.length ? steps.filter((s) => only.includes(s.name) || s.name === 'stack:fresh') : steps;
-  for (const step of selected) {
+  for (const step of lane) {
     if (step.needsStack && !stackOk) {
       results.push({ name: step.name, ok: false, seconds: 0, error: 'local stack did not start' });
       continue;
     }
-    console.log(`\n==> ${step.name}`);
+    const held: Buffer[] = [];
+    if (!hold) console.log(`\n==> ${step.name}`);
     const t0 = Date.now();
+    let result: StepResult;
     try {
-      await step.run();
-      results.push({ name: step.name, ok: true, seconds: (Date.now() - t0) / 1000 });
+      await (hold ? heldOutput.run(held, step.run) : step.run());
+      result = { name: step.name, ok: true, seconds: (Date.now() - t0) / 1000 };
     } catch (err) {
       if (step.name === 'stack:fresh') stackOk = false;
-      results.push({ name: step.name, ok: false, seconds: (Date.now() - t0) / 1000, error: (err as Error).message });
+      result = { name: step.name, ok: false, seconds: (Date.now() - t0) / 1000, error: (err as Error).message };
     }
+    if (hold) {
+      process.stdout.write(`\n==> ${step.name} (${result.seconds.toFixed(1)} s, run beside other steps)\n`);
+      process.stdout.write(Buffer.concat(held));
+    }
+    results.push(result);
   }
+  return results;
+}
+
+async function main(): Promise<void> {
+  const lanes = await Promise.all([runLane(chosen(typeChecks), true), runLane(chosen(lintsAndUnits), true), runLane(chosen(faults), true)]);
+  const results = [...lanes.flat(), ...(await runLane(chosen(stackSteps), false))];
   await stopStack(config).catch(() => false);
   console.log('\n==> summary');
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
-  for (const line of e2eOutcomeLines()) console.log(line);
+  // the report of this run's e2e step only (an earlier run's report may still lie there)
+  if (results.some((r) => r.name === 'e2e')) for (const line of e2eOutcomeLines()) console.log(line);
   const failed = results.filter((r) => !r.ok).length;
   console.log(`${results.length - failed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
