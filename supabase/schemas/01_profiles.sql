@@ -470,17 +470,21 @@ as $$
 $$;
 comment on function private.is_suspended(uuid) is 'True when the account is suspended.';
 
+-- PL/pgSQL like caller_can_write: it runs for every chat message (issue 34), and a SQL function
+-- with `set search_path` is planned again on every call while PL/pgSQL keeps its plan.
 create or replace function private.is_blocked(a uuid, b uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select a is not null and b is not null and exists (
+begin
+  return a is not null and b is not null and exists (
     select 1 from public.user_blocks
     where (blocker_id = a and blocked_id = b) or (blocker_id = b and blocked_id = a)
-  )
+  );
+end;
 $$;
 comment on function private.is_blocked(uuid, uuid) is 'Symmetric: true when a blocked b or b blocked a.';
 
@@ -506,16 +510,22 @@ $$;
 comment on function private.hidden_user_ids() is
   'Suspended users plus users in a block relation with auth.uid() (never the caller); evaluated once per statement in policies.';
 
--- True when the caller may write: signed in and not suspended.
+-- True when the caller may write: signed in and not suspended. PL/pgSQL: it gates every write
+-- (every chat message, issue 34), and a SQL function with `set search_path` is never inlined and
+-- planned again on every call, while PL/pgSQL keeps its plan per session.
 create or replace function private.caller_can_write()
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select auth.uid() is not null
-    and not exists (select 1 from public.account_suspensions where user_id = auth.uid())
+declare
+  me uuid := auth.uid();
+begin
+  return me is not null
+    and not exists (select 1 from public.account_suspensions where user_id = me);
+end;
 $$;
 comment on function private.caller_can_write() is 'Signed in and not suspended; gate for every user write.';
 

@@ -343,13 +343,18 @@ create trigger profiles_delete_cancels_subscriptions before delete on public.pro
 -- -----------------------------------------------------------------------------
 
 -- Statuses that keep the paid role: Stripe keeps a past_due subscription alive while it retries.
+-- PL/pgSQL: a SQL function with `set search_path` is planned again on every call (and this one
+-- runs for every chat message through effective_plan, issue 34); PL/pgSQL evaluates the
+-- expression without a query.
 create or replace function private.is_paid_status(s public.subscription_status)
 returns boolean
-language sql
+language plpgsql
 immutable
 set search_path = ''
 as $$
-  select s in ('active', 'trialing', 'past_due')
+begin
+  return s in ('active', 'trialing', 'past_due');
+end;
 $$;
 comment on function private.is_paid_status(public.subscription_status) is 'active, trialing and past_due grant the plan.';
 

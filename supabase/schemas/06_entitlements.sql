@@ -44,44 +44,53 @@ comment on function private.require_paid_access() is
    a seat in an organisation with an active Enterprise subscription comes first ('enterprise',
    source 'organization', the organisation joined first); otherwise the best own paid subscription
    whose period ended less than a day ago (source 'subscription'); otherwise 'free' (source 'none').
-   The admin role is not a plan (callers add it: match_plan, refresh_user_role, my_plan). One row. */
+   The admin role is not a plan (callers add it: match_plan, refresh_user_role, my_plan). One row.
+   PL/pgSQL, not SQL: a SQL function with `set search_path` is never inlined and is planned again
+   on every call, a PL/pgSQL one keeps its plan per session (every chat message checks paid access
+   through here, issue 34). */
 create or replace function private.effective_plan(p_user_id uuid)
 returns table (plan text, source text, organization_id uuid, subscription_id uuid)
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
+begin
+  return query
   select coalesce(o.plan, s.plan, 'free'), coalesce(o.source, s.source, 'none'), o.organization_id, s.subscription_id
   from (select 1) one
   left join lateral (
-    select 'enterprise' as plan, 'organization' as source, m.organization_id
+    select 'enterprise'::text as plan, 'organization'::text as source, m.organization_id
     from public.organization_members m
     where m.user_id = p_user_id and private.organization_enterprise_active(m.organization_id)
     order by m.joined_at, m.organization_id limit 1) o on true
   left join lateral (
-    select s.plan_id as plan, 'subscription' as source, s.id as subscription_id
+    select s.plan_id as plan, 'subscription'::text as source, s.id as subscription_id
     from public.subscriptions s join public.plans pl on pl.id = s.plan_id
     where s.user_id = p_user_id and private.is_paid_status(s.status)
       and (s.current_period_end is null or s.current_period_end > pg_catalog.now() - interval '1 day')
-    order by pl.rank desc, s.created_at desc limit 1) s on o.plan is null
+    order by pl.rank desc, s.created_at desc limit 1) s on o.plan is null;
+end;
 $$;
 comment on function private.effective_plan(uuid) is
   'Issue 32 §2: the effective plan (organisation seat > own subscription > free) with its source; the one rule for roles, access and what the SPA shows.';
 
 /* Payment-required rule (spec §6) for p_user_id (issue 12 finding 5, extended by issue 15): the
    admin role or a paid effective plan (private.effective_plan: an Enterprise organisation seat or
-   an own paid subscription whose period ended less than a day ago). */
+   an own paid subscription whose period ended less than a day ago). PL/pgSQL for its cached plan
+   (see effective_plan; issue 34). */
 create or replace function private.has_paid_access(p_user_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select p_user_id is not null and (
+begin
+  return p_user_id is not null and (
     exists (select 1 from public.profiles p where p.id = p_user_id and p.user_role = 'admin')
-    or (select e.plan from private.effective_plan(p_user_id) e) <> 'free')
+    or (select e.plan from private.effective_plan(p_user_id) e) <> 'free');
+end;
 $$;
 comment on function private.has_paid_access(uuid) is
   'Spec §6 payment-required rule for one user (paid subscription, admin, or member of an Enterprise organisation, issue 15).';

@@ -282,15 +282,20 @@ create trigger messages_sender_rate_limit before insert on public.messages
 -- Helper functions
 -- -----------------------------------------------------------------------------
 
+-- The helpers of the message path (policies, triggers) are PL/pgSQL: a SQL function with
+-- `set search_path` is never inlined and is planned again on every call, PL/pgSQL keeps its plans
+-- per session (issue 34: planning was most of a message insert).
 create or replace function private.is_conversation_member(p_conversation_id uuid, p_user_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select p_user_id is not null and exists (
-    select 1 from public.conversation_members where conversation_id = p_conversation_id and user_id = p_user_id)
+begin
+  return p_user_id is not null and exists (
+    select 1 from public.conversation_members where conversation_id = p_conversation_id and user_id = p_user_id);
+end;
 $$;
 comment on function private.is_conversation_member(uuid, uuid) is 'Membership test for policies.';
 
@@ -298,15 +303,19 @@ comment on function private.is_conversation_member(uuid, uuid) is 'Membership te
 -- then nobody in it can write (direct chats of blocked users go silent).
 create or replace function private.conversation_has_block(p_conversation_id uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 security definer
 set search_path = ''
 as $$
-  select exists (
+declare
+  me uuid := auth.uid();
+begin
+  return exists (
     select 1 from public.conversation_members m
-    where m.conversation_id = p_conversation_id and m.user_id <> auth.uid()
-      and private.is_blocked(m.user_id, auth.uid()))
+    where m.conversation_id = p_conversation_id and m.user_id <> me
+      and private.is_blocked(m.user_id, me));
+end;
 $$;
 comment on function private.conversation_has_block(uuid) is 'Caller is in a block relation with another member.';
 
@@ -371,14 +380,16 @@ comment on function private.start_direct_conversation(uuid) is 'Implementation o
 /* The message as broadcast to conversation:<id> (same shape as a row of public.messages). */
 create or replace function private.message_json(m public.messages)
 returns jsonb
-language sql
+language plpgsql
 immutable
 set search_path = ''
 as $$
-  select pg_catalog.jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'sender_id', m.sender_id,
+begin
+  return pg_catalog.jsonb_build_object('id', m.id, 'conversation_id', m.conversation_id, 'sender_id', m.sender_id,
     'body', m.body, 'created_at', m.created_at, 'edited_at', m.edited_at, 'deleted_at', m.deleted_at,
     'attachment_path', m.attachment_path, 'attachment_name', m.attachment_name,
-    'attachment_type', m.attachment_type, 'attachment_size', m.attachment_size)
+    'attachment_type', m.attachment_type, 'attachment_size', m.attachment_size);
+end;
 $$;
 
 /* Queues the unread-message mails (cron every 5 minutes): for each member with messages from

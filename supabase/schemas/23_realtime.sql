@@ -132,8 +132,9 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- a static call (its plan is kept per session; PL/pgSQL resolves it only when it runs)
   if pg_catalog.to_regprocedure('realtime.send(jsonb, text, text, boolean)') is not null then
-    execute 'select realtime.send($1, $2, $3, true)' using p_payload, p_event, p_topic;
+    perform realtime.send(p_payload, p_event, p_topic, true);
   end if;
 end;
 $$;
