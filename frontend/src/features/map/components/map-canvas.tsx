@@ -9,6 +9,7 @@ import { LocalLink } from '@/components/local-link';
 import { type Locale } from '@site/locale';
 import type { Bounds, CityLabel, MapCell, MapItem } from '../api/map';
 import { declutter, ItemClusters, type MapMarker } from '../lib/clusters';
+import { loadMapLib } from '../lib/map-lib';
 import { MARKER_HEIGHT, MAX_ZOOM, mapStyle } from '../lib/map-style';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
 import { MarkerPin } from './marker-pin';
@@ -137,6 +138,8 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
     }
   }, [fitKey]);
   const [style] = useState(() => mapStyle(new URL(import.meta.env.BASE_URL, window.location.origin).href));
+  // already under way when the map route preloaded it
+  const [mapLib] = useState(loadMapLib);
 
   /** Reads the view after the first render and every move; `byUser` = a drag, wheel or key, not an ease we started. */
   const sync = (byUser: boolean) => {
@@ -172,6 +175,7 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
     <div ref={wrapRef} className={classes.wrap} style={{ height }} data-testid="map" data-markers-ready={markers.length > 0 ? 'true' : 'false'} data-zoom={view ? view.zoom.toFixed(2) : undefined} role="region" aria-label={label}>
       <MapGL
         ref={mapRef}
+        mapLib={mapLib}
         initialViewState={{ bounds: [[initialBounds[0], initialBounds[1]], [initialBounds[2], initialBounds[3]]] }}
         mapStyle={style}
         maxZoom={MAX_ZOOM}
