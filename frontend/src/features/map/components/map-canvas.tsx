@@ -106,6 +106,16 @@ function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
 }
 
 /**
+ * Calls `onReady` once, when the map exists (react-map-gl renders a map's children only then):
+ * the map knows its view from its first bounds at once, before its style has loaded (issue 34).
+ */
+function WhenMapExists({ onReady }: { onReady: () => void }) {
+  const ready = useRef(onReady);
+  useEffect(() => ready.current(), []);
+  return null;
+}
+
+/**
  * The interactive map (issue 14): maplibre through react-map-gl with the local or configured
  * style, HTML markers (focusable buttons, 25 × 41 pins anchored at the tip, spec §9) clustered by
  * supercluster, a popup card per marker, city labels, navigation and attribution controls.
@@ -184,13 +194,14 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
         attributionControl={false}
         dragRotate={false}
         touchPitch={false}
-        // the style is inline, so its first styledata comes before the basemap file has loaded:
-        // markers show without waiting for the land and borders
+        // markers show as soon as the map exists (WhenMapExists), without waiting for its style or
+        // the land and borders of the basemap file; the first styledata reads the view again
         onStyleData={() => view === null && sync(false)}
         onLoad={() => sync(false)}
         onMoveEnd={(e: ViewStateChangeEvent) => sync(!!e.originalEvent)}
         style={{ width: '100%', height: '100%' }}
       >
+        <WhenMapExists onReady={() => sync(false)} />
         <NavigationControl showCompass={false} />
         <AttributionControl compact={false} />
         {labels.map((c) => (
