@@ -10,13 +10,7 @@ export const mapRoutes: RouteDef[] = [
     descriptionKey: 'page.map.description',
     sitemap: true,
     load: () => import('./map'),
-    // the markers' data, the map component and maplibre load beside the page's module (issue 34);
-    // a failure here shows when the page itself asks again
-    preload: ({ queryClient, search }) => {
-      const ignore = () => undefined;
-      import('../api/map').then((m) => queryClient.prefetchQuery(m.mapQueryOptions(m.parseMapParams(search)))).catch(ignore);
-      import('../lib/map-lib').then((m) => m.loadMapLib()).catch(ignore);
-      import('../components/map-canvas').catch(ignore);
-    },
+    // the markers' data, the map component and maplibre load beside the page's module (issue 34)
+    preload: (context) => void import('../lib/preload').then((m) => m.preloadMap(context)).catch(() => undefined),
   },
 ];
