@@ -11,12 +11,11 @@
  *
  * Every latency is printed with its ratio to a trivial PostgREST request of the same run.
  *
- * Usage: `npx tsx scripts/bench/map.ts [--keep] [--reuse] [--no-browser] [--no-build] [--first-markers] [--projects N] [--smoke]`
+ * Usage: `npx tsx scripts/bench/map.ts [--keep] [--reuse] [--no-browser] [--no-build] [--projects N] [--smoke]`
  * Uses TEAMWERK_STACK_OFFSET (default 6100), RESETS that stack first (fresh data folder) unless
  * --reuse finds it running with the data set; stops it at the end unless --keep. --no-build
- * skips the sizes and the browser (no SPA build). --first-markers skips the latencies (part 1):
- * only the build, the sizes and the time to the first markers. --smoke (npm test): the running
- * stack as it is, a data set of 200 projects, 3 runs per view, no build and no browser.
+ * skips the sizes and the browser (no SPA build). --smoke (npm test): the running stack as it is,
+ * a data set of 200 projects, 3 runs per view, no build and no browser.
  */
 import type { Manifest } from './spa-size.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../chromium.ts';
@@ -41,7 +40,6 @@ const keep = SMOKE || process.argv.includes('--keep');
 const reuse = SMOKE || process.argv.includes('--reuse');
 const build = !SMOKE && !process.argv.includes('--no-build');
 const browser = build && !process.argv.includes('--no-browser');
-const latencies = !process.argv.includes('--first-markers');
 const FRONTEND = path.join(config.dataDir, '../../frontend');
 const outDir = () => path.join(config.dataDir, 'bench-map-dist');
 
@@ -167,7 +165,6 @@ async function firstMarkers(): Promise<void> {
   });
   try {
     const times: number[] = [];
-    const milestones: string[] = [];
     for (let run = 0; run < 5; run++) {
       const context = await chrome.newContext({ viewport: { width: 412, height: 915 }, locale: 'de-DE' });
       const page = await context.newPage();
@@ -185,21 +182,9 @@ async function firstMarkers(): Promise<void> {
       await page.goto(`${base}/de/map`);
       await page.waitForFunction(() => (window as unknown as { __firstMarkers?: number }).__firstMarkers !== undefined, null, { timeout: 60_000 });
       times.push(await page.evaluate(() => (window as unknown as { __firstMarkers: number }).__firstMarkers));
-      // where the time went: when the page's main requests ended (ms since navigation start)
-      // (a string: tsx would wrap named functions in a helper the page lacks)
-      milestones.push(
-        await page.evaluate(`(() => {
-          const all = performance.getEntriesByType('resource');
-          const ends = (test) => Math.max(0, ...all.filter((e) => test(e.name)).map((e) => e.responseEnd));
-          const map = all.find((e) => e.name.includes('/rpc/map_items'));
-          const fmt = (ms) => ms.toFixed(0).padStart(5);
-          return 'map_items ' + (map ? fmt(map.startTime) + ' -> ' + fmt(map.responseEnd) : '  (none)') + ', maplibre chunk ' + fmt(ends((n) => n.includes('maplibre'))) + ', basemap ' + fmt(ends((n) => n.includes('basemap')));
-        })()`),
-      );
       await context.close();
     }
-    console.log(`\n=== time to first markers on /de/map, Chromium, 4x CPU throttling, 412 x 915, cold cache (load average ${os.loadavg().map((l) => l.toFixed(1)).join(' / ')}) ===`);
-    times.forEach((t, i) => console.log(`run ${i + 1}: ${t.toFixed(0).padStart(5)} ms  (${milestones[i]})`));
+    console.log(`\n=== time to first markers on /de/map, Chromium, 4x CPU throttling, 412 x 915, cold cache ===`);
     console.log(`median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(' / ')} ms)`);
   } finally {
     await chrome.close();
@@ -210,7 +195,7 @@ async function firstMarkers(): Promise<void> {
 async function main(): Promise<void> {
   const { user } = await prepare();
   try {
-    if (latencies) await latency(user);
+    await latency(user);
     if (build) sizes();
     if (browser) await firstMarkers();
   } finally {

@@ -42,14 +42,8 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       window.location.assign(outcome.url);
       return new Promise<PageData>(() => undefined);
     }
-    // pages but the landing page use TanStack Query: its layer loads with the page's module (issue 18);
-    // a route's preload starts its first data and heavy chunks beside the module (issue 34)
-    const { route } = outcome;
-    const layer = shellOnly && !route.preload ? undefined : loadQueryLayer();
-    if (route.preload && layer) {
-      void layer.then((l) => route.preload?.({ queryClient: l.queryClient, search: url.searchParams, locale: localeFromPath(url.pathname) })).catch(() => undefined);
-    }
-    const [mod] = await Promise.all([moduleCache.get(outcome.route.id) ?? outcome.route.load(), layer]);
+    // pages but the landing page use TanStack Query: its layer loads with the page's module (issue 18)
+    const [mod] = await Promise.all([moduleCache.get(outcome.route.id) ?? outcome.route.load(), shellOnly ? undefined : loadQueryLayer()]);
     moduleCache.set(outcome.route.id, mod);
     return { routeId: outcome.route.id, params: outcome.params };
   };

@@ -68,19 +68,8 @@ export function formatDayHeading(value: Date | string, locale: Locale, now: Date
 /** The zone events are planned and shown in (spec §1). */
 export const EVENT_TIME_ZONE = 'Europe/Berlin';
 
-/**
- * The event-range formatters by locale and style: creating an Intl.DateTimeFormat with a time zone
- * costs far more than formatting with it (a list of events made one per row, issue 34).
- */
-const eventRangeFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** Start–end of an event in Europe/Berlin, e.g. "Tue, 1 Dec 2026, 18:00 – 20:30" (spec §1). */
 export function formatEventRange(startsAt: string, endsAt: string, locale: Locale, style: 'full' | 'medium' = 'full'): string {
-  const key = `${locale}|${style}`;
-  let fmt = eventRangeFormats.get(key);
-  if (!fmt) {
-    fmt = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: style, timeStyle: 'short', timeZone: EVENT_TIME_ZONE });
-    eventRangeFormats.set(key, fmt);
-  }
+  const fmt = new Intl.DateTimeFormat(intlLocale(locale), { dateStyle: style, timeStyle: 'short', timeZone: EVENT_TIME_ZONE });
   return fmt.formatRange(new Date(startsAt), new Date(endsAt));
 }

@@ -58,18 +58,4 @@ export interface RouteDef {
   next?: readonly string[];
   /** Prefetches data of likely next pages (TanStack Query), 1 s after mount (spec §9). */
   prefetch?: (queryClient: QueryClient, locale: Locale) => Promise<unknown>;
-  /**
-   * Starts what the page shows first (its data, its heavy lazy chunks) as soon as the navigation
-   * check has admitted it, in parallel with the page's module instead of after its first render
-   * (issue 34: the map's markers). Runs once per navigation to the route, never for preloading it
-   * as a likely next page; it must not throw, and failures are left to the page's own queries.
-   */
-  preload?: (context: PreloadContext) => void;
-}
-
-/** What a route's `preload` gets: the query client, the URL's query and the locale. */
-export interface PreloadContext {
-  queryClient: QueryClient;
-  search: URLSearchParams;
-  locale: Locale;
 }

@@ -9,7 +9,6 @@ import { LocalLink } from '@/components/local-link';
 import { type Locale } from '@site/locale';
 import type { Bounds, CityLabel, MapCell, MapItem } from '../api/map';
 import { declutter, ItemClusters, type MapMarker } from '../lib/clusters';
-import { loadMapLib } from '../lib/map-lib';
 import { MARKER_HEIGHT, MAX_ZOOM, mapStyle } from '../lib/map-style';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
 import { MarkerPin } from './marker-pin';
@@ -106,16 +105,6 @@ function ItemCard({ item, locale }: { item: MapItem; locale: Locale }) {
 }
 
 /**
- * Calls `onReady` once, when the map exists (react-map-gl renders a map's children only then):
- * the map knows its view from its first bounds at once, before its style has loaded (issue 34).
- */
-function WhenMapExists({ onReady }: { onReady: () => void }) {
-  const ready = useRef(onReady);
-  useEffect(() => ready.current(), []);
-  return null;
-}
-
-/**
  * The interactive map (issue 14): maplibre through react-map-gl with the local or configured
  * style, HTML markers (focusable buttons, 25 × 41 pins anchored at the tip, spec §9) clustered by
  * supercluster, a popup card per marker, city labels, navigation and attribution controls.
@@ -148,8 +137,6 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
     }
   }, [fitKey]);
   const [style] = useState(() => mapStyle(new URL(import.meta.env.BASE_URL, window.location.origin).href));
-  // already under way when the map route preloaded it
-  const [mapLib] = useState(loadMapLib);
 
   /** Reads the view after the first render and every move; `byUser` = a drag, wheel or key, not an ease we started. */
   const sync = (byUser: boolean) => {
@@ -185,7 +172,6 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
     <div ref={wrapRef} className={classes.wrap} style={{ height }} data-testid="map" data-markers-ready={markers.length > 0 ? 'true' : 'false'} data-zoom={view ? view.zoom.toFixed(2) : undefined} role="region" aria-label={label}>
       <MapGL
         ref={mapRef}
-        mapLib={mapLib}
         initialViewState={{ bounds: [[initialBounds[0], initialBounds[1]], [initialBounds[2], initialBounds[3]]] }}
         mapStyle={style}
         maxZoom={MAX_ZOOM}
@@ -194,14 +180,13 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
         attributionControl={false}
         dragRotate={false}
         touchPitch={false}
-        // markers show as soon as the map exists (WhenMapExists), without waiting for its style or
-        // the land and borders of the basemap file; the first styledata reads the view again
+        // the style is inline, so its first styledata comes before the basemap file has loaded:
+        // markers show without waiting for the land and borders
         onStyleData={() => view === null && sync(false)}
         onLoad={() => sync(false)}
         onMoveEnd={(e: ViewStateChangeEvent) => sync(!!e.originalEvent)}
         style={{ width: '100%', height: '100%' }}
       >
-        <WhenMapExists onReady={() => sync(false)} />
         <NavigationControl showCompass={false} />
         <AttributionControl compact={false} />
         {labels.map((c) => (

@@ -10,7 +10,5 @@ export const mapRoutes: RouteDef[] = [
     descriptionKey: 'page.map.description',
     sitemap: true,
     load: () => import('./map'),
-    // the markers' data, the map component and maplibre load beside the page's module (issue 34)
-    preload: (context) => void import('../lib/preload').then((m) => m.preloadMap(context)).catch(() => undefined),
   },
 ];

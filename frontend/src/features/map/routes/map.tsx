@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Checkbox, Collapse, Container, Grid, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useDeferredValue, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import { LoadError } from '@/components/query-state';
@@ -48,11 +48,6 @@ export default function MapRoute({ locale }: PageProps) {
   // wide views: layers with many items come as counts per grid cell (issue 34)
   const cells = useMemo(() => (query.data?.cells ?? []).filter((c) => params.layers.includes(c.layer)), [query.data, params.layers]);
   const inCells = cells.reduce((sum, c) => sum + c.count, 0);
-  // the list beside the map renders after the markers (issue 34): a deferred render, which React
-  // interrupts for the map's own updates; until then the list shows what it showed before
-  const listData = useDeferredValue(query.data);
-  const listItems = useMemo(() => (listData?.items ?? []).filter((i) => params.layers.includes(i.layer)), [listData, params.layers]);
-  const listInCells = (listData?.cells ?? []).reduce((sum, c) => sum + (params.layers.includes(c.layer) ? c.count : 0), 0);
   const counts = useMemo(() => {
     const c: Partial<Record<MapLayer, number>> = {};
     for (const i of query.data?.items ?? []) c[i.layer] = (c[i.layer] ?? 0) + 1;
@@ -187,7 +182,7 @@ export default function MapRoute({ locale }: PageProps) {
                   <FormattedMessage id="map.allGermany" />
                 </Button>
               )}
-              {listData && (listItems.length > 0 || listInCells === 0) && <MapItemList key={key} items={listItems} locale={locale} label={intl.formatMessage({ id: 'map.list.label' })} />}
+              {query.data && (items.length > 0 || inCells === 0) && <MapItemList key={key} items={items} locale={locale} label={intl.formatMessage({ id: 'map.list.label' })} />}
             </Stack>
           </Grid.Col>
         </Grid>
