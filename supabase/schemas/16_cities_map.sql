@@ -210,9 +210,15 @@ comment on function private.map_cells_add(smallint, double precision[], double p
 
 /*
  * Issue 34: folds private.map_cell_deltas into private.map_cells (pg_cron 'compact-map-cells',
- * every minute): one statement deletes the deltas it sees, sums them per cell and adds them to
- * the cells in key order; cells left with no item are removed. Deltas appended meanwhile wait
- * for the next run. Only this function writes private.map_cells.
+ * every minute). Runs one at a time (a transaction-level advisory lock; a second caller waits and
+ * then sees the first one's result). One statement deletes the deltas it sees, sums them per cell,
+ * adds the sums to the cells that exist and inserts the others in key order; cells left with no
+ * item are removed. Deltas appended meanwhile wait for the next run. Only this function writes
+ * private.map_cells.
+ *
+ * Existing cells are updated, not upserted: Postgres checks CHECK constraints on the proposed row
+ * of INSERT ... ON CONFLICT before it looks for the conflict, so a cell that lost more items than
+ * it gained since the last run (a negative sum) would fail n >= 0 and stop every later run.
  */
 create or replace function private.compact_map_cells()
 returns void
@@ -220,16 +226,29 @@ language sql
 security definer
 set search_path = ''
 as $$
+  select pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('private.compact_map_cells'));
   with folded as (
     delete from private.map_cell_deltas returning layer, category, level, cx, cy, n, sum_lon, sum_lat
+  ), sums as (
+    select f.layer, f.category, f.level, f.cx, f.cy, sum(f.n)::integer as n, sum(f.sum_lon) as sum_lon, sum(f.sum_lat) as sum_lat
+    from folded f
+    group by 1, 2, 3, 4, 5
+  ), updated as (
+    update private.map_cells m
+    set n = m.n + s.n, sum_lon = m.sum_lon + s.sum_lon, sum_lat = m.sum_lat + s.sum_lat
+    from sums s
+    where (m.layer, m.category, m.level, m.cx, m.cy) = (s.layer, s.category, s.level, s.cx, s.cy)
+    returning m.layer, m.category, m.level, m.cx, m.cy
   )
-  insert into private.map_cells as m (layer, category, level, cx, cy, n, sum_lon, sum_lat)
-  select f.layer, f.category, f.level, f.cx, f.cy, sum(f.n), sum(f.sum_lon), sum(f.sum_lat)
-  from folded f
-  group by 1, 2, 3, 4, 5
-  order by 1, 2, 3, 4, 5
-  on conflict (layer, category, level, cx, cy) do update
-    set n = m.n + excluded.n, sum_lon = m.sum_lon + excluded.sum_lon, sum_lat = m.sum_lat + excluded.sum_lat;
+  insert into private.map_cells (layer, category, level, cx, cy, n, sum_lon, sum_lat)
+  select s.layer, s.category, s.level, s.cx, s.cy, s.n, s.sum_lon, s.sum_lat
+  from sums s
+  where s.n <> 0
+    and not exists (
+      select 1 from updated u
+      where (u.layer, u.category, u.level, u.cx, u.cy) = (s.layer, s.category, s.level, s.cx, s.cy)
+    )
+  order by 1, 2, 3, 4, 5;
   delete from private.map_cells where n = 0;
 $$;
 comment on function private.compact_map_cells() is

@@ -240,3 +240,24 @@ test('compacting the map cells folds their deltas in without changing any cell',
     await admin.query('commit');
   }
 });
+
+test('a cell that loses more items than it gains between two compactions folds in (no CHECK failure on the proposed row)', async () => {
+  // a place outside the gazetteer: the stored position is the written one rounded to 0.1°, and its
+  // level-16 cell (about 600 m) holds nobody else, so the second run sees exactly one -1 for it
+  const lon = 5.7;
+  const lat = 47.3;
+  const id = await createUser('basic');
+  await admin.query(`update public.profiles set city = 'Kleinsiel-Test', longitude = $2, latitude = $3 where id = $1`, [id, lon, lat]);
+  const cell = {
+    text: `select n from private.map_cells where layer = 1 and category = '' and level = 16
+             and cx = floor(($1::float8 + 180) * 65536 / 360)::int and cy = floor(($2::float8 + 90) * 65536 / 360)::int`,
+    values: [lon, lat],
+  };
+  await admin.query(`select private.compact_map_cells()`);
+  expect((await admin.query(cell)).rows).toEqual([{ n: 1 }]);
+  await admin.query(`update public.profiles set profile_visibility = 0 where id = $1`, [id]);
+  // before the fix: new row for relation "map_cells" violates check constraint "map_cells_n_check"
+  await admin.query(`select private.compact_map_cells()`);
+  expect((await admin.query(cell)).rows).toEqual([]);
+  expect((await admin.query(`select count(*)::int as n from private.map_cells where n < 0`)).rows[0].n).toBe(0);
+});

@@ -144,12 +144,16 @@ export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 15_000, st
 /** The stored subscription rows of a user and their role. */
 export async function billingState(userId: string) {
   return await withDb(async (db) => {
+    // one snapshot for both reads: the webhook's sync_subscription writes the subscription and the
+    // role in one transaction, and may commit between two separate statements (subs [] but role set)
+    await db.query('begin transaction isolation level repeatable read read only');
     const subs = (await db.query(
       `select stripe_subscription_id, status::text, plan_id, cancel_at_period_end, last_synced_at, stripe_checkout_session_id, updated_at
        from public.subscriptions where user_id = $1 order by created_at`,
       [userId],
     )).rows;
     const p = (await db.query(`select user_role::text, stripe_customer_id from public.profiles where id = $1`, [userId])).rows[0];
+    await db.query('commit');
     return { subs, role: p?.user_role as string, customerId: p?.stripe_customer_id as string | null };
   });
 }
