@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { stackConfig } from '../scripts/local-stack/config.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../scripts/chromium.ts';
+import { e2eDistDir } from './e2e/dist-dir.ts';
 
 /**
  * Browser tests against the production build served by `vite preview` on 127.0.0.1:5173+offset,
@@ -13,8 +14,7 @@ const offset = stack.offset;
 const port = 5173 + offset;
 const gateway = process.env.VITE_SUPABASE_URL ?? stack.apiUrl;
 const anonKey = process.env.VITE_SUPABASE_ANON_KEY ?? stack.anonKey;
-/** Offsets other than 0 build and report into their own folders, so helpers running e2e at the same time never serve each other's build. */
-const outDir = offset ? `../.stack/offset-${offset}/e2e-dist` : 'dist';
+const outDir = e2eDistDir(offset);
 /** Machine-readable results next to the stack's data; `npm test` prints failed and flaky tests from it in its summary. */
 const resultsFile = path.join(stack.dataDir, 'e2e-results.json');
 
@@ -64,7 +64,8 @@ export default defineConfig({
     { name: 'e2e', testIgnore: SHARED_STATE },
   ],
   webServer: {
-    command: `npx vite build --mode stack --outDir ${outDir} --emptyOutDir && npx vite preview --strictPort --outDir ${outDir}`,
+    // E2E_PREBUILT: `npm test` built it already (its e2e:build step, beside the other checks)
+    command: `${process.env.E2E_PREBUILT ? '' : `npx vite build --mode stack --outDir ${outDir} --emptyOutDir && `}npx vite preview --strictPort --outDir ${outDir}`,
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -9,11 +9,14 @@
  * own stack). Ends non-zero when any step fails and prints
  * `N passed, N failed` (steps) as its last line.
  *
- * The first phase runs three lanes at once (issue 30: the whole run under 25 minutes on 2 cores):
- * the type checks, the linters and the unit tests, each lane one step after the other, beside the
- * fault suite, which spends most of its 3 minutes waiting for outages and retries on its own stack.
- * A lane's output is held and printed whole when each of its steps ends, so steps never interleave.
- * Then the stack steps run one after the other on the fresh test stack.
+ * The first phase runs four lanes at once (issue 30: the whole run under 25 minutes on 2 cores):
+ * the type checks; the linters and the unit tests; the fault suite (which spends most of its 3
+ * minutes waiting for outages and retries on its own stack), then the benchmarks in smoke mode on
+ * a fresh stack of their own; and the fresh test stack with the checks that need no browser
+ * (types, advisors, contract + database tests, fuzzing, function tests) and the SPA's production
+ * build for the browser tests. Each lane runs its steps one after the other; a lane's output is
+ * held and printed whole when each of its steps ends, so steps never interleave. Then the browser
+ * tests run alone on the test stack, as they keep both cores busy.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
@@ -23,6 +26,7 @@ import { ROOT_DIR, stackConfig } from './local-stack/config.ts';
 import { startStack, stopStack } from './local-stack/cli.ts';
 import { supabaseCliBinary } from './local-stack/migrate.ts';
 import { CHROMIUM_PATH } from './chromium.ts';
+import { e2eDistDir } from '../frontend/e2e/dist-dir.ts';
 
 process.env.TEAMWERK_STACK_OFFSET ??= '10000';
 let config = stackConfig();
@@ -43,6 +47,16 @@ function log(text: string): void {
   const held = heldOutput.getStore();
   if (held) held.push(Buffer.from(`${text}\n`));
   else console.log(text);
+}
+
+// console output of code a lane's step calls (the stack's start, the benchmarks' helpers) is held too
+for (const level of ['log', 'info', 'warn', 'error'] as const) {
+  const original = console[level].bind(console);
+  console[level] = (...args: unknown[]) => {
+    const held = heldOutput.getStore();
+    if (held) held.push(Buffer.from(`${args.map((a) => (typeof a === 'string' ? a : String(a))).join(' ')}\n`));
+    else original(...args);
+  };
 }
 
 /**
@@ -154,20 +168,45 @@ const lintsAndUnits: Step[] = [
   { name: 'unit:frontend', run: () => (hasScript('frontend', 'test') ? sh('npm', ['run', 'test', '-w', 'frontend']) : Promise.resolve()) },
 ];
 
-/** Lane three of the first phase: the fault suite on its own stack (offset 8000, fault injection on). */
-const faults: Step[] = [
+/** The benchmarks' own stack (lane three): a fresh one after the fault suite, stopped at the end. */
+const benchOffset = 10500;
+
+/**
+ * Lane three of the first phase: the fault suite on its own stack (offset 8000, fault injection
+ * on), then the benchmarks in smoke mode on a fresh stack of their own.
+ */
+const faultsAndBenchmarks: Step[] = [
+  { name: 'faults', run: () => sh('npx', ['tsx', 'scripts/faults/run.ts'], { TEAMWERK_STACK_OFFSET: '8000' }) },
   {
-    // the test stack of an earlier run is stopped first so that only one stack at a time shares the two cores with the lanes
-    name: 'faults',
+    // issue 34: the benchmarks run as written, in their short smoke mode (a small data set, a few
+    // runs; the figures are not measurements); stack-start comes last, as it restarts the stack.
+    // Not here, to keep the step near 2 minutes on 2 cores: chat-realtime --smoke (about 25 s of
+    // its own), spa-size and long-tasks (a production build each, 1-2 min)
+    name: 'bench:smoke',
     run: async () => {
-      await stopStack(config);
-      await sh('npx', ['tsx', 'scripts/faults/run.ts'], { TEAMWERK_STACK_OFFSET: '8000' });
+      const benchConfig = stackConfig({ TEAMWERK_STACK_OFFSET: String(benchOffset) });
+      await stopStack(benchConfig);
+      fs.rmSync(benchConfig.dataDir, { recursive: true, force: true });
+      await startStack(stackConfig({ TEAMWERK_STACK_OFFSET: String(benchOffset) }));
+      try {
+        for (const bench of ['db-queries', 'api', 'map', 'matching', 'analytics', 'email-queue', 'realtime-fanout', 'load', 'stack-start']) {
+          await sh('npx', ['tsx', `scripts/bench/${bench}.ts`, '--smoke'], { TEAMWERK_STACK_OFFSET: String(benchOffset) });
+        }
+      } finally {
+        await stopStack(stackConfig({ TEAMWERK_STACK_OFFSET: String(benchOffset) }));
+      }
     },
   },
 ];
 
-/** The second phase, one step after the other on the fresh test stack. */
-const stackSteps: Step[] = [
+/** Whether this run's e2e:build step built the SPA for the browser tests (the e2e step then serves it as it is). */
+let e2eBuilt = false;
+
+/**
+ * Lane four of the first phase: the fresh test stack and the checks against it that need no
+ * browser, then the SPA's production build for the browser tests (frontend/playwright.config.ts).
+ */
+const stackChecks: Step[] = [
   {
     name: 'stack:fresh',
     run: async () => {
@@ -177,7 +216,7 @@ const stackSteps: Step[] = [
       config = stackConfig();
       const t0 = Date.now();
       await startStack(config);
-      console.log(`fresh local stack (offset ${config.offset}) ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      log(`fresh local stack (offset ${config.offset}) ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     },
   },
   { name: 'types:fresh', needsStack: true, run: () => sh('npx', ['tsx', 'scripts/gen-types.ts', '--check'], stackEnv()) },
@@ -197,27 +236,26 @@ const stackSteps: Step[] = [
     },
   },
   {
+    name: 'e2e:build',
+    needsStack: true,
+    run: async () => {
+      if (!hasScript('frontend', 'e2e')) return;
+      await sh('npx', ['vite', 'build', '--mode', 'stack', '--outDir', e2eDistDir(config.offset), '--emptyOutDir', '--logLevel', 'warn'], stackEnv(), path.join(ROOT_DIR, 'frontend'));
+      e2eBuilt = true;
+    },
+  },
+];
+
+/** The second phase: the browser tests alone on the test stack (they keep both cores busy). */
+const browserSteps: Step[] = [
+  {
     name: 'e2e',
     needsStack: true,
     run: async () => {
       if (!hasScript('frontend', 'e2e')) return;
       ensureChromium();
       fs.rmSync(e2eResultsFile(), { force: true });
-      await sh('npm', ['run', 'e2e', '-w', 'frontend'], stackEnv());
-    },
-  },
-  {
-    // issue 34: the benchmarks run as written, in their short smoke mode (a small data set, a few
-    // runs; the figures are not measurements) on the test stack; stack-start comes last, as it
-    // restarts that stack. Not here, to keep the step near 2 minutes on 2 cores: chat-realtime
-    // --smoke (about 25 s of its own), spa-size and long-tasks (a production build each, 1-2 min)
-    name: 'bench:smoke',
-    needsStack: true,
-    run: async () => {
-      for (const bench of ['db-queries', 'api', 'map', 'matching', 'analytics', 'email-queue', 'realtime-fanout', 'load', 'stack-start']) {
-        await sh('npx', ['tsx', `scripts/bench/${bench}.ts`, '--smoke'], { TEAMWERK_STACK_OFFSET: String(config.offset) });
-      }
-      config = stackConfig();
+      await sh('npm', ['run', 'e2e', '-w', 'frontend'], { ...stackEnv(), ...(e2eBuilt ? { E2E_PREBUILT: '1' } : {}) });
     },
   },
 ];
@@ -266,9 +304,14 @@ interface StepResult {
   error?: string;
 }
 
-/** The steps chosen on the command line (`npm test -- e2e lint`), stack:fresh whenever a stack step is chosen; all without names. */
+/**
+ * The steps of `lane` chosen on the command line (`npm test -- e2e lint`); all without names.
+ * stack:fresh is chosen whenever a step that needs the test stack is, in any lane.
+ */
 function chosen(lane: Step[]): Step[] {
-  return only.length ? lane.filter((s) => only.includes(s.name) || (s.name === 'stack:fresh' && lane.some((t) => t.needsStack && only.includes(t.name)))) : lane;
+  if (!only.length) return lane;
+  const stackWanted = [...stackChecks, ...browserSteps].some((t) => t.needsStack && only.includes(t.name));
+  return lane.filter((s) => only.includes(s.name) || (s.name === 'stack:fresh' && stackWanted));
 }
 
 /**
@@ -276,9 +319,9 @@ function chosen(lane: Step[]): Step[] {
  * output is held and printed whole, under its heading, when the step ends (lanes run at once).
  * A stack step is skipped as failed once stack:fresh has failed.
  */
-async function runLane(lane: Step[], hold: boolean): Promise<StepResult[]> {
+async function runLane(lane: Step[], hold: boolean, stackStarted = true): Promise<StepResult[]> {
   const results: StepResult[] = [];
-  let stackOk = true;
+  let stackOk = stackStarted;
   for (const step of lane) {
     if (step.needsStack && !stackOk) {
       results.push({ name: step.name, ok: false, seconds: 0, error: 'local stack did not start' });
@@ -305,8 +348,14 @@ async function runLane(lane: Step[], hold: boolean): Promise<StepResult[]> {
 }
 
 async function main(): Promise<void> {
-  const lanes = await Promise.all([runLane(chosen(typeChecks), true), runLane(chosen(lintsAndUnits), true), runLane(chosen(faults), true)]);
-  const results = [...lanes.flat(), ...(await runLane(chosen(stackSteps), false))];
+  const lanes = await Promise.all([
+    runLane(chosen(typeChecks), true),
+    runLane(chosen(lintsAndUnits), true),
+    runLane(chosen(faultsAndBenchmarks), true),
+    runLane(chosen(stackChecks), true),
+  ]);
+  const stackOk = !lanes.flat().some((r) => r.name === 'stack:fresh' && !r.ok);
+  const results = [...lanes.flat(), ...(await runLane(chosen(browserSteps), false, stackOk))];
   await stopStack(config).catch(() => false);
   console.log('\n==> summary');
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
