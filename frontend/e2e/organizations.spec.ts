@@ -84,6 +84,8 @@ async function newPage(browser: Browser) {
 }
 
 test('English: create, invite, colleague registers and accepts, publishes a job shown on /org/{slug}', async ({ page, browser }) => {
+  // three people, two sign-ups and five axe scans: 58 s in a fresh-clone run, over the 60 s default once
+  test.setTimeout(120_000);
   const errors = collectErrors(page);
   const tag = randomBytes(3).toString('hex');
   const orgName = `Solarrad ${tag}`;

@@ -75,6 +75,14 @@ export async function withDb<T>(fn: (db: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Pauses (`false`) or resumes (`true`) the pg_cron job that runs process-email-queue every minute,
+ * so that a test's own worker is the only one that claims rows of the queue meanwhile.
+ */
+export async function setEmailQueueCron(active: boolean): Promise<void> {
+  await withDb((db) => db.query(`select cron.alter_job(jobid, active := $1) from cron.job where jobname = 'process-email-queue'`, [active]));
+}
+
 /** A message as the mailbox's JSON API returns it. */
 export interface MailboxMessage {
   id: string;

@@ -12,6 +12,7 @@ import {
   post,
   answer,
   serviceClient,
+  setEmailQueueCron,
   stack,
   uniqueEmail,
   withDb,
@@ -24,10 +25,6 @@ const mailboxSender = resendSender(stack.resendApiKey, stack.mailboxUrl);
 /** Resend unreachable: nothing listens on port 9 (discard) locally. */
 const downSender = resendSender(stack.resendApiKey, 'http://127.0.0.1:9');
 const options = { siteUrl: stack.siteUrl, batchSize: 50, maxAttempts: 3 };
-
-async function setCron(active: boolean): Promise<void> {
-  await withDb((db) => db.query(`select cron.alter_job(jobid, active := $1) from cron.job where jobname = 'process-email-queue'`, [active]));
-}
 
 /**
  * Sends every pending row with the mailbox, also those whose retry is not due yet, so a step that
@@ -85,7 +82,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
-    await setCron(false);
+    await setEmailQueueCron(false);
     try {
       await drain();
 
@@ -241,7 +238,7 @@ Deno.test({
         assertEquals(get.status, 405);
       });
     } finally {
-      await setCron(true);
+      await setEmailQueueCron(true);
     }
   },
 });

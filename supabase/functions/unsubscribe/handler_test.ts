@@ -6,7 +6,7 @@
  * nothing.
  */
 import { assert, assertEquals } from '../_shared/assert.ts';
-import { answer, createConfirmedUser, post, serviceClient, stack, withDb } from '../_shared/testing.ts';
+import { answer, createConfirmedUser, post, serviceClient, setEmailQueueCron, stack, withDb } from '../_shared/testing.ts';
 import { createUnsubscribeHandler } from './handler.ts';
 import { signUnsubscribeToken, verifyUnsubscribeToken } from '../_shared/email/unsubscribe.ts';
 import { processEmailQueue, supabaseQueueStore, type MailSender, type OutgoingEmail } from '../_shared/email/queue.ts';
@@ -44,6 +44,8 @@ Deno.test('tokens: bound to one mail id, deterministic, forgeries refused', asyn
 
 Deno.test('the rendered mail links to /unsubscribe and carries List-Unsubscribe; the link switches off that kind only', async () => {
   const user = await createConfirmedUser('unsub');
+  // the minute cron job's worker must not claim the row first (the test would find no mail)
+  await setEmailQueueCron(false);
   const mailId = await queueMail(user.id, user.email, 'chat_unread');
   const sent: OutgoingEmail[] = [];
   const capture: MailSender = { send: (mail) => (sent.push(mail), Promise.resolve({ ok: true, id: `cap_${sent.length}` })) };
@@ -58,6 +60,7 @@ Deno.test('the rendered mail links to /unsubscribe and carries List-Unsubscribe;
     });
   } finally {
     await withDb((db) => db.query(`update public.email_queue set next_attempt_at = now() where status = 'pending' and next_attempt_at > now() + interval '50 minutes'`));
+    await setEmailQueueCron(true);
   }
   const mail = sent.find((m) => m.to === user.email);
   assert(mail, 'mail rendered');
