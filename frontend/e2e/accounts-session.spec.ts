@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectStackUp } from './support';
+import { expectStackUp, messages } from './support';
 import { createUser, signInViaApi } from './accounts-support';
 
 test.beforeAll(async () => {
@@ -93,6 +93,9 @@ test('typing and moving between pages count as activity (issue 33 §15)', async 
     window.dispatchEvent(new PopStateEvent('popstate'));
   });
   await expect(page).toHaveURL(/\/user\/settings$/);
+  // the navigation counts once it has finished (the page's module and data loaded), which on a busy
+  // machine came after the next fast-forward in one fresh-clone run: wait for the page first
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(messages.en['page.user-settings.title']!);
   await page.clock.fastForward('29:00');
   await expect(page).toHaveURL(/\/user\/settings$/);
   await page.clock.fastForward('01:10');
