@@ -184,16 +184,17 @@ const faultsAndBenchmarks: Step[] = [
     // its own), spa-size and long-tasks (a production build each, 1-2 min)
     name: 'bench:smoke',
     run: async () => {
-      const benchConfig = stackConfig({ TEAMWERK_STACK_OFFSET: String(benchOffset) });
-      await stopStack(benchConfig);
-      fs.rmSync(benchConfig.dataDir, { recursive: true, force: true });
-      await startStack(stackConfig({ TEAMWERK_STACK_OFFSET: String(benchOffset) }));
+      const benchEnv = { TEAMWERK_STACK_OFFSET: String(benchOffset) };
+      await stopStack(stackConfig(benchEnv));
+      fs.rmSync(stackConfig(benchEnv).dataDir, { recursive: true, force: true });
+      // read again after the removal: the fresh data folder gets its own secrets
+      await startStack(stackConfig(benchEnv));
       try {
         for (const bench of ['db-queries', 'api', 'map', 'matching', 'analytics', 'email-queue', 'realtime-fanout', 'load', 'stack-start']) {
-          await sh('npx', ['tsx', `scripts/bench/${bench}.ts`, '--smoke'], { TEAMWERK_STACK_OFFSET: String(benchOffset) });
+          await sh('npx', ['tsx', `scripts/bench/${bench}.ts`, '--smoke'], benchEnv);
         }
       } finally {
-        await stopStack(stackConfig({ TEAMWERK_STACK_OFFSET: String(benchOffset) }));
+        await stopStack(stackConfig(benchEnv));
       }
     },
   },
