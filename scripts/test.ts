@@ -222,12 +222,8 @@ const stackChecks: Step[] = [
   },
   { name: 'types:fresh', needsStack: true, run: () => sh('npx', ['tsx', 'scripts/gen-types.ts', '--check'], stackEnv()) },
   { name: 'db:advisors', needsStack: true, run: () => advisors() },
-  { name: 'contract+db', needsStack: true, run: () => sh('npx', ['vitest', 'run'], stackEnv()) },
-  {
-    name: 'fuzz',
-    needsStack: true,
-    run: () => sh('npx', ['vitest', 'run', '--config', 'vitest.fuzz.config.ts'], stackEnv()),
-  },
+  { name: 'contract+db', needsStack: true, run: () => vitestRun('contract+db', []) },
+  { name: 'fuzz', needsStack: true, run: () => vitestRun('fuzz', ['--config', 'vitest.fuzz.config.ts']) },
   {
     name: 'functions',
     needsStack: true,
@@ -261,6 +257,48 @@ const browserSteps: Step[] = [
   },
 ];
 
+/** Where the JSON report of the vitest step `step` goes: the test stack's data folder. */
+function vitestResultsFile(step: string): string {
+  return path.join(config.dataDir, `vitest-${step.replace(/\W+/g, '-')}.json`);
+}
+
+/** Runs vitest against the test stack with its usual output plus a JSON report (vitestOutcomeLines reads it). */
+function vitestRun(step: string, args: string[]): Promise<void> {
+  const outputFile = vitestResultsFile(step);
+  fs.rmSync(outputFile, { force: true });
+  return sh('npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], stackEnv());
+}
+
+interface VitestReport { testResults?: { name: string; status: string; message?: string; assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[] }[] }
+
+/** The first non-empty line of an error message, colour codes removed, at most 160 characters. */
+function firstLine(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  return (message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '').trim().slice(0, 160);
+}
+
+/**
+ * Failed tests of the vitest step `step` (file, full name, first line of the error), and files that
+ * failed outside a test (a hook, an import), read from its JSON report, so that the end of the
+ * output names them (CI keeps only the end). Empty when the report is missing.
+ */
+function vitestOutcomeLines(step: string): string[] {
+  let report: VitestReport;
+  try {
+    report = JSON.parse(fs.readFileSync(vitestResultsFile(step), 'utf8')) as VitestReport;
+  } catch {
+    return [];
+  }
+  const lines: string[] = [];
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(ROOT_DIR, file.name);
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) lines.push(`  ${step} FAILED ${name} › ${a.fullName} — ${firstLine(a.failureMessages?.[0] ?? '')}`);
+    if (!failed.length && file.status === 'failed') lines.push(`  ${step} FAILED ${name} — ${firstLine(file.message ?? '')}`);
+  }
+  return lines;
+}
+
 /** Where the Playwright JSON reporter writes (frontend/playwright.config.ts): the test stack's data folder. */
 function e2eResultsFile(): string {
   return path.join(config.dataDir, 'e2e-results.json');
@@ -287,9 +325,7 @@ function e2eOutcomeLines(): string[] {
       for (const test of spec.tests) {
         if (test.status !== 'unexpected' && test.status !== 'flaky') continue;
         const message = test.results.find((r) => r.error?.message)?.error?.message ?? '';
-        // eslint-disable-next-line no-control-regex
-        const first = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').find((l) => l.trim()) ?? '';
-        lines.push(`  e2e ${test.status === 'flaky' ? 'FLAKY' : 'FAILED'} ${spec.file}:${spec.line} ${spec.title} — ${first.trim().slice(0, 160)}`);
+        lines.push(`  e2e ${test.status === 'flaky' ? 'FLAKY' : 'FAILED'} ${spec.file}:${spec.line} ${spec.title} — ${firstLine(message)}`);
       }
     }
     for (const child of suite.suites ?? []) visit(child);
@@ -360,6 +396,7 @@ async function main(): Promise<void> {
   await stopStack(config).catch(() => false);
   console.log('\n==> summary');
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
+  for (const r of results) if (!r.ok && (r.name === 'contract+db' || r.name === 'fuzz')) for (const line of vitestOutcomeLines(r.name)) console.log(line);
   // the report of this run's e2e step only (an earlier run's report may still lie there)
   if (results.some((r) => r.name === 'e2e')) for (const line of e2eOutcomeLines()) console.log(line);
   const failed = results.filter((r) => !r.ok).length;
