@@ -348,7 +348,9 @@ $$;
 comment on function private.counter_value(text) is 'Current value of a maintained counter: the row plus its not yet compacted deltas.';
 
 /* Folds the deltas of every counter into its row (pg_cron, every minute): per counter, the row
-   lock first, then one statement that deletes the deltas it sees and adds their sum. */
+   lock first, then one statement that deletes the deltas it sees and adds their sum. Runs one at a
+   time (a transaction-level advisory lock, as private.compact_map_cells): a second caller waits
+   and then folds what is left; a session holding the same lock keeps the cron job out. */
 create or replace function private.compact_counters()
 returns void
 language plpgsql
@@ -358,6 +360,7 @@ as $$
 declare
   c record;
 begin
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtext('private.compact_counters'));
   for c in select name from private.counters order by name loop
     perform 1 from private.counters where name = c.name for update;
     with folded as (delete from private.counter_deltas where name = c.name returning delta)
