@@ -19,6 +19,7 @@
  * tests run alone on the test stack, as they keep both cores busy.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { XMLParser } from 'fast-xml-parser';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -229,7 +230,8 @@ const stackChecks: Step[] = [
     needsStack: true,
     run: async () => {
       const files = functionTests();
-      if (files.length) await sh(deno, ['test', '--allow-all', '--quiet', ...files], stackEnv());
+      fs.rmSync(denoResultsFile(), { force: true });
+      if (files.length) await sh(deno, ['test', '--allow-all', '--quiet', `--junit-path=${denoResultsFile()}`, ...files], stackEnv());
     },
   },
   {
@@ -297,6 +299,37 @@ function vitestOutcomeLines(step: string): string[] {
     if (!failed.length && file.status === 'failed') lines.push(`  ${step} FAILED ${name} — ${firstLine(file.message ?? '')}`);
   }
   return lines;
+}
+
+/** Where the JUnit report of the functions step (deno test) goes: the test stack's data folder. */
+function denoResultsFile(): string {
+  return path.join(config.dataDir, 'deno-functions.xml');
+}
+
+interface JUnitCase { '@_name': string; '@_classname': string; failure?: { '@_message'?: string } | string }
+
+/**
+ * Failed tests of the functions step (file, name, first line of the failure), read from deno's
+ * JUnit report, so that the end of the output names them. A failed step is listed with its test
+ * ("test > step"), the test itself only when no step of it failed. Empty when the report is missing.
+ */
+function denoOutcomeLines(): string[] {
+  let xml: string;
+  try {
+    xml = fs.readFileSync(denoResultsFile(), 'utf8');
+  } catch {
+    return [];
+  }
+  const parser = new XMLParser({ ignoreAttributes: false, isArray: (name) => name === 'testsuite' || name === 'testcase' });
+  const report = parser.parse(xml) as { testsuites?: { testsuite?: { testcase?: JUnitCase[] }[] } };
+  const failed = (report.testsuites?.testsuite ?? []).flatMap((suite) => (suite.testcase ?? []).filter((c) => c.failure !== undefined));
+  const names = new Set(failed.map((c) => c['@_name']));
+  return failed
+    .filter((c) => ![...names].some((n) => n.startsWith(`${c['@_name']} > `)))
+    .map((c) => {
+      const message = typeof c.failure === 'string' ? c.failure : (c.failure?.['@_message'] ?? '');
+      return `  functions FAILED ${c['@_classname'].replace(/^\.\//, '')} › ${c['@_name']} — ${firstLine(message)}`;
+    });
 }
 
 /** Where the Playwright JSON reporter writes (frontend/playwright.config.ts): the test stack's data folder. */
@@ -397,6 +430,7 @@ async function main(): Promise<void> {
   console.log('\n==> summary');
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
   for (const r of results) if (!r.ok && (r.name === 'contract+db' || r.name === 'fuzz')) for (const line of vitestOutcomeLines(r.name)) console.log(line);
+  if (results.some((r) => r.name === 'functions' && !r.ok)) for (const line of denoOutcomeLines()) console.log(line);
   // the report of this run's e2e step only (an earlier run's report may still lie there)
   if (results.some((r) => r.name === 'e2e')) for (const line of e2eOutcomeLines()) console.log(line);
   const failed = results.filter((r) => !r.ok).length;
