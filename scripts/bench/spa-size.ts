@@ -3,7 +3,7 @@
  * before its first paint (entry chunk + its static imports + the landing route chunk + the English
  * messages it loads), target ≤ 150 KB (issue 18; 180 KB since issue 5), and, apart from it, the
  * live sections' module that loads together with the landing data after the first paint. With `--lighthouse` it also runs Lighthouse (mobile settings, Debian
- * Chromium) against `vite preview` for /, /prices and /search and prints the four category
+ * Chromium) against `vite preview` for the pages of LIGHTHOUSE_PAGES and prints the four category
  * scores, median of three runs (targets: performance ≥ 90, accessibility ≥ 95, SEO ≥ 95, best practices ≥ 95).
  *
  * Usage: npx tsx scripts/bench/spa-size.ts [--no-build] [--lighthouse]
@@ -109,6 +109,12 @@ export async function startPreview(outDir?: string): Promise<{ base: string; pre
   return { base, preview };
 }
 
+/**
+ * The pages Lighthouse scores (issue 34: the map, 30–39 on a loaded machine, and the German events
+ * list belong beside the landing page, the prices and the search).
+ */
+const LIGHTHOUSE_PAGES = ['/', '/prices', '/search', '/map', '/de/events'] as const;
+
 async function lighthouseScores(): Promise<void> {
   const { base, preview } = await startPreview();
   try {
@@ -127,7 +133,7 @@ async function lighthouseScores(): Promise<void> {
       });
     const RUNS = 3; // the machine is shared: report the median of three runs per page
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    for (const page of ['/', '/prices', '/search']) {
+    for (const page of LIGHTHOUSE_PAGES) {
       const scores: Record<string, number[]> = { performance: [], accessibility: [], 'best-practices': [], seo: [] };
       const metrics: Record<string, number[]> = Object.fromEntries(METRICS.map(([, short]) => [short, []]));
       for (let run = 0; run < RUNS; run++) {
@@ -144,13 +150,13 @@ async function lighthouseScores(): Promise<void> {
         for (const [audit, short] of METRICS) metrics[short]!.push(result?.lhr.audits[audit]?.numericValue ?? Number.NaN);
       }
       console.log(
-        `lighthouse ${page.padEnd(8)} ` +
+        `lighthouse ${page.padEnd(10)} ` +
           Object.entries(scores)
             .map(([id, values]) => `${id} ${median(values)} (${values.join('/')})`)
             .join('  '),
       );
       console.log(
-        `           ${''.padEnd(8)} ` +
+        `           ${''.padEnd(10)} ` +
           Object.entries(metrics)
             .map(([id, values]) => `${id} ${id === 'CLS' ? median(values).toFixed(3) : `${Math.round(median(values))} ms`}`)
             .join('  '),
