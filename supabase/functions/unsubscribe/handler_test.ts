@@ -46,24 +46,33 @@ Deno.test('the rendered mail links to /unsubscribe and carries List-Unsubscribe;
   const user = await createConfirmedUser('unsub');
   // the minute cron job's worker must not claim the row first (the test would find no mail)
   await setEmailQueueCron(false);
-  const mailId = await queueMail(user.id, user.email, 'chat_unread');
   const sent: OutgoingEmail[] = [];
   const capture: MailSender = { send: (mail) => (sent.push(mail), Promise.resolve({ ok: true, id: `cap_${sent.length}` })) };
-  // send only this row: the others of the queue stay for the real worker
-  await withDb((db) => db.query(`update public.email_queue set next_attempt_at = now() + interval '1 hour' where status = 'pending' and id <> $1`, [mailId]));
+  let mailId = 0;
+  let mail: OutgoingEmail | undefined;
+  let status = '';
   try {
-    await processEmailQueue(supabaseQueueStore(admin), capture, {
-      siteUrl: stack.siteUrl,
-      unsubscribeSecret: stack.tokenSecret,
-      functionsUrl: `${stack.apiUrl}/functions/v1`,
-      maxBatches: 1,
-    });
+    // a worker the job started just before the pause may still be draining the queue and take the
+    // row (seen in a full run): then the row is sent and marked so, and a second mail is queued
+    for (let attempt = 1; attempt <= 3 && !mail; attempt++) {
+      mailId = await queueMail(user.id, user.email, 'chat_unread');
+      // send only this row: the others of the queue stay for the real worker
+      await withDb((db) => db.query(`update public.email_queue set next_attempt_at = now() + interval '1 hour' where status = 'pending' and id <> $1`, [mailId]));
+      await processEmailQueue(supabaseQueueStore(admin), capture, {
+        siteUrl: stack.siteUrl,
+        unsubscribeSecret: stack.tokenSecret,
+        functionsUrl: `${stack.apiUrl}/functions/v1`,
+        maxBatches: 1,
+      });
+      mail = sent.find((m) => m.to === user.email);
+      status = await withDb(async (db) => (await db.query<{ status: string }>(`select status from public.email_queue where id = $1`, [mailId])).rows[0]?.status ?? 'gone');
+      if (!mail && status === 'pending') break; // not taken by anyone: retrying would not help
+    }
   } finally {
     await withDb((db) => db.query(`update public.email_queue set next_attempt_at = now() where status = 'pending' and next_attempt_at > now() + interval '50 minutes'`));
     await setEmailQueueCron(true);
   }
-  const mail = sent.find((m) => m.to === user.email);
-  assert(mail, 'mail rendered');
+  assert(mail, `mail rendered (the queue row is ${status})`);
   const token = await signUnsubscribeToken(mailId, stack.tokenSecret);
   assert(mail.html.includes(`/unsubscribe?token=${token}`), 'one-click link in the body');
   assertEquals(mail.headers?.['List-Unsubscribe'], `<${stack.apiUrl}/functions/v1/unsubscribe?token=${encodeURIComponent(token)}>`);
