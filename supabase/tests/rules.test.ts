@@ -95,8 +95,8 @@ describe('visible users (spec §6)', () => {
 
 describe('slugs and function privileges', () => {
   test('profile slugs come from the name (German transliteration) and stay unique', async () => {
-    const a = await db.user({ name: 'Jürgen Groß' });
-    const b = await db.user({ name: 'Jürgen Groß' });
+    const a = await db.user({ name: 'Jürgen Groß', slugFromName: true });
+    const b = await db.user({ name: 'Jürgen Groß', slugFromName: true });
     const slugs = (await db.sql<{ slug: string }>(`select slug from public.profiles where id = any($1::uuid[]) order by created_at, slug`, [[a.id, b.id]])).map((r) => r.slug);
     expect(slugs).toContain('juergen-gross');
     expect(new Set(slugs).size).toBe(2);
@@ -112,7 +112,7 @@ describe('slugs and function privileges', () => {
     expect(segments.size).toBeGreaterThan(20);
     const free = await db.sql<{ segment: string }>(`select s as segment from unnest($1::text[]) s where not private.is_reserved_slug(s)`, [[...segments]]);
     expect(free, 'top-level paths missing from private.is_reserved_slug').toEqual([]);
-    const named = await db.user({ name: 'Admin' });
+    const named = await db.user({ name: 'Admin', slugFromName: true });
     const slug = await val<string>(`select slug from public.profiles where id = $1`, [named.id]);
     expect(slug).toMatch(/^admin-[0-9a-f]{6}$/);
     const taken = await db.as(named, `update public.profiles set slug = 'login' where id = $1`, [named.id]);

@@ -64,11 +64,17 @@ export class TestDb {
   }
 
   /** Creates a confirmed user (auth.users -> profile trigger) and sets profile fields as postgres. */
-  async user(opts: { role?: string; confirmed?: boolean; visible?: boolean; name?: string; lang?: 'de' | 'en'; paid?: boolean } = {}): Promise<Actor & { kind: 'user' }> {
+  async user(opts: { role?: string; confirmed?: boolean; visible?: boolean; name?: string; lang?: 'de' | 'en'; paid?: boolean; slugFromName?: boolean } = {}): Promise<Actor & { kind: 'user' }> {
     seq += 1;
-    const tag = `${Date.now().toString(36)}${seq}`;
+    const tag = `${process.pid.toString(36)}${Date.now().toString(36)}${seq}`;
     const email = `t${tag}@tests.teamwerk.test`;
     const [first, last] = (opts.name ?? `Test User${seq}`).split(' ');
+    // The profile's slug comes from the name and is unique (private.profile_slug). A test file's
+    // transaction stays open until the file ends, so two files creating the same name at once
+    // would wait for each other on the slug's unique index, a deadlock as soon as each waits for
+    // the other (seen in a full run). The user is therefore created under a name of its own and
+    // then given the requested one, keeping that slug; tests about slugs ask for the name's slug.
+    const createdLast = opts.slugFromName ? (last ?? '') : `${last ?? ''} ${tag}`.trim();
     const [created] = await this.sql<{ id: string }>(
       `insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
          raw_app_meta_data, raw_user_meta_data, created_at, updated_at, confirmation_token, recovery_token,
@@ -76,9 +82,12 @@ export class TestDb {
        values ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', $1, '',
          case when $2 then now() else null end, '{"provider":"email","providers":["email"]}', $3, now(), now(), '', '', '', '')
        returning id`,
-      [email, opts.confirmed ?? true, JSON.stringify({ firstname: first, lastname: last ?? '', preferred_language: opts.lang ?? 'de' })],
+      [email, opts.confirmed ?? true, JSON.stringify({ firstname: first, lastname: createdLast, preferred_language: opts.lang ?? 'de' })],
     );
     const id = created!.id;
+    if (createdLast !== (last ?? '')) {
+      await this.sql(`update auth.users set raw_user_meta_data = raw_user_meta_data || jsonb_build_object('lastname', $2::text) where id = $1`, [id, last ?? '']);
+    }
     // Paid roles come with the subscription that grants them, as in production (the database's
     // payment-required rule reads subscriptions, spec §6); `paid: false` leaves it out.
     if (['basic', 'premium', 'enterprise'].includes(opts.role ?? '') && opts.paid !== false) {
@@ -89,8 +98,8 @@ export class TestDb {
         [id, opts.role, `cus_test_${tag}`, `sub_test_${tag}`],
       );
     }
-    await this.sql(`update public.profiles set user_role = $2::public.user_role, profile_visibility = $3 where id = $1`, [
-      id, opts.role ?? 'free', opts.visible === false ? 0 : 1,
+    await this.sql(`update public.profiles set user_role = $2::public.user_role, profile_visibility = $3, lastname = $4 where id = $1`, [
+      id, opts.role ?? 'free', opts.visible === false ? 0 : 1, last ?? '',
     ]);
     return { kind: 'user', id: id!, email };
   }

@@ -213,8 +213,11 @@ Deno.test({
         const [a, b] = await Promise.all([call(), call()]);
         assertEquals([a.status, b.status], [200, 200]);
         const rest = await processEmailQueue(store, mailboxSender, options);
-        assertEquals(a.body.processed + b.body.processed + rest.processed, 150);
-        assertEquals(a.body.sent + b.body.sent + rest.sent, 150);
+        // at least these 150: mails the stack's other cron jobs queue meanwhile (unread messages,
+        // reminders) are due too and are sent by the same calls (a full run counted 165); that no
+        // row went out twice is what the mailbox and the rows below show
+        assert(a.body.processed + b.body.processed + rest.processed >= 150, 'every row processed');
+        assert(a.body.sent + b.body.sent + rest.sent >= 150, 'every row sent');
         const all = await (await fetch(`${stack.mailboxUrl}/api/messages`)).json();
         const mine = (all as { to: string[]; id: string }[]).filter((m) => m.to.some((x) => x.startsWith(`conc-${tag}-`)));
         assertEquals(mine.length, 150, 'one message per row');
