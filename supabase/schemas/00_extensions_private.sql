@@ -202,7 +202,8 @@ comment on function private.html_escape(text) is 'HTML-escapes &, <, >, " (searc
 -- characters); columns that hold an image may also hold a storage object path
 -- ("<user id>/<file>"), which the SPA turns into a storage URL. jobs.apply_url keeps a plain
 -- mailto: address (apply by e-mail; mailto cannot run script). events.online_url stays https only.
--- The SPA mirrors these rules in frontend/src/lib/safe-url.ts.
+-- The SPA's forms and rendered links apply the same rule before a write (isHttpUrl, safeHref in
+-- supabase/functions/_shared/site/url.ts); supabase/tests/safe-urls.test.ts runs each case through both.
 -- The validators are immutable (check constraints use them) and executable by the API roles,
 -- because a check constraint calls them with the privileges of whoever writes the row.
 
