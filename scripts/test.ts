@@ -6,8 +6,9 @@
  * (vitest.fuzz.config.ts), function tests (deno test),
  * browser tests (Playwright + Debian Chromium), the benchmarks in smoke mode (issue 34: a benchmark
  * that does not run is a defect), and the fault suite (scripts/faults/run.ts, its
- * own stack). Ends non-zero when any step fails and prints
- * `N passed, N failed` (steps) as its last line.
+ * own stack). The summary gives each step's time, the run's wall time and the load average at
+ * its start (other work on the machine slows every step). Ends non-zero when any step fails and
+ * prints `N passed, N failed` (steps) as its last line.
  *
  * The first phase runs four lanes at once (issue 30: the whole run under 25 minutes on 2 cores):
  * the type checks; the linters and the unit tests; the fault suite (which spends most of its 3
@@ -22,6 +23,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { XMLParser } from 'fast-xml-parser';
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ROOT_DIR, stackConfig } from './local-stack/config.ts';
 import { startStack, stopStack } from './local-stack/cli.ts';
@@ -418,6 +420,9 @@ async function runLane(lane: Step[], hold: boolean, stackStarted = true): Promis
 }
 
 async function main(): Promise<void> {
+  // what else kept the machine busy when the run began: every step's time depends on it (issue 30)
+  const loadAtStart = os.loadavg();
+  const t0 = Date.now();
   const lanes = await Promise.all([
     runLane(chosen(typeChecks), true),
     runLane(chosen(lintsAndUnits), true),
@@ -425,9 +430,13 @@ async function main(): Promise<void> {
     runLane(chosen(stackChecks), true),
   ]);
   const stackOk = !lanes.flat().some((r) => r.name === 'stack:fresh' && !r.ok);
+  const firstPhaseSeconds = (Date.now() - t0) / 1000;
   const results = [...lanes.flat(), ...(await runLane(chosen(browserSteps), false, stackOk))];
   await stopStack(config).catch(() => false);
   console.log('\n==> summary');
+  console.log(
+    `wall time ${((Date.now() - t0) / 1000).toFixed(0)} s (first phase ${firstPhaseSeconds.toFixed(0)} s), ${os.cpus().length} cores, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}`,
+  );
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
   for (const r of results) if (!r.ok && (r.name === 'contract+db' || r.name === 'fuzz')) for (const line of vitestOutcomeLines(r.name)) console.log(line);
   if (results.some((r) => r.name === 'functions' && !r.ok)) for (const line of denoOutcomeLines()) console.log(line);
