@@ -72,6 +72,30 @@ test.beforeAll(async () => {
   await insertEvent(owner.id, { title: `Kartentreffen ${tok}`, city: city.name, category: 'science' });
 });
 
+test('while maplibre loads, the placeholder already shows the markers of the first view, as the map then draws them (issue 34)', async ({ page }) => {
+  // hold maplibre's chunk back, as a slow network does
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/maplibre-gl[^/]*\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/map');
+  const placeholder = page.getByTestId('map-loading');
+  await expect(placeholder).toHaveAttribute('data-preview-markers', 'true', { timeout: 30_000 });
+  const preview = await placeholder.evaluate((el) => ({
+    clusters: [...el.querySelectorAll('[data-preview="cluster"]')].map((e) => Number(e.getAttribute('data-count'))).sort((a, b) => a - b),
+    pins: el.querySelectorAll('[data-preview="pin"]').length,
+  }));
+  expect(preview.clusters.length + preview.pins).toBeGreaterThan(0);
+  release();
+  await mapReady(page);
+  await expect(page.getByTestId('map-loading')).toHaveCount(0);
+  const clusters = (await page.getByTestId('map-cluster').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))))).sort((a, b) => a - b);
+  expect(clusters).toEqual(preview.clusters);
+  await expect(page.getByTestId('map-marker')).toHaveCount(preview.pins);
+});
+
 test('renders Germany from local files, clusters, zooms on a cluster, axe passes (en)', async ({ page, baseURL }) => {
   const errors = collectErrors(page);
   const foreign = foreignRequests(page, new URL(baseURL!).origin);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GERMANY, type MapItem, parseBounds, parseMapParams, toMapResponse, toMapSearch, zoomForBounds } from '../api/map';
 import { declutter, inBounds, ItemClusters } from '../lib/clusters';
 import { boundsAround } from '../components/results-map';
+import { fittedView } from '../components/map-loading';
 
 const item = (id: string, lon: number, lat: number, layer: MapItem['layer'] = 'projects'): MapItem => ({
   layer, id, slug: `s-${id}`, title: `T ${id}`, subtitle: null, category: null, city: null, lon, lat,
@@ -106,5 +107,44 @@ describe('the RPC answer', () => {
     expect(flat.items[2]!.remote).toBe(true);
     expect(flat).toMatchObject({ capped: true, capped_layers: ['people'] });
     expect(flat.cells).toEqual([{ layer: 'projects', count: 250, lat: 50.9, lon: 6.9, bbox: [6.3, 50.6, 7, 51.3] }]);
+  });
+});
+
+describe("the placeholder's markers (issue 34)", () => {
+  const [w, s, e, n] = GERMANY;
+  it('fits the bounds as the map does: centred, whole, in Web Mercator', () => {
+    // a tall box: Germany's width fills it, its height is centred
+    const width = 400;
+    const height = 900;
+    const { at, zoom } = fittedView(GERMANY, width, height);
+    // the zoom at which 10 degrees of longitude span 400 px of maplibre's 512 px world
+    expect(zoom).toBeCloseTo(Math.log2((400 / 512) * (360 / (e - w))), 6);
+    expect(at(w, (s + n) / 2)![0]).toBeCloseTo(0, 6);
+    expect(at(e, (s + n) / 2)![0]).toBeCloseTo(width, 6);
+    expect(at((w + e) / 2, n)![1] + at((w + e) / 2, s)![1]).toBeCloseTo(height, 6);
+    // Mercator stretches the north: a degree of latitude near 55° spans more than one near 47°
+    expect(at(10, 54)![1] - at(10, 55)![1]).toBeGreaterThan((at(10, 47.5)![1] - at(10, 48.5)![1]) * 1.1);
+    // Berlin lies in the north-east quarter, Munich in the south
+    const berlin = at(13.4, 52.52)!;
+    expect(berlin[0]).toBeGreaterThan(width / 2);
+    expect(berlin[1]).toBeLessThan(height / 2);
+    expect(at(11.58, 48.14)![1]).toBeGreaterThan(height / 2);
+  });
+
+  it('shows more than the bounds on the side the box has room, the bounds themselves on the other', () => {
+    const { visible } = fittedView(GERMANY, 400, 900);
+    expect(visible[0]).toBeCloseTo(w, 6);
+    expect(visible[2]).toBeCloseTo(e, 6);
+    expect(visible[1]).toBeLessThan(s);
+    expect(visible[3]).toBeGreaterThan(n);
+    // the box is centred on the bounds in Mercator: as much room above as below, in px
+    const { at } = fittedView(GERMANY, 400, 900);
+    expect(at(10, n)![1]).toBeCloseTo(900 - at(10, s)![1], 6);
+  });
+
+  it('leaves out points outside the box', () => {
+    const { at } = fittedView(GERMANY, 400, 400);
+    expect(at(2.35, 48.86)).toBeNull();
+    expect(at(10, 60)).toBeNull();
   });
 });

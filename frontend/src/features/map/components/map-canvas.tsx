@@ -8,9 +8,10 @@ import MapGL, { AttributionControl, Marker, NavigationControl, Popup, type MapRe
 import { LocalLink } from '@/components/local-link';
 import { type Locale } from '@site/locale';
 import type { Bounds, CityLabel, MapCell, MapItem } from '../api/map';
-import { declutter, ItemClusters, type MapMarker } from '../lib/clusters';
+import { bubbleSize, declutter, ItemClusters, type MapMarker } from '../lib/clusters';
 import { MARKER_HEIGHT, MAX_ZOOM, mapStyle } from '../lib/map-style';
 import { itemFacts, itemPath, LAYER_META } from './layer-meta';
+import { MapLoading } from './map-loading';
 import { MarkerPin } from './marker-pin';
 import classes from './map-canvas.module.css';
 
@@ -170,6 +171,12 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
 
   return (
     <div ref={wrapRef} className={classes.wrap} style={{ height }} data-testid="map" data-markers-ready={markers.length > 0 ? 'true' : 'false'} data-zoom={view ? view.zoom.toFixed(2) : undefined} role="region" aria-label={label}>
+      {view === null && (
+        // until maplibre knows its view and draws the markers: where things are, as the placeholder shows them (issue 34)
+        <div className={classes.preview}>
+          <MapLoading height="100%" items={items} cells={cells} bounds={initialBounds} />
+        </div>
+      )}
       <MapGL
         ref={mapRef}
         initialViewState={{ bounds: [[initialBounds[0], initialBounds[1]], [initialBounds[2], initialBounds[3]]] }}
@@ -201,7 +208,7 @@ export default function MapCanvas({ items, cells = NO_CELLS, onArea, cities = []
             <Marker key={m.key} longitude={m.lon} latitude={m.lat} anchor="center" style={{ zIndex: 2 }}>
               <UnstyledButton
                 className={classes.cluster}
-                style={{ width: 30 + Math.min(18, Math.log2(m.count) * 3), height: 30 + Math.min(18, Math.log2(m.count) * 3), borderColor: LAYER_META[m.layers[0]!].color }}
+                style={{ width: bubbleSize(m.count), height: bubbleSize(m.count), borderColor: LAYER_META[m.layers[0]!].color }}
                 onClick={(e) => {
                   e.stopPropagation();
                   openCluster(m);

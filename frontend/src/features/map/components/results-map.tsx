@@ -37,7 +37,7 @@ export function ResultsMap({ items, unplaced, locale }: { items: readonly MapIte
   return (
     <Grid gap="lg" data-testid="results-map">
       <Grid.Col span={{ base: 12, md: 8 }}>
-        <Suspense fallback={<MapLoading height={480} />}>
+        <Suspense fallback={<MapLoading height={480} items={items} bounds={bounds} />}>
           <MapCanvas items={items} initialBounds={bounds} fitTo={bounds} locale={locale} height={480} label={intl.formatMessage({ id: 'map.region' })} />
         </Suspense>
       </Grid.Col>

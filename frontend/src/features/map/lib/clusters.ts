@@ -102,6 +102,11 @@ export class ItemClusters {
   }
 }
 
+/** Diameter in px of a cluster's count bubble: 30 px, growing with the count's log up to 48 px. */
+export function bubbleSize(count: number): number {
+  return 30 + Math.min(18, Math.log2(count) * 3);
+}
+
 /** Whether a point lies inside bounds (degrees). */
 export function inBounds(lon: number, lat: number, [w, s, e, n]: Bounds): boolean {
   return lon >= w && lon <= e && lat >= s && lat <= n;

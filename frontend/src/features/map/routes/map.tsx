@@ -129,7 +129,7 @@ export default function MapRoute({ locale }: PageProps) {
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 8 }}>
             <Box pos="relative">
-              <Suspense fallback={<MapLoading height={MAP_HEIGHT} />}>
+              <Suspense fallback={<MapLoading height={MAP_HEIGHT} items={items} cells={cells} bounds={initialBounds} />}>
                 <MapCanvas
                   items={items}
                   cells={cells}
