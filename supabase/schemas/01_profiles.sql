@@ -267,7 +267,7 @@ begin
   return new;
 end;
 $$;
-comment on function private.sync_profile_email() is 'AFTER UPDATE OF email on auth.users: mirrors the address into profiles.';
+comment on function private.sync_profile_email() is 'AFTER UPDATE OF email on auth.users: copies the address into profiles.';
 create trigger on_auth_user_email_changed
   after update of email on auth.users
   for each row when (old.email is distinct from new.email)

@@ -83,7 +83,7 @@ create table public.subscriptions (
   updated_at timestamptz not null default now()
 );
 comment on table public.subscriptions is
-  'Mirror of Stripe subscriptions, written only by sync_subscription (service_role). Stripe is the source of truth.';
+  'Copy of Stripe subscriptions, written only by sync_subscription (service_role). Stripe is the source of truth.';
 comment on column public.subscriptions.last_synced_at is
   'Watermark: time of the Stripe state this row reflects; an older sync never overwrites a newer one.';
 comment on column public.subscriptions.stripe_checkout_session_id is 'Checkout session (cs_...) that created the subscription.';

@@ -15,7 +15,7 @@
 -- The issue's "signed link" is a random token looked up by its hash (unforgeable like a signature,
 -- and revocable); the plain token exists only in the queued mail's payload path (email_queue is
 -- readable by the service role and platform admins only). Extra seats: Stripe subscription items
--- marked extra_seat, mirrored by the billing sync (public.sync_subscription_seats); seats = 5 + extra.
+-- marked extra_seat, copied by the billing sync (public.sync_subscription_seats); seats = 5 + extra.
 -- Content published under an organisation (projects, jobs, events: organization_id) is checked
 -- by private.check_content_organization, whose triggers live with those tables; the logos'
 -- storage policies live in 22_storage.sql.
@@ -136,7 +136,7 @@ grant select (id, organization_id, email, role, invited_by, locale, expires_at, 
 
 -- Seats from billing: 5 included + extra seats bought on the Stripe subscription
 /* Extra seats per subscription as Stripe holds them (quantity of the subscription's extra-seat
-   items), mirrored by the billing sync (public.sync_subscription_seats) with the same watermark as
+   items), copied by the billing sync (public.sync_subscription_seats) with the same watermark as
    sync_subscription, so it is known before the organisation exists. */
 create table private.subscription_seats (
   subscription_id uuid primary key references public.subscriptions (id) on delete cascade,
@@ -158,7 +158,7 @@ alter table private.subscription_seats enable row level security;
 --   number of extra seats; the database decides whether that is allowed (owner and subscriber, a
 --   paid Enterprise subscription, never fewer seats than members + open invitations) and answers
 --   what the Edge Function `organization-seats` must change at Stripe. The seats themselves only
---   change when the billing sync mirrors Stripe (public.sync_subscription_seats), so the database
+--   change when the billing sync copies Stripe's state (public.sync_subscription_seats), so the database
 --   never shows seats that were not bought.
 -- * public.organization_billing also answers extra_seats, billing_period and the seat price.
 create table public.seat_prices (
@@ -377,7 +377,7 @@ end;
 $$;
 comment on function private.refresh_organization_roles(uuid) is 'refresh_user_role for all members of an organisation (issue 15).';
 
-/* Seats an organisation paid by p_subscription_id has: 5 included + the mirrored extra seats. */
+/* Seats an organisation paid by p_subscription_id has: 5 included + the extra seats copied from Stripe. */
 create or replace function private.organization_seats_of(p_subscription_id uuid)
 returns integer
 language sql
@@ -616,7 +616,7 @@ begin
 end;
 $$;
 comment on function public.sync_subscription_seats(text, integer, timestamptz) is
-  'Issue 15: mirrors the extra seats of a Stripe subscription (service_role). organizations.seats = 5 + extra seats.';
+  'Issue 15: copies the extra seats of a Stripe subscription (service_role). organizations.seats = 5 + extra seats.';
 
 /* create_organization (issue 15): the caller needs an own paid Enterprise subscription that does not
    back another organisation; the caller becomes owner; seats 5. p_slug null/empty = from the name
@@ -1177,7 +1177,7 @@ comment on function public.organization_billing(uuid) is 'Issue 15: seats, extra
 /* prepare_seat_change (issue 15; the organisation's owner who pays its subscription): checks that
    the organisation may have 5 + p_extra_seats seats and answers what to change at Stripe:
    {stripe_subscription_id, seat_price_id, billing_period, extra_seats (now), seats (now), in_use}.
-   Nothing is stored: the seats change when the billing sync mirrors the updated subscription.
+   Nothing is stored: the seats change when the billing sync copies the updated subscription.
    Errors: 28000 not_authenticated; 42501 account_suspended | not_organization_owner |
    not_billing_owner; PT404 organization_not_found; 22023 invalid_seats (0..995);
    PT402 enterprise_required (no paid Enterprise subscription pays the organisation);

@@ -1,6 +1,6 @@
 -- =====================================================================================
 -- Supabase bootstrap, part 0: roles, schemas, auth helper functions, extensions, vault,
--- publication. Mirrors what a hosted Supabase project has before the first migration, so
+-- publication. Imitates what a hosted Supabase project has before the first migration, so
 -- migrations written for hosted Supabase apply here unchanged.
 -- Applied once, as the postgres superuser, on a fresh data directory.
 -- =====================================================================================

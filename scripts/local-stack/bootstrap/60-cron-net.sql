@@ -1,6 +1,6 @@
 -- Supabase bootstrap, part 60: pg_cron and pg_net emulation (issue 2 item 7).
 --
--- Mirrors the SQL surface of pg_cron 1.6 (citusdata/pg_cron) and pg_net 0.19+ (supabase/pg_net):
+-- Imitates the SQL surface of pg_cron 1.6 (citusdata/pg_cron) and pg_net 0.19+ (supabase/pg_net):
 -- same schemas, tables, column names, function signatures and defaults, so migrations written
 -- for hosted Supabase (`select cron.schedule('name', '* * * * *', $$ select net.http_post(...) $$)`)
 -- apply unchanged. The C parts are replaced by plpgsql here and by the stack's cron/net worker

@@ -19,7 +19,7 @@ function asUser(user: User) {
   });
 }
 
-/** organizations.seats and the mirrored extra seats of the organisation. */
+/** organizations.seats and the extra seats copied from Stripe for the organisation. */
 async function stored(orgId: string): Promise<{ seats: number; extra: number | null }> {
   return await withDb(async (db) => {
     const r = await db.query(

@@ -1,5 +1,5 @@
 /**
- * Settings of the local auth service (the GoTrue configuration it mirrors), read from the
+ * Settings of the local auth service (the GoTrue configuration it imitates), read from the
  * stack config and environment variables.
  *
  * Sources, in order of precedence: AUTH_* environment variables, the project's

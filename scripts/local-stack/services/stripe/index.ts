@@ -165,7 +165,7 @@ export async function createStripeSandbox(ctx: StackContext, options: StripeSand
   const baseUrl = `http://${host}:${actualPort}`;
   const engine = new Engine(store, dispatcher, { apiVersion: SANDBOX_API_VERSION, baseUrl, log });
 
-  // The default endpoint mirrors the one configured in Stripe's dashboard for the product.
+  // The default endpoint is the one configured in Stripe's dashboard for the product.
   const envUrl = process.env.STRIPE_WEBHOOK_URL;
   const defaultUrl = options.webhookUrl !== undefined ? options.webhookUrl : envUrl !== undefined ? envUrl : `${ctx.config.apiUrl}/functions/v1/stripe-webhook`;
   const events =
