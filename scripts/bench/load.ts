@@ -148,9 +148,9 @@ function kinds(s: Sample, members: Member[]): Kind[] {
       read: true,
       connections: share(0.3),
       requests: [{
-        method: 'POST',
-        path: '/rest/v1/rpc/search',
-        setupRequest: (req: Req) => ({ ...req, headers: { ...anonHeaders, ...json }, body: JSON.stringify({ q: pick(s.words, next('search')), page: 1, page_size: 10 }) }),
+        // GET, as the SPA calls it (supabase-js rpc with { get: true }: read replicas serve GET only)
+        method: 'GET',
+        setupRequest: (req: Req) => ({ ...req, headers: anonHeaders, path: `/rest/v1/rpc/search?${new URLSearchParams({ q: pick(s.words, next('search')), page: '1', page_size: '10' })}` }),
       }],
     },
     {
@@ -216,13 +216,13 @@ function kinds(s: Sample, members: Member[]): Kind[] {
       read: true,
       connections: VISITORS - share(0.3) - share(0.2) - share(0.15) - share(0.1) - share(0.1),
       requests: [{
-        method: 'POST',
-        path: '/rest/v1/rpc/map_items',
+        method: 'GET',
         setupRequest: (req: Req) => {
           // alternately Germany at zoom 6 and a city (Köln) at zoom 11, as people pan the map
           const wide = next('map') % 2 === 0;
           const bounds = wide ? { west: 5.5, south: 47.2, east: 15.5, north: 55.1, zoom: 6 } : { west: 6.85, south: 50.88, east: 7.1, north: 51.0, zoom: 11 };
-          return { ...req, headers: { ...anonHeaders, ...json }, body: JSON.stringify({ ...bounds, layers: ['people', 'projects', 'events', 'jobs'], include_remote: false, max_rows: 200 }) };
+          const query = new URLSearchParams({ ...Object.fromEntries(Object.entries(bounds).map(([k, v]) => [k, String(v)])), layers: '{people,projects,events,jobs}', include_remote: 'false', max_rows: '200' });
+          return { ...req, headers: anonHeaders, path: `/rest/v1/rpc/map_items?${query}` };
         },
       }],
     },

@@ -165,7 +165,8 @@ export function zoomForBounds([west, , east]: Bounds): number {
 }
 
 /**
- * Calls `map_items` (POST /rest/v1/rpc/map_items) for the URL state.
+ * Calls `map_items` (GET /rest/v1/rpc/map_items, read-only: hosted Supabase may serve it from a
+ * read replica, issue 34) for the URL state.
  * @returns items of the visible layers (at most about MAP_MAX_ROWS per layer, spread over the
  *   area), or for a layer with more than MAP_MAX_ROWS in the area its counts per grid cell
  *   (issue 34), `capped` when some item layer had more, city labels
@@ -189,9 +190,9 @@ export async function fetchMapItems(p: MapParams): Promise<MapResponse> {
       date_to: p.to || undefined,
       include_remote: p.remote,
       max_rows: MAP_MAX_ROWS,
-    })
+    }, { get: true })
     .retry(false);
-  return toMapResponse(responseSchema.parse(unwrap(result, 'POST')));
+  return toMapResponse(responseSchema.parse(unwrap(result, 'GET')));
 }
 
 /** Query options for the map; keyed by the normalised URL state. */

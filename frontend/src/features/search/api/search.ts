@@ -103,7 +103,8 @@ export type SearchResult = z.infer<typeof resultSchema>;
 export type SearchResponse = z.infer<typeof responseSchema>;
 
 /**
- * Calls the `search` RPC (POST /rest/v1/rpc/search).
+ * Calls the `search` RPC (GET /rest/v1/rpc/search: a read-only call, which hosted Supabase's API
+ * load balancer may serve from a read replica, issue 34; arrays go as `{a,b}`).
  * @throws ApiError with status/code (22023 invalid_type, query_too_long)
  */
 export async function searchContent(p: SearchParams): Promise<SearchResponse> {
@@ -118,9 +119,9 @@ export async function searchContent(p: SearchParams): Promise<SearchResponse> {
       date_to: p.to || undefined,
       page: p.page,
       page_size: SEARCH_PAGE_SIZE,
-    })
+    }, { get: true })
     .retry(false);
-  return responseSchema.parse(unwrap(result, 'POST'));
+  return responseSchema.parse(unwrap(result, 'GET'));
 }
 
 /** Query options for a search; the key is the normalised URL query so shared URLs hit the cache. */
