@@ -306,6 +306,11 @@ describe('reading', () => {
     const all = [...hits, ...(next.body.data as typeof hits)].map((h) => Number(h.id));
     expect(new Set(all).size).toBe(all.length);
     expect(all.filter((id) => f.projects.includes(id)).length).toBeGreaterThanOrEqual(5);
+    // without types: every public type (the function leaves the argument out of its GET call)
+    const untyped = await call('GET', `/search?q=${f.searchWord}&limit=20`, { key: keys.full });
+    expect(untyped.status, JSON.stringify(untyped.body)).toBe(200);
+    const untypedIds = (untyped.body.data as typeof hits).filter((h) => h.type === 'project').map((h) => Number(h.id));
+    expect(untypedIds.filter((id) => f.projects.includes(id)).length).toBeGreaterThanOrEqual(5);
   });
 
   test('paging stays stable while jobs are inserted: every original job exactly once', async () => {

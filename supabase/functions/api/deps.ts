@@ -68,7 +68,9 @@ export function databaseDeps(supabaseUrl: string, anonKey: string, serviceRoleKe
       return (data as Row | null) ?? null;
     },
     async search(q, types, page, pageSize) {
-      const { data, error } = await anon.rpc('search', { q, types, page, page_size: pageSize }, { get: true });
+      // GET (a read replica may serve it): an argument left out is sent as no parameter, so no types
+      // is undefined, not null (which would travel as the text "null")
+      const { data, error } = await anon.rpc('search', { q, types: types ?? undefined, page, page_size: pageSize }, { get: true });
       if (error) fail(error);
       const result = (data ?? {}) as { total?: number; total_estimated?: boolean; results?: Row[] };
       const results = (result.results ?? []).map((r) => ({
