@@ -578,12 +578,15 @@ $$;
 comment on function private.put_search_item(text, text, uuid, boolean, boolean, text[], text, timestamptz, timestamptz, text, text, text, text, text) is
   'Upserts one search document (A title, B short texts, C long text, D category names).';
 
+-- plan_cache_mode auto (issue 34): search() forces custom plans for its own statements, and the
+-- setting would otherwise hold here too, planning each lookup again for every hit of the page.
 create or replace function private.search_document(p_type text, p_id text)
 returns table (title text, slug text, body text)
 language plpgsql
 stable
 security definer
 set search_path = ''
+set plan_cache_mode = 'auto'
 as $$
 begin
   case p_type
