@@ -374,6 +374,15 @@ interface StepResult {
   ok: boolean;
   seconds: number;
   error?: string;
+  /** The last lines of a held step's output when it failed, repeated after the summary (CI keeps only the end). */
+  tail?: string[];
+}
+
+/** The last `n` non-empty lines of `output`, without terminal colours, each cut to 240 characters. */
+function lastLines(output: Buffer, n: number): string[] {
+  // eslint-disable-next-line no-control-regex
+  const lines = output.toString('utf8').replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim());
+  return lines.slice(-n).map((l) => l.slice(0, 240));
 }
 
 /**
@@ -411,8 +420,10 @@ async function runLane(lane: Step[], hold: boolean, stackStarted = true): Promis
       result = { name: step.name, ok: false, seconds: (Date.now() - t0) / 1000, error: (err as Error).message };
     }
     if (hold) {
+      const output = Buffer.concat(held);
       process.stdout.write(`\n==> ${step.name} (${result.seconds.toFixed(1)} s, run beside other steps)\n`);
-      process.stdout.write(Buffer.concat(held));
+      process.stdout.write(output);
+      if (!result.ok) result.tail = lastLines(output, 12);
     }
     results.push(result);
   }
@@ -440,6 +451,12 @@ async function main(): Promise<void> {
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
   for (const r of results) if (!r.ok && (r.name === 'contract+db' || r.name === 'fuzz')) for (const line of vitestOutcomeLines(r.name)) console.log(line);
   if (results.some((r) => r.name === 'functions' && !r.ok)) for (const line of denoOutcomeLines()) console.log(line);
+  // the other failed steps of the first phase: the end of their output (vitest and deno steps are named above)
+  for (const r of results) {
+    if (!r.tail?.length || ['contract+db', 'fuzz', 'functions'].includes(r.name)) continue;
+    console.log(`  ${r.name}: the end of its output`);
+    for (const line of r.tail) console.log(`    ${line}`);
+  }
   // the report of this run's e2e step only (an earlier run's report may still lie there)
   if (results.some((r) => r.name === 'e2e')) for (const line of e2eOutcomeLines()) console.log(line);
   const failed = results.filter((r) => !r.ok).length;
