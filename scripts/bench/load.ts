@@ -42,7 +42,7 @@ import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { stackConfig } from '../local-stack/config.ts';
 import { readState, startStack, stopStack } from '../local-stack/cli.ts';
-import { createMemberPairs, numberArg, percentile, processes, SMOKE, type BenchMember } from './support.ts';
+import { createMemberPairs, numberArg, percentile, processes, rpcGetQuery, SMOKE, type BenchMember } from './support.ts';
 
 const config = stackConfig();
 
@@ -150,7 +150,7 @@ function kinds(s: Sample, members: Member[]): Kind[] {
       requests: [{
         // GET, as the SPA calls it (supabase-js rpc with { get: true }: read replicas serve GET only)
         method: 'GET',
-        setupRequest: (req: Req) => ({ ...req, headers: anonHeaders, path: `/rest/v1/rpc/search?${new URLSearchParams({ q: pick(s.words, next('search')), page: '1', page_size: '10' })}` }),
+        setupRequest: (req: Req) => ({ ...req, headers: anonHeaders, path: `/rest/v1/rpc/search?${rpcGetQuery({ q: pick(s.words, next('search')), page: 1, page_size: 10 })}` }),
       }],
     },
     {
@@ -221,7 +221,7 @@ function kinds(s: Sample, members: Member[]): Kind[] {
           // alternately Germany at zoom 6 and a city (Köln) at zoom 11, as people pan the map
           const wide = next('map') % 2 === 0;
           const bounds = wide ? { west: 5.5, south: 47.2, east: 15.5, north: 55.1, zoom: 6 } : { west: 6.85, south: 50.88, east: 7.1, north: 51.0, zoom: 11 };
-          const query = new URLSearchParams({ ...Object.fromEntries(Object.entries(bounds).map(([k, v]) => [k, String(v)])), layers: '{people,projects,events,jobs}', include_remote: 'false', max_rows: '200' });
+          const query = rpcGetQuery({ ...bounds, layers: ['people', 'projects', 'events', 'jobs'], include_remote: false, max_rows: 200 });
           return { ...req, headers: anonHeaders, path: `/rest/v1/rpc/map_items?${query}` };
         },
       }],
@@ -393,11 +393,7 @@ async function gatewayCost(words: string[], n = 300): Promise<{ gateway: number;
   for (let i = 0; i < 2 * n; i++) {
     const which = i % 2 === 0 ? 'gateway' : 'direct';
     const t = performance.now();
-    const res = await fetch(`${origins[which]}/rpc/search`, {
-      method: 'POST',
-      headers: { ...anonHeaders, ...json },
-      body: JSON.stringify({ q: pick(words, Math.floor(i / 2)), page: 1, page_size: 10 }),
-    });
+    const res = await fetch(`${origins[which]}/rpc/search?${rpcGetQuery({ q: pick(words, Math.floor(i / 2)), page: 1, page_size: 10 })}`, { headers: anonHeaders });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`search ${res.status}`);
     times[which].push(performance.now() - t);

@@ -33,7 +33,7 @@ const { default: os } = await import('node:os');
 const { default: path } = await import('node:path');
 const { spawnSync } = await import('node:child_process');
 const { gzipSync } = await import('node:zlib');
-const { SMOKE, measureBaseline, withRatio, percentile } = await import('./support.ts');
+const { SMOKE, measureBaseline, rpcGetQuery, withRatio, percentile } = await import('./support.ts');
 const { benchProjects } = await import('./large-data.ts');
 
 let config = stackConfig();
@@ -98,7 +98,8 @@ async function latency(user: { id: string; email: string }): Promise<void> {
     let capped = false;
     const run = async () => {
       const t = performance.now();
-      const res = await fetch(`${config.apiUrl}/rest/v1/rpc/map_items`, { method: 'POST', headers, body: JSON.stringify(v.body) });
+      // GET, as the SPA calls it (read replicas serve GET only)
+      const res = await fetch(`${config.apiUrl}/rest/v1/rpc/map_items?${rpcGetQuery(v.body)}`, { headers });
       const text = await res.text();
       if (!res.ok) throw new Error(`${v.name}: HTTP ${res.status} ${text.slice(0, 300)}`);
       const ms = performance.now() - t;

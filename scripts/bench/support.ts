@@ -45,6 +45,19 @@ export function withRatio(p50: number, p95: number, base: Baseline): string {
   return `p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${p95.toFixed(1).padStart(7)} ms   (x${(p50 / base.p50).toFixed(1)} / x${(p95 / base.p95).toFixed(1)} of a trivial request)`;
 }
 
+/**
+ * The query string of a read-only RPC call sent as GET, as supabase-js `rpc(fn, args, { get: true })`
+ * writes it (the SPA calls search and map_items so: read replicas serve GET only): undefined
+ * arguments left out, arrays as Postgres array literals (`{a,b}`), everything else as its text.
+ * Input: the call's named arguments. Output: `name=value&…`, URL-encoded.
+ */
+export function rpcGetQuery(args: Record<string, unknown>): string {
+  const entries = Object.entries(args)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, Array.isArray(v) ? `{${v.join(',')}}` : String(v)]);
+  return new URLSearchParams(entries).toString();
+}
+
 /** `--name <n>` from the command line when it is a positive number, else `fallback`. */
 export function numberArg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
