@@ -166,3 +166,34 @@ describe('search()', () => {
     await expect(search(anon, { q: 'x'.repeat(201) })).rejects.toThrow(/query_too_long/);
   });
 });
+
+describe('search() ranking', () => {
+  const rank: Record<string, string> = {};
+  beforeAll(async () => {
+    // Premium: four projects are above the Basic plan's limit; the premium factor is the same for all
+    const owner = await db.user({ role: 'premium', name: 'Rita Rang' });
+    const add = async (key: string, title: string, text: string) => {
+      rank[key] = String((await db.sql(`insert into public.projects (owner_id, title, summary, description, category, city, status)
+        values ($1, $2, $3, $3, 'community', 'Kassel', 'published') returning id`, [owner.id, title, text]))[0]!.id);
+    };
+    const filler = 'Wir treffen uns jeden Donnerstag im Stadtteilzentrum und freuen uns über neue Gesichter aus der Nachbarschaft';
+    // one word (ts_rank, issue 34): the word in the title outranks the same word three times in the text
+    await add('oneTitle', 'Kakaoröster sucht Mitstreiter', filler);
+    await add('oneBody', 'Mitstreiter gesucht', `Kakaoröster, Kakaoröster und nochmals Kakaoröster. ${filler}`);
+    // several words (ts_rank_cd): words standing together outrank the same words far apart
+    await add('twoNear', 'Offene Werkstatt', `Unsere Quittenpresse Sammelstelle steht bereit. ${filler}`);
+    await add('twoFar', 'Offene Werkstatt', `Unsere Quittenpresse steht bereit. ${filler}. ${filler}. Sammelstelle`);
+  });
+
+  test('one word: a hit in the title ranks above the same word repeated in the text', async () => {
+    const r = await search(anon, { q: 'Kakaoröster', types: ['project'] });
+    expect(r.results.map((h) => h.id)).toEqual([rank.oneTitle, rank.oneBody]);
+    expect(r.results[0]!.score).toBeGreaterThan(r.results[1]!.score);
+  });
+
+  test('several words: words standing together rank above the same words far apart', async () => {
+    const r = await search(anon, { q: 'Quittenpresse Sammelstelle', types: ['project'] });
+    expect(r.results.map((h) => h.id)).toEqual([rank.twoNear, rank.twoFar]);
+    expect(r.results[0]!.score).toBeGreaterThan(r.results[1]!.score);
+  });
+});
