@@ -39,7 +39,12 @@ export function useAccountSession(): void {
   const signedIn = status !== 'signed-out';
   const inUserArea = isUserAreaPath(stripLocale(pathname));
   useEffect(() => {
-    if (inUserArea && status === 'signed-out') void navigate(withLocale('/login', localeFromPath(window.location.pathname)), { replace: true });
+    // the address as it is now, not as last rendered: react-router renders a navigation in a
+    // transition, the session's change renders at once, so a page that leaves the user area and
+    // then signs out (account deletion: home first, then sign-out) could still be rendered at its
+    // /user address and be sent to /login
+    const stillInUserArea = isUserAreaPath(stripLocale(window.location.pathname));
+    if (inUserArea && stillInUserArea && status === 'signed-out') void navigate(withLocale('/login', localeFromPath(window.location.pathname)), { replace: true });
   }, [inUserArea, status, navigate]);
   useEffect(() => {
     if (!signedIn) {
