@@ -479,6 +479,11 @@ declare
   v_cells json[] := array[null, null, null, null]::json[];
   v_item_layers text[];
   v_cell_layers text[] := '{}';
+  -- the item layers' part of the answer (issue 34: only computed when a layer shows items)
+  v_items json := '{"people": [], "projects": [], "events": [], "jobs": []}';
+  v_capped_layers json := '[]';
+  v_item_cities text[] := '{}';     -- lower-case cities of the items shown, with
+  v_item_city_counts bigint[] := '{}'; -- how many items each
 begin
   if west is null or south is null or east is null or north is null
      or not (west between -180 and 180) or not (east between -180 and 180)
@@ -615,7 +620,9 @@ begin
   end if;
   v_item_layers := array(select l from pg_catalog.unnest(v_layers) l where not (l = any (v_cell_layers)));
 
-  return (
+  -- Items (issue 34: a statement of their own, run only when a layer shows items: a wide view
+  -- that shows every layer as cells no longer plans and runs the tile scans, 3 ms of its 12)
+  if pg_catalog.cardinality(v_item_layers) > 0 then
     with tiles as (
       -- a 4 × 4 grid over the bounds: each cell gets its share of the rows, so a capped answer is
       -- spread over the whole area instead of piling up around the centre
@@ -693,12 +700,39 @@ begin
              r.city, r.lat, r.lon, r.starts_at, r.ends_at, r.remote
       from ranked r where r.rn <= v_tile_limit
     ),
-    labels as (
+    cities as (
+      select pg_catalog.lower(s.city) as city, count(*) as n from shown s where s.city is not null group by 1
+    )
+    select
+      -- per layer only its own fields (json_agg of rows: a third cheaper than json_build_object per
+      -- item; no layer name and no empty fields repeated in every item)
+      pg_catalog.json_build_object(
+        'people', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon
+                    from shown s where s.layer_no = 1 order by s.tile, s.rn) i), '[]'::json),
+        'projects', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon
+                    from shown s where s.layer_no = 2 order by s.tile, s.rn) i), '[]'::json),
+        'events', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.starts_at, s.ends_at
+                    from shown s where s.layer_no = 3 order by s.tile, s.rn) i), '[]'::json),
+        'jobs', coalesce((select pg_catalog.json_agg(i) from (
+                    select s.id, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.remote
+                    from shown s where s.layer_no = 4 order by s.tile, s.rn) i), '[]'::json)),
+      coalesce((select pg_catalog.json_agg(c.layer order by c.layer_no) from (
+                 select distinct r.layer_no, r.layer from ranked r where r.rn > v_tile_limit) c), '[]'::json),
+      array(select c.city from cities c order by c.city),
+      array(select c.n from cities c order by c.city)
+    into v_items, v_capped_layers, v_item_cities, v_item_city_counts;
+  end if;
+
+  return (
+    with labels as (
       select l.name, l.lat, l.lon, max(l.count) as count
       from (
         -- by name through cities_name_key (a few dozen names), not by scanning the box
         (select ci.name, ci.latitude as lat, ci.longitude as lon, n.n as count, ci.population
-         from (select pg_catalog.lower(s.city) as city, count(*) as n from shown s where s.city is not null group by 1) n
+         from rows from (pg_catalog.unnest(v_item_cities), pg_catalog.unnest(v_item_city_counts)) as n(city, n)
          cross join lateral (
            select c.name, c.latitude, c.longitude, c.population from public.cities c
            where pg_catalog.lower(c.name) = n.city and pg_catalog.point(c.longitude, c.latitude) <@ v_box
@@ -717,29 +751,14 @@ begin
       limit v_labels
     )
     select pg_catalog.json_build_object(
-      -- per layer only its own fields (json_agg of rows: a third cheaper than json_build_object per
-      -- item; no layer name and no empty fields repeated in every item)
-      'items', pg_catalog.json_build_object(
-        'people', coalesce((select pg_catalog.json_agg(i) from (
-                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon
-                    from shown s where s.layer_no = 1 order by s.tile, s.rn) i), '[]'::json),
-        'projects', coalesce((select pg_catalog.json_agg(i) from (
-                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon
-                    from shown s where s.layer_no = 2 order by s.tile, s.rn) i), '[]'::json),
-        'events', coalesce((select pg_catalog.json_agg(i) from (
-                    select s.id, s.slug, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.starts_at, s.ends_at
-                    from shown s where s.layer_no = 3 order by s.tile, s.rn) i), '[]'::json),
-        'jobs', coalesce((select pg_catalog.json_agg(i) from (
-                    select s.id, s.title, s.subtitle, s.category, s.city, s.lat, s.lon, s.remote
-                    from shown s where s.layer_no = 4 order by s.tile, s.rn) i), '[]'::json)),
+      'items', v_items,
       'cells', pg_catalog.json_build_object(
         'people', coalesce(case when 'people' = any (v_cell_layers) then v_cells[1] end, '[]'::json),
         'projects', coalesce(case when 'projects' = any (v_cell_layers) then v_cells[2] end, '[]'::json),
         'events', coalesce(case when 'events' = any (v_cell_layers) then v_cells[3] end, '[]'::json),
         'jobs', coalesce(case when 'jobs' = any (v_cell_layers) then v_cells[4] end, '[]'::json)),
-      'capped', exists (select 1 from ranked r where r.rn > v_tile_limit),
-      'capped_layers', coalesce((select pg_catalog.json_agg(c.layer order by c.layer_no) from (
-                 select distinct r.layer_no, r.layer from ranked r where r.rn > v_tile_limit) c), '[]'::json),
+      'capped', pg_catalog.json_array_length(v_capped_layers) > 0,
+      'capped_layers', v_capped_layers,
       'cities', coalesce((select pg_catalog.json_agg(l) from labels l), '[]'::json))
   );
 end;
