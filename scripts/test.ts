@@ -369,6 +369,9 @@ function e2eOutcomeLines(): string[] {
   return lines;
 }
 
+/** The vitest steps: their failed tests are named after the summary from their JSON reports. */
+const VITEST_STEPS = new Set(['contract+db', 'fuzz']);
+
 interface StepResult {
   name: string;
   ok: boolean;
@@ -449,11 +452,11 @@ async function main(): Promise<void> {
     `wall time ${((Date.now() - t0) / 1000).toFixed(0)} s (first phase ${firstPhaseSeconds.toFixed(0)} s), ${os.cpus().length} cores, load average at start ${loadAtStart.map((l) => l.toFixed(1)).join(' ')}`,
   );
   for (const r of results) console.log(`${r.ok ? 'PASS' : 'FAIL'}  ${r.name.padEnd(22)} ${r.seconds.toFixed(1).padStart(7)} s${r.error ? `  (${r.error.split('\n')[0]})` : ''}`);
-  for (const r of results) if (!r.ok && (r.name === 'contract+db' || r.name === 'fuzz')) for (const line of vitestOutcomeLines(r.name)) console.log(line);
+  for (const r of results) if (!r.ok && VITEST_STEPS.has(r.name)) for (const line of vitestOutcomeLines(r.name)) console.log(line);
   if (results.some((r) => r.name === 'functions' && !r.ok)) for (const line of denoOutcomeLines()) console.log(line);
   // the other failed steps of the first phase: the end of their output (vitest and deno steps are named above)
   for (const r of results) {
-    if (!r.tail?.length || ['contract+db', 'fuzz', 'functions'].includes(r.name)) continue;
+    if (!r.tail?.length || VITEST_STEPS.has(r.name) || r.name === 'functions') continue;
     console.log(`  ${r.name}: the end of its output`);
     for (const line of r.tail) console.log(`    ${line}`);
   }

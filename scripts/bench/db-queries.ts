@@ -40,6 +40,7 @@ interface BenchQuery {
   name: string;
   /** Path under /rest/v1. */
   path: string;
+  /** GET (the default) sends `body` as the query string, as supabase-js `rpc(…, { get: true })` does. */
   method?: 'GET' | 'POST';
   body?: unknown;
   as: 'anon' | 'user';
@@ -160,18 +161,18 @@ async function main(): Promise<void> {
         // the RPC itself (anon may not read those profile columns directly since the column grants)
         sql: `select public.visible_profiles_count()` },
       // search() is issue 8's benchmark (target 30 ms); shown here for information, with the plans of the statements inside it.
-      { name: 'rpc search: broad word "Projekt" (all projects)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Projekt', page_size: 20 }, sql: '' },
-      { name: 'rpc search: broad word, page 3', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Projekt', page: 3, page_size: 20 }, sql: '' },
-      { name: 'rpc search: browse, projects in Berlin', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: '', types: ['project'], city: 'Berlin' }, sql: '' },
-      { name: 'rpc search: typo, three words (corrected, last resort)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Podcst Musik Senioren', page_size: 20 }, sql: '' },
-      { name: 'rpc search: broad word (6k hits)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Nachbarschaftshilfe', page_size: 20 }, sql: '' },
-      { name: 'rpc search: two words (AND)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Radverkehr Leipzig', page_size: 20 }, sql: '' },
-      { name: 'rpc search: typo (trigram fallback)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Nachbarschafshilfe', page_size: 20 }, sql: '' },
-      { name: 'rpc search: typo, two words (corrected)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Radverkehr Leipzg', page_size: 20 }, sql: '' },
-      { name: 'rpc search: typo (Gesundhet, 6k hits)', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Gesundhet', page_size: 20 }, sql: '' },
-      { name: 'rpc search: title-similarity last resort', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: 'Podcast Musik Senioren', page_size: 20 }, sql: '' },
-      { name: 'rpc search: browse, no words', as: 'anon', path: `/rpc/search`, method: 'GET', body: { q: '' }, sql: '' },
-      { name: 'rpc search: filtered (events in Köln)', as: 'user', path: `/rpc/search`, method: 'GET', body: { q: 'Meetup', types: ['event'], city: 'Köln' }, sql: '' },
+      { name: 'rpc search: broad word "Projekt" (all projects)', as: 'anon', path: `/rpc/search`, body: { q: 'Projekt', page_size: 20 }, sql: '' },
+      { name: 'rpc search: broad word, page 3', as: 'anon', path: `/rpc/search`, body: { q: 'Projekt', page: 3, page_size: 20 }, sql: '' },
+      { name: 'rpc search: browse, projects in Berlin', as: 'anon', path: `/rpc/search`, body: { q: '', types: ['project'], city: 'Berlin' }, sql: '' },
+      { name: 'rpc search: typo, three words (corrected, last resort)', as: 'anon', path: `/rpc/search`, body: { q: 'Podcst Musik Senioren', page_size: 20 }, sql: '' },
+      { name: 'rpc search: broad word (6k hits)', as: 'anon', path: `/rpc/search`, body: { q: 'Nachbarschaftshilfe', page_size: 20 }, sql: '' },
+      { name: 'rpc search: two words (AND)', as: 'anon', path: `/rpc/search`, body: { q: 'Radverkehr Leipzig', page_size: 20 }, sql: '' },
+      { name: 'rpc search: typo (trigram fallback)', as: 'anon', path: `/rpc/search`, body: { q: 'Nachbarschafshilfe', page_size: 20 }, sql: '' },
+      { name: 'rpc search: typo, two words (corrected)', as: 'anon', path: `/rpc/search`, body: { q: 'Radverkehr Leipzg', page_size: 20 }, sql: '' },
+      { name: 'rpc search: typo (Gesundhet, 6k hits)', as: 'anon', path: `/rpc/search`, body: { q: 'Gesundhet', page_size: 20 }, sql: '' },
+      { name: 'rpc search: title-similarity last resort', as: 'anon', path: `/rpc/search`, body: { q: 'Podcast Musik Senioren', page_size: 20 }, sql: '' },
+      { name: 'rpc search: browse, no words', as: 'anon', path: `/rpc/search`, body: { q: '' }, sql: '' },
+      { name: 'rpc search: filtered (events in Köln)', as: 'user', path: `/rpc/search`, body: { q: 'Meetup', types: ['event'], city: 'Köln' }, sql: '' },
     ];
 
     const headers = (as: 'anon' | 'user') => ({
