@@ -149,3 +149,45 @@ test('the answer to a send is lost after the message was stored: the retry shows
   await expect(page.getByTestId('message').filter({ hasText: 'Stored, but the answer got lost' })).toHaveCount(1);
   await context.close();
 });
+
+test('a part of the page whose code is still on its way when the network goes (English): no error page, it appears when back', async ({ page, context }) => {
+  const lina = await createUser({ paid: true, firstname: 'Lina', lastname: 'Lazyload' });
+  const sender = await createUser({ paid: true, firstname: 'Sam', lastname: 'Sender' });
+  const asSender = nodeClient(ANON_KEY);
+  await asSender.auth.signInWithPassword({ email: sender.email, password: sender.password });
+  expect((await asSender.rpc('send_contact_request', { p_addressee_id: lina.id, p_message: null })).error).toBeNull();
+  await signInViaApi(page, lina.email);
+  await dismissCookies(page);
+  // the side navigation's count badges load once the plan check has answered: their chunk is held
+  // until the browser is offline and then fails as a request does offline
+  let requested = (): void => undefined;
+  const badgeRequested = new Promise<void>((resolve) => (requested = resolve));
+  let offline = (): void => undefined;
+  const wentOffline = new Promise<void>((resolve) => (offline = resolve));
+  let failed = (): void => undefined;
+  const badgeFailed = new Promise<void>((resolve) => (failed = resolve));
+  let fetches = 0;
+  await page.route(/\/assets\/nav-count-badge-[^/]*\.js$/, async (route) => {
+    fetches += 1;
+    if (fetches > 1) return route.continue();
+    requested();
+    await wentOffline;
+    await route.abort('internetdisconnected');
+    failed();
+  });
+  await page.goto('/user/settings');
+  await badgeRequested;
+  await context.setOffline(true);
+  offline();
+  await badgeFailed;
+  await expect(page.getByTestId('network-offline')).toHaveText(messages.en['common.offline']!);
+  // the page stays usable while the part waits for the connection (it used to end on the 500 page)
+  await page.getByLabel('Headline').fill('Still here', { timeout: 10_000 });
+  await expect(page.getByRole('heading', { name: 'Internal Server Error' })).toHaveCount(0);
+  expect(fetches).toBe(1);
+
+  await context.setOffline(false);
+  await expect(page.getByTestId('nav-badge-contacts')).toHaveText('1');
+  expect(fetches).toBe(2);
+  await expect(page.getByLabel('Headline')).toHaveValue('Still here');
+});

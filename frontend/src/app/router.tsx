@@ -3,6 +3,7 @@ import { PAGE_ROUTE_IDS, SHELL_ROUTE_IDS } from '@/i18n/shell';
 import { LOCALE_COOKIE } from '@/lib/constants';
 import { readCookie } from '@/lib/cookies';
 import { loadMessages } from '@/lib/i18n';
+import { loadChunk } from '@/lib/load-chunk';
 import { DEFAULT_LOCALE, initialLocaleRedirect, localeFromPath, localePrefix, LOCALES } from '@site/locale';
 import type { LayoutName, RouteDef } from '@/lib/route-def';
 import { LayoutError } from './errors/layout-error';
@@ -35,7 +36,9 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
     }
     // the landing page needs only the shell catalogue, the pages of PAGE_ROUTE_IDS the shell and the
     // page part, every other page the full one (issues 5 and 18); the page admitted renders with it
-    await loadMessages(localeFromPath(url.pathname), shellOnly ? 'shell' : pagesOnly ? 'pages' : 'full', { notify: false });
+    // offline, the navigation waits for the connection instead of ending on the error page (issue 17)
+    const scope = shellOnly ? 'shell' : pagesOnly ? 'pages' : 'full';
+    await loadChunk(() => loadMessages(localeFromPath(url.pathname), scope, { notify: false }));
     const outcome = await checkNavigation(url, candidates, deps);
     if (outcome.kind === 'redirect') throw redirect(outcome.to);
     if (outcome.kind === 'external') {
@@ -43,7 +46,8 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       return new Promise<PageData>(() => undefined);
     }
     // pages but the landing page use TanStack Query: its layer loads with the page's module (issue 18)
-    const [mod] = await Promise.all([moduleCache.get(outcome.route.id) ?? outcome.route.load(), shellOnly ? undefined : loadQueryLayer()]);
+    const cached = moduleCache.get(outcome.route.id);
+    const [mod] = await Promise.all([cached ?? loadChunk(outcome.route.load), shellOnly ? undefined : loadChunk(loadQueryLayer)]);
     moduleCache.set(outcome.route.id, mod);
     return { routeId: outcome.route.id, params: outcome.params };
   };

@@ -1,12 +1,13 @@
 import { Box, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
+import { Suspense, useState, useSyncExternalStore } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage } from 'react-intl';
 import { paths } from '@/config/paths';
 import { readConsent, writeConsent } from '@/lib/consent';
 import { LocalLink } from './local-link';
 
 // the settings view's checkboxes load when the visitor opens it (not part of the landing page's JavaScript, issue 5)
-const CookieChoices = lazy(() => import('./cookie-choices').then((m) => ({ default: m.CookieChoices })));
+const CookieChoices = lazyChunk(() => import('./cookie-choices').then((m) => ({ default: m.CookieChoices })));
 
 const listeners = new Set<() => void>();
 let forcedOpen = false;

@@ -1,6 +1,7 @@
 import { Box, Burger, Container, Group, Stack, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { paths } from '@/config/paths';
 import { PRODUCT_NAME } from '@/lib/constants';
@@ -10,7 +11,7 @@ import { LocalButtonLink, LocalLink } from '@/components/local-link';
 import { type SessionState, useSession } from '@/lib/session';
 
 // The signed-in part loads lazily (with supabase-js): signed-out visitors of the landing page never load it.
-const AccountSlot = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountSlot })));
+const AccountSlot = lazyChunk(() => import('./account-menu').then((m) => ({ default: m.AccountSlot })));
 
 const NAV = [
   { to: paths.prices, id: 'nav.prices' },

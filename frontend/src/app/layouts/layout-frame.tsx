@@ -1,5 +1,6 @@
 import { Box, Container, Group } from '@mantine/core';
-import { lazy, type ReactNode, Suspense } from 'react';
+import { type ReactNode, Suspense } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage } from 'react-intl';
 import { CookieNotice } from '@/components/cookie-consent';
 import { NetworkStatus } from '@/components/network-status';
@@ -9,7 +10,7 @@ import type { LayoutName } from '@/lib/route-def';
 
 // The user and admin areas' navigation loads with those areas only (issue 18: its phone menu pulls
 // in Mantine's Menu, which the landing page's JavaScript budget has no room for).
-const SideNav = lazy(() => import('./side-nav').then((m) => ({ default: m.SideNav })));
+const SideNav = lazyChunk(() => import('./side-nav').then((m) => ({ default: m.SideNav })));
 function SkipLink() {
   return (
     <a className="skip-link" href="#main">

@@ -1,6 +1,7 @@
 import { Box, Button, Menu, NavLink, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'react-router';
 import { useLocalizedPath } from '@/components/use-locale';
@@ -38,7 +39,7 @@ function useUserNav(): readonly { to: string; id: string }[] {
 }
 
 // Count badges of the user area (chat, contacts) load with the signed-in code only.
-const NavCountBadge = lazy(() => import('./nav-count-badge'));
+const NavCountBadge = lazyChunk(() => import('./nav-count-badge'));
 const BADGES: Partial<Record<string, 'chat' | 'contacts'>> = { [paths.user.chat]: 'chat', [paths.user.contacts]: 'contacts' };
 
 const ADMIN_NAV = [

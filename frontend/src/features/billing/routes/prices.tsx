@@ -1,12 +1,12 @@
 import { Container, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { lazy } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage } from 'react-intl';
 import { AfterFirstPaint } from '@/components/after-first-paint';
 import type { PageProps } from '@/lib/route-def';
 
 // the plans with their prices and the checkout logic load after the heading painted (issue 5:
 // mobile Lighthouse performance of /prices)
-const PriceTable = lazy(() => import('../components/price-table').then((m) => ({ default: m.PriceTable })));
+const PriceTable = lazyChunk(() => import('../components/price-table').then((m) => ({ default: m.PriceTable })));
 
 /**
  * `/prices`: heading and intro, then the price table (components/price-table.tsx: the three plans

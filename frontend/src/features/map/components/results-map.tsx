@@ -1,12 +1,13 @@
 import { Grid, Text } from '@mantine/core';
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { type Locale } from '@site/locale';
 import { type Bounds, GERMANY, type MapItem } from '../api/map';
 import { MapItemList } from './map-item-list';
 import { MapLoading } from './map-loading';
 
-const MapCanvas = lazy(() => import('./map-canvas'));
+const MapCanvas = lazyChunk(() => import('./map-canvas'));
 
 /**
  * Bounds around points with a margin (10 % and at least 0.2°), or null without points.

@@ -1,6 +1,7 @@
 import { Alert, Box, Button, Checkbox, Collapse, Container, Grid, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSearchParams } from 'react-router';
 import { LoadError } from '@/components/query-state';
@@ -15,7 +16,7 @@ import { MarkerPin } from '../components/marker-pin';
 import { PageHeader } from '@/components/page-header';
 
 // maplibre is large: it loads with the map itself, never with the page shell (issue 14)
-const MapCanvas = lazy(() => import('../components/map-canvas'));
+const MapCanvas = lazyChunk(() => import('../components/map-canvas'));
 
 /** Height of the map on the page. */
 const MAP_HEIGHT = 'min(70vh, 640px)';

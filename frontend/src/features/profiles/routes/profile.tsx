@@ -1,7 +1,8 @@
 import { Alert, Anchor, Avatar, Badge, Box, Button, Group, Loader, Modal, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { RichText } from '@/components/rich-text';
 import { ContentCard } from '@/components/content-card';
@@ -19,7 +20,7 @@ import { blockUser, profileProjectsQuery, publicProfileQuery, type ResponseStats
 
 import { trackItem, useTrackView } from '@/lib/track';
 
-const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
+const ConnectButton = lazyChunk(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 /**
  * /u/{slug}: public profile with what visibility allows; signed-in visitors can block/unblock (spec §3,

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Card, Center, Container, Group, Image, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { RichText } from '@/components/rich-text';
 import { Navigate, useLocation } from 'react-router';
@@ -19,7 +20,7 @@ import { useSession } from '@/lib/session';
 import { trackItem, useTrackView } from '@/lib/track';
 
 // "Connect" with the owner (issue 13) loads with supabase-js, only for signed-in visitors.
-const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
+const ConnectButton = lazyChunk(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 /**
  * `/{id}-{slug}`: public project page (spec §2). Unknown ids, drafts of others and projects of

@@ -1,6 +1,7 @@
 import { Anchor, Button, Checkbox, Group, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { type FormEvent, lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { type FormEvent, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { lazyChunk } from '@/lib/load-chunk';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { CardBadge, ContentCard } from '@/components/content-card';
 import { EmptyState } from '@/components/empty-state';
@@ -18,7 +19,7 @@ import { ViewSwitch } from '@/features/map';
 import { useSession } from '@/lib/session';
 
 // "Connect" on people (issue 13) loads with supabase-js, only for signed-in visitors.
-const ConnectButton = lazy(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
+const ConnectButton = lazyChunk(() => import('@/features/contacts').then((m) => ({ default: m.ConnectButton })));
 
 const TYPE_LABEL: Record<SearchType, string> = {
   project: 'search.type.project',
