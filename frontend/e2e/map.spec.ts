@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { admin, createUser, field, insertEvent, token, type TestUser, useSession } from './content-events-support';
-import { ANON_KEY, apiUrl, collectErrors, expectAccessible, expectStackUp, nodeClient } from './support';
+import { ANON_KEY, apiUrl, collectErrors, expectAccessible, expectStackUp, messages, nodeClient } from './support';
 
 /**
  * The map (issue 14) in a real browser: it renders from the app's own files, clusters over
@@ -94,6 +94,31 @@ test('while maplibre loads, the placeholder already shows the markers of the fir
   const clusters = (await page.getByTestId('map-cluster').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))))).sort((a, b) => a - b);
   expect(clusters).toEqual(preview.clusters);
   await expect(page.getByTestId('map-marker')).toHaveCount(preview.pins);
+});
+
+test('the markers\' data is requested beside the page\'s code, once (issue 34)', async ({ page }) => {
+  // the page's module (the chunk with its filter toggle) is held until the data has been asked
+  // for: the request must not wait for the page's first render
+  const dataRequests: string[] = [];
+  let asked = () => {};
+  const dataAsked = new Promise<void>((resolve) => (asked = resolve));
+  page.on('request', (request) => {
+    if (request.url().includes('/rest/v1/rpc/map_items')) {
+      dataRequests.push(request.url());
+      asked();
+    }
+  });
+  await page.route(/\/assets\/map-[^/]*\.js$/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes('map-filters-toggle')) await dataAsked;
+    await route.fulfill({ response, body });
+  });
+  await page.goto('/map?layers=projects,events');
+  await mapReady(page);
+  await expect(page.getByTestId('map-total')).not.toHaveText(messages.en['map.loading']!);
+  expect(dataRequests).toHaveLength(1);
+  expect(new URL(dataRequests[0]!).searchParams.get('layers')).toBe('{projects,events}');
 });
 
 test('renders Germany from local files, clusters, zooms on a cluster, axe passes (en)', async ({ page, baseURL }) => {

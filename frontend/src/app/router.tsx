@@ -45,6 +45,13 @@ export function navigationLoader(candidates: readonly RouteDef[] | null, deps: N
       window.location.assign(outcome.url);
       return new Promise<PageData>(() => undefined);
     }
+    // the page's first data starts beside its module (issue 34); the page's query takes it over
+    const { data } = outcome.route;
+    if (data && !shellOnly) {
+      void loadQueryLayer()
+        .then((layer) => data(layer.queryClient, url))
+        .catch(() => undefined);
+    }
     // pages but the landing page use TanStack Query: its layer loads with the page's module (issue 18)
     const cached = moduleCache.get(outcome.route.id);
     const [mod] = await Promise.all([cached ?? loadChunk(outcome.route.load), shellOnly ? undefined : loadChunk(loadQueryLayer)]);

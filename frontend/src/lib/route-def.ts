@@ -58,4 +58,10 @@ export interface RouteDef {
   next?: readonly string[];
   /** Prefetches data of likely next pages (TanStack Query), 1 s after mount (spec §9). */
   prefetch?: (queryClient: QueryClient, locale: Locale) => Promise<unknown>;
+  /**
+   * Starts fetching the page's own first data (TanStack Query, the query the page then reads) as
+   * soon as the navigation admits the page, beside its module instead of after its first render
+   * (issue 34: the map's markers). Failures are the page's to show: its query fetches again.
+   */
+  data?: (queryClient: QueryClient, url: URL) => Promise<unknown>;
 }
