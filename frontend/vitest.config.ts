@@ -28,6 +28,10 @@ export default defineConfig({
     root: here,
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'vite/**/*.test.ts'],
     environment: 'node',
+    // the screen tests wait up to 10 s for a screen's first render (their WAIT: lazy chunks are
+    // transformed on first import, slow while `npm test` runs its other steps beside); vitest's
+    // default of 5 s per test cut that wait short (the /prices screen test timed out at 5.2 s)
+    testTimeout: 30_000,
     // component tests (`// @vitest-environment happy-dom`, src/test/) talk to this API; MSW answers it
     env: { VITE_SUPABASE_URL: 'http://127.0.0.1:54321', VITE_SUPABASE_ANON_KEY: 'anon-key-of-the-component-tests' },
   },
