@@ -183,6 +183,24 @@ create trigger jobs_map_position before insert or update of city, latitude, long
   for each row execute function private.content_map_position();
 
 /*
+ * Issue 34: the map grid's cell index along one axis: floor((degrees - origin) * 2^level / 360),
+ * origin -180 for longitude (cx) and -90 for latitude (cy), level 4..16 (private.map_cells).
+ * Input: degrees (WGS84), origin (degrees), level; output: the cell index (integer). The one home
+ * of the formula for the roll-up's deltas (private.map_cells_add) and the wide views of
+ * public.map_items. Plain SQL without SET so the planner inlines it (no call per row).
+ */
+create or replace function private.map_cell_index(p_degrees double precision, p_origin double precision, p_level integer)
+returns integer
+language sql
+immutable
+parallel safe
+as $$
+  select pg_catalog.floor((p_degrees - p_origin) * (2 ^ p_level) / 360)::integer
+$$;
+comment on function private.map_cell_index(double precision, double precision, integer) is
+  'Issue 34: the map grid cell index along one axis, floor((degrees - origin) * 2^level / 360); origin -180 for longitude, -90 for latitude.';
+
+/*
  * Issue 34: appends signed item deltas for every grid level (4..16) to private.map_cell_deltas,
  * one row per touched (category, level, cell).
  * Input: parallel arrays of one layer (1 people, 2 projects): longitude, latitude (degrees), the
@@ -196,8 +214,8 @@ set search_path = ''
 as $$
   insert into private.map_cell_deltas (layer, category, level, cx, cy, n, sum_lon, sum_lat)
   select p_layer, c.cat, l.level::smallint,
-         pg_catalog.floor((d.lon + 180) * (2 ^ l.level) / 360)::integer,
-         pg_catalog.floor((d.lat + 90) * (2 ^ l.level) / 360)::integer,
+         private.map_cell_index(d.lon, -180, l.level),
+         private.map_cell_index(d.lat, -90, l.level),
          sum(d.s)::integer, sum(d.s * d.lon), sum(d.s * d.lat)
   from rows from (pg_catalog.unnest(p_lon), pg_catalog.unnest(p_lat), pg_catalog.unnest(p_cats), pg_catalog.unnest(p_sign)) d(lon, lat, cats, s)
   cross join lateral (select '' as cat union select x from pg_catalog.unnest(pg_catalog.string_to_array(d.cats, ',')) x where x <> '') c
@@ -524,10 +542,10 @@ begin
   v_level := greatest(4, pg_catalog.ceil(pg_catalog.log(2.0, (360 * 12 / (east - west))::numeric))::integer);
   if v_level <= 16 then
     v_size := 360 / (2 ^ v_level);
-    v_x0 := pg_catalog.floor((west + 180) * (2 ^ v_level) / 360)::integer;
-    v_x1 := pg_catalog.floor((east + 180) * (2 ^ v_level) / 360)::integer;
-    v_y0 := pg_catalog.floor((south + 90) * (2 ^ v_level) / 360)::integer;
-    v_y1 := pg_catalog.floor((north + 90) * (2 ^ v_level) / 360)::integer;
+    v_x0 := private.map_cell_index(west, -180, v_level);
+    v_x1 := private.map_cell_index(east, -180, v_level);
+    v_y0 := private.map_cell_index(south, -90, v_level);
+    v_y1 := private.map_cell_index(north, -90, v_level);
     with c as (
       -- people and projects from the roll-up (what everyone sees) and its deltas not yet folded in ...
       select m.layer::integer as layer_no, m.cx, m.cy, m.n::bigint as n, m.sum_lon as slon, m.sum_lat as slat
@@ -545,8 +563,8 @@ begin
       union all
       select 1, x.cx, x.cy, -1, -x.lon, -x.lat
       from (select p.longitude as lon, p.latitude as lat,
-                   pg_catalog.floor((p.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
-                   pg_catalog.floor((p.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+                   private.map_cell_index(p.longitude, -180, v_level) as cx,
+                   private.map_cell_index(p.latitude, -90, v_level) as cy
             from public.profiles p
             where 'people' = any (v_layers) and p.id = any (v_hidden)
               and p.listed and p.latitude is not null and p.longitude is not null
@@ -556,8 +574,8 @@ begin
       union all
       select 2, x.cx, x.cy, -1, -x.lon, -x.lat
       from (select p.longitude as lon, p.latitude as lat,
-                   pg_catalog.floor((p.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
-                   pg_catalog.floor((p.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+                   private.map_cell_index(p.longitude, -180, v_level) as cx,
+                   private.map_cell_index(p.latitude, -90, v_level) as cy
             from public.projects p
             where 'projects' = any (v_layers) and p.owner_id = any (v_hidden)
               and p.status = 'published' and p.owner_listed and p.latitude is not null and p.longitude is not null
@@ -567,8 +585,8 @@ begin
       union all
       select 3, x.cx, x.cy, 1, x.lon, x.lat
       from (select e.longitude as lon, e.latitude as lat,
-                   pg_catalog.floor((e.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
-                   pg_catalog.floor((e.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+                   private.map_cell_index(e.longitude, -180, v_level) as cx,
+                   private.map_cell_index(e.latitude, -90, v_level) as cy
             from public.events e
             where 'events' = any (v_layers)
               and e.status in ('published', 'upcoming', 'ongoing') and e.owner_listed
@@ -584,8 +602,8 @@ begin
       union all
       select 4, x.cx, x.cy, 1, x.lon, x.lat
       from (select j.longitude as lon, j.latitude as lat,
-                   pg_catalog.floor((j.longitude + 180) * (2 ^ v_level) / 360)::integer as cx,
-                   pg_catalog.floor((j.latitude + 90) * (2 ^ v_level) / 360)::integer as cy
+                   private.map_cell_index(j.longitude, -180, v_level) as cx,
+                   private.map_cell_index(j.latitude, -90, v_level) as cy
             from public.jobs j
             where 'jobs' = any (v_layers)
               and j.latitude is not null and j.longitude is not null
