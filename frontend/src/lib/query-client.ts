@@ -19,3 +19,18 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+/**
+ * Refetches the active queries under `queryKey` with a request that starts after this call, so
+ * the answer includes every change committed before it (a Broadcast saying something changed,
+ * a join that may have missed one). `invalidateQueries` alone does not promise that: while a
+ * query's first fetch is still running (no data yet), TanStack Query hands the invalidation that
+ * running fetch, which may have read before the change, and the change then stays unseen until
+ * the next event (the unread badge of a tab that opened as a message arrived stayed empty).
+ * Input: the client and a query key prefix. Output: resolves when the refetches settle (never
+ * rejects; a failed refetch shows as the query's error).
+ */
+export async function refetchAfterChange(client: QueryClient, queryKey: readonly unknown[]): Promise<void> {
+  await client.cancelQueries({ queryKey });
+  await client.invalidateQueries({ queryKey });
+}

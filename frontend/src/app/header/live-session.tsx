@@ -5,6 +5,7 @@ import { useIntl } from 'react-intl';
 import { CONTACTS_KEY } from '@/features/contacts';
 import { userSettingsQuery } from '@/features/user';
 import { notify } from '@/lib/notify';
+import { refetchAfterChange } from '@/lib/query-client';
 import { channelEffect } from '@/lib/realtime-channel';
 import { supabase } from '@/lib/supabase';
 import { setTitleUnreadCount } from '@/lib/title-prefix';
@@ -55,20 +56,23 @@ export function LiveSession({ userId }: { userId: string }) {
   useEffect(() => () => setTitleUnreadCount(0), []);
 
   useEffect(() => {
-    const refreshChat = () => void queryClient.invalidateQueries({ queryKey: CHAT_KEY });
+    // each event refetches with a request started after it (refetchAfterChange: an invalidation
+    // during a query's first fetch would otherwise be answered by that fetch)
+    const refreshChat = () => void refetchAfterChange(queryClient, CHAT_KEY);
+    const refreshContacts = () => void refetchAfterChange(queryClient, CONTACTS_KEY);
     return channelEffect(`user:${userId}`, { config: { private: true } }, (channel) =>
       channel
       .on('broadcast', { event: 'inbox' }, refreshChat)
       .on('broadcast', { event: 'contact_request' }, ({ payload }: { payload: { display_name?: string } }) => {
-        void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
+        refreshContacts();
         notify('info', intlRef.current.formatMessage({ id: 'nav.notify.contactRequest' }, { name: payload.display_name ?? '' }));
       })
       .on('broadcast', { event: 'contact_accepted' }, () => {
-        void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY });
+        refreshContacts();
         notify('success', intlRef.current.formatMessage({ id: 'nav.notify.contactAccepted' }));
       })
       // issue 19: a request of mine expired unanswered (14 days): the sent list and the Connect button follow
-      .on('broadcast', { event: 'contact_expired' }, () => void queryClient.invalidateQueries({ queryKey: CONTACTS_KEY }))
+      .on('broadcast', { event: 'contact_expired' }, refreshContacts)
       .on('broadcast', { event: 'presence_moved' }, ({ payload }: { payload: { user_id?: string } }) => {
         if (payload.user_id === userId) setOwnMoves((n) => n + 1);
         else if (payload.user_id) presenceMoved(payload.user_id);

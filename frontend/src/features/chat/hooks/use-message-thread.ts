@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import { notify } from '@/lib/notify';
+import { refetchAfterChange } from '@/lib/query-client';
 import { CHAT_KEY, type ChatMessage, fetchNewerMessages, fetchOlderMessages, markConversationRead, MESSAGE_PAGE_SIZE, mergeMessages } from '../api/chat';
 import { useConversationChannel } from '../live/use-conversation-channel';
 
@@ -60,7 +61,7 @@ export function useMessageThread(conversationId: string, me: string | undefined)
   const markRead = useCallback(() => {
     if (document.visibilityState !== 'visible') return;
     void markConversationRead(conversationId)
-      .then(() => queryClient.invalidateQueries({ queryKey: CHAT_KEY }))
+      .then(() => refetchAfterChange(queryClient, CHAT_KEY))
       .catch(() => undefined);
   }, [conversationId, queryClient]);
 
